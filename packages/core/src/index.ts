@@ -1,0 +1,12 @@
+/**
+ * @ccm/core: the provider interface, the four cloud controllers and the controller-manager runtime.
+ * Each area owns its barrel; this file only stitches them together.
+ */
+export * from './api/well-known.js';
+export * from './names/controller-names.js';
+export * from './logging/logger.js';
+export * from './provider/index.js';
+export * from './kube/index.js';
+export * from './controllers/index.js';
+export * from './config/index.js';
+export * from './app/index.js';

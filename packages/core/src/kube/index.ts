@@ -1,0 +1,3 @@
+export * from './kube-api-error.js';
+export * from './ports.js';
+export * from './work-queue.js';

@@ -1,0 +1,83 @@
+/**
+ * Typed errors of the provider interface (upstream `cloud.go` sentinels and `api.RetryError`).
+ *
+ * Upstream compares sentinels by identity; we compare by `kind`, walking the `cause` chain so
+ * wrapped errors keep the sentinel's meaning (`errors.Is` semantics).
+ */
+export type CloudErrorKind =
+  | 'InstanceNotFound'
+  | 'NotImplemented'
+  | 'ImplementedElsewhere'
+  | 'DiskNotFound'
+  | 'Retry';
+
+export class CloudProviderError extends Error {
+  readonly kind: CloudErrorKind;
+  constructor(kind: CloudErrorKind, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.kind = kind;
+    this.name = `${kind}Error`;
+  }
+}
+
+/** Upstream message: "instance not found". */
+export class InstanceNotFoundError extends CloudProviderError {
+  constructor(message = 'instance not found', options?: { cause?: unknown }) {
+    super('InstanceNotFound', message, options);
+  }
+}
+
+/** Upstream message: "unimplemented". */
+export class NotImplementedError extends CloudProviderError {
+  constructor(message = 'unimplemented', options?: { cause?: unknown }) {
+    super('NotImplemented', message, options);
+  }
+}
+
+/** Upstream message: "implemented by alternate to cloud provider". */
+export class ImplementedElsewhereError extends CloudProviderError {
+  constructor(message = 'implemented by alternate to cloud provider', options?: { cause?: unknown }) {
+    super('ImplementedElsewhere', message, options);
+  }
+}
+
+/** Upstream message: "disk is not found". */
+export class DiskNotFoundError extends CloudProviderError {
+  constructor(message = 'disk is not found', options?: { cause?: unknown }) {
+    super('DiskNotFound', message, options);
+  }
+}
+
+/**
+ * A provider asks the controller to retry after a fixed delay instead of exponential backoff
+ * (upstream `api.NewRetryError(msg, d)`). `retryAfterMs` is in milliseconds.
+ */
+export class RetryError extends CloudProviderError {
+  readonly retryAfterMs: number;
+  constructor(message: string, retryAfterMs: number, options?: { cause?: unknown }) {
+    super('Retry', message, options);
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/** Finds the first error of `kind` in the cause chain of `error` (like Go's errors.As). */
+export function findCloudError(error: unknown, kind: CloudErrorKind): CloudProviderError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 32 && current !== undefined && current !== null; depth++) {
+    if (current instanceof CloudProviderError && current.kind === kind) return current;
+    if (typeof current === 'object' && current !== null && 'kind' in current && (current as { kind: unknown }).kind === kind && current instanceof Error) {
+      return current as CloudProviderError;
+    }
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return undefined;
+}
+
+export const isInstanceNotFound = (error: unknown): boolean => findCloudError(error, 'InstanceNotFound') !== undefined;
+export const isNotImplemented = (error: unknown): boolean => findCloudError(error, 'NotImplemented') !== undefined;
+export const isImplementedElsewhere = (error: unknown): boolean => findCloudError(error, 'ImplementedElsewhere') !== undefined;
+export const isDiskNotFound = (error: unknown): boolean => findCloudError(error, 'DiskNotFound') !== undefined;
+export function asRetryError(error: unknown): RetryError | undefined {
+  const found = findCloudError(error, 'Retry');
+  return found instanceof RetryError ? found : undefined;
+}
