@@ -1,0 +1,1 @@
+export * from './cloud-node-lifecycle-controller.js';
