@@ -1,1 +1,4 @@
-export {};
+/** Cloud-config files: the error type providers throw, the file reader, and the gcfg reader. */
+export * from './cloud-config-error.js';
+export * from './read-cloud-config-file.js';
+export * from './gcfg/index.js';

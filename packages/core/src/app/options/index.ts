@@ -1,0 +1,27 @@
+export * from './authentication-flags.js';
+export * from './authorization-flags.js';
+export * from './build-controller-config.js';
+export * from './cloud-controller-manager-flags.js';
+export * from './cluster-cidrs.js';
+export * from './controller-selection.js';
+export * from './debugging-flags.js';
+export * from './flag-definition.js';
+export * from './flag-error.js';
+export * from './flag-registry.js';
+export * from './generic-flags.js';
+export * from './global-flags.js';
+// formatGoDuration and parseGoBool are also exported by controllers/ (same semantics); only the parsers not exported elsewhere are re-exported here.
+export { parseGoDuration } from './go-duration.js';
+export * from './kube-cloud-shared-flags.js';
+export * from './leader-migration-flags.js';
+export * from './logging-flags.js';
+export * from './misc-flags.js';
+export * from './node-controller-flags.js';
+export * from './parse-command-line.js';
+export { parseFlagValue, parseGoFloat, parseGoInt, splitCommaSeparated, type ParsedFlagValue } from './parse-flag-value.js';
+export * from './render-flags-doc.js';
+export * from './render-help.js';
+export * from './secure-serving-flags.js';
+export * from './service-controller-flags.js';
+export * from './validate-options.js';
+export * from './webhook-flags.js';

@@ -1,0 +1,192 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defineFlagGroup } from './options/flag-definition.js';
+import { CapturedOutput, TempDirectory, createTestRegistry, runCommand } from './__tests__/command-harness.js';
+import { runCloudControllerManager } from './run-cloud-controller-manager.js';
+import { CCM_CORE_VERSION } from './version.js';
+
+/** Startup failures and informational exits: no Kubernetes access is needed for any of them. */
+describe('runCloudControllerManager: exit codes for bad input', () => {
+  const directory = new TempDirectory();
+  beforeEach(() => directory.create());
+  afterEach(() => directory.remove());
+
+  it('exits 2 on an unknown flag, with one error line and a hint', async () => {
+    const result = await runCommand(['--cloud-provider=test', '--no-such-flag']);
+    expect(result).toEqual({ code: 2, stdout: '', stderr: "error: unknown flag: --no-such-flag\nRun 'test-ccm --help' for usage.\n" });
+  });
+
+  it('exits 2 on a bad value, naming the flag and the value', async () => {
+    const result = await runCommand(['--node-monitor-period=5']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('error: invalid argument "5" for "--node-monitor-period" flag: time: missing unit in duration "5"\nRun \'test-ccm --help\' for usage.\n');
+  });
+
+  it('exits 2 on a positional argument', async () => {
+    const result = await runCommand(['--leader-elect', 'false']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('error: "test-ccm" does not take any arguments, got ["false"]');
+  });
+
+  it('prints help and exits 0', async () => {
+    const result = await runCommand(['--help']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain('Usage:\n  test-ccm [flags]');
+    expect(result.stdout).toContain('\nGeneric flags:\n');
+    expect(result.stdout).toMatch(/\n {6}--cloud-provider string +The provider for cloud services\./);
+    expect(result.stdout).toMatch(/\n {2}-v, --v Level +number for the log level verbosity/);
+    expect(result.stdout).toContain('(default 10s)');
+    expect(result.stdout).not.toContain('--node-sync-period');
+  });
+
+  it('prints the version and exits 0', async () => {
+    expect(await runCommand(['--version'])).toEqual({ code: 0, stdout: `test-ccm ${CCM_CORE_VERSION}\n`, stderr: '' });
+    const raw = await runCommand(['--version=raw'], { version: '9.9.9' });
+    expect(JSON.parse(raw.stdout)).toMatchObject({ gitVersion: '9.9.9', nodeVersion: process.version });
+  });
+
+  it('exits 1 listing every validation error', async () => {
+    const result = await runCommand(['--controllers=*,-bogus', '--concurrent-node-syncs=0']);
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: --cloud-provider cannot be empty\nerror: "bogus" is not in the list of known controllers\nerror: --concurrent-node-syncs must be greater than 0 (got 0)\n',
+    });
+  });
+
+  it('exits 1 for an unknown cloud provider, listing the known ones', async () => {
+    const result = await runCommand(['--cloud-provider=aws']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('error: unknown cloud provider "aws" (this binary provides: "test")\n');
+  });
+
+  it('exits 1 with a clear message when there is no kubeconfig', async () => {
+    const result = await runCommand(['--cloud-provider=test']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: no --kubeconfig given and not running in a cluster: set --kubeconfig or --master$/m);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('exits 1 naming an unreadable kubeconfig', async () => {
+    const path = `${directory.path}/missing-kubeconfig`;
+    const result = await runCommand(['--cloud-provider=test', `--kubeconfig=${path}`]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`error: cannot read kubeconfig ${path}: no such file`);
+  });
+
+  it('exits 1 naming a missing cloud config file', async () => {
+    const kubeconfig = await directory.kubeconfig();
+    const path = `${directory.path}/cloud.conf`;
+    const result = await runCommand(['--cloud-provider=test', `--kubeconfig=${kubeconfig}`, `--cloud-config=${path}`]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`\nerror: ${path}: cannot read cloud config file: no such file or directory\n`);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('exits 1 naming file:line for a malformed cloud config, every problem on its own line', async () => {
+    const kubeconfig = await directory.kubeconfig();
+    const path = await directory.write('cloud.conf', '[Global]\nzone = a\nZone us-east-1\nrouts = true\n');
+    const result = await runCommand(['--cloud-provider=test', `--kubeconfig=${kubeconfig}`, `--cloud-config=${path}`]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`\nerror: ${path}:3: missing '=' after variable "Zone"\nerror: ${path}:4: unknown key "routs" in section [Global]\n`);
+  });
+
+  it('logs cloud config errors as JSON with --logging-format=json', async () => {
+    const kubeconfig = await directory.kubeconfig();
+    const path = await directory.write('cloud.conf', '[Global]\nZone us-east-1\n');
+    const result = await runCommand(['--cloud-provider=test', `--kubeconfig=${kubeconfig}`, `--cloud-config=${path}`, '--logging-format=json']);
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trim().split('\n').map((line) => JSON.parse(line) as { level: string; msg: string });
+    expect(lines.find((line) => line.level === 'error')).toMatchObject({ level: 'error', msg: `${path}:2: missing '=' after variable "Zone"` });
+  });
+
+  it('exits 1 without a cluster ID unless --allow-untagged-cloud', async () => {
+    const kubeconfig = await directory.kubeconfig();
+    const path = await directory.write('cloud.conf', '[Global]\ncluster-id =\n');
+    const base = ['--cloud-provider=test', `--kubeconfig=${kubeconfig}`, `--cloud-config=${path}`];
+    const refused = await runCommand(base);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('error: no ClusterID found.  A ClusterID is required for the cloud provider to function properly.');
+
+    const controller = new AbortController();
+    controller.abort();
+    const allowed = await runCommand([...base, '--allow-untagged-cloud', '--secure-port=0', '--leader-elect=false', '--controllers='], {
+      signal: controller.signal,
+      dependencies: { createKubeAccess: () => { throw new Error('not reached: the command stops before the controllers start'); } },
+    });
+    expect(allowed.stderr).toContain('Flag --allow-untagged-cloud has been deprecated');
+    expect(allowed.stderr).toContain('detected a cluster without a ClusterID');
+    expect(allowed.code).toBe(0);
+  });
+
+  it('exits 1 when routes would run without a valid --cluster-cidr', async () => {
+    const kubeconfig = await directory.kubeconfig();
+    const path = await directory.write('cloud.conf', '[Global]\nroutes\n');
+    const result = await runCommand(['--cloud-provider=test', `--kubeconfig=${kubeconfig}`, `--cloud-config=${path}`, '--allocate-node-cidrs', '--cluster-cidr=10.0.0.0/16,10.1.0.0/16']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'error: the route controller needs a valid --cluster-cidr (it runs because --allocate-node-cidrs and --configure-cloud-routes are true and the cloud provider supports routes): --cluster-cidr has 2 CIDRs of one IP family',
+    );
+  });
+
+  it('exits 1 naming the address when the secure port is taken', async () => {
+    const kubeconfig = await directory.kubeconfig();
+    const { createServer } = await import('node:net');
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const result = await runCommand(['--cloud-provider=test', `--kubeconfig=${kubeconfig}`, '--bind-address=127.0.0.1', `--secure-port=${port}`]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`error: cannot serve HTTPS on 127.0.0.1:${port} (--bind-address, --secure-port): address already in use`);
+    } finally {
+      await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    }
+  });
+
+  it('logs a line for every ignored flag that is set', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const kubeconfig = await directory.kubeconfig();
+    const result = await runCommand(
+      ['--cloud-provider=test', `--kubeconfig=${kubeconfig}`, '--secure-port=0', '--leader-elect=false', '--authentication-kubeconfig=/x', '--feature-gates=A=true', '--enable-leader-migration'],
+      { signal: controller.signal, dependencies: { createKubeAccess: () => { throw new Error('not reached'); } } },
+    );
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('"Flag --authentication-kubeconfig is accepted for compatibility but has no effect: delegated authentication is not implemented');
+    expect(result.stderr).toContain('"Flag --feature-gates is accepted for compatibility but has no effect: no feature gate changes');
+    expect(result.stderr).toContain('"Leader migration is not supported by this cloud-controller-manager; --enable-leader-migration is ignored"');
+  });
+
+  it('parses provider flags, validates them with the rest and hands them to the bin', async () => {
+    const providerFlags = defineFlagGroup(
+      'test provider',
+      { endpoint: { name: 'test-endpoint', type: 'string', default: 'https://cloud.invalid', help: 'The test cloud API.' } },
+      { validate: (values) => (values.endpoint.startsWith('https://') ? [] : ['--test-endpoint must be an https URL']) },
+    );
+    const help = await runCommand(['-h'], { additionalFlags: [providerFlags] });
+    expect(help.stdout).toMatch(/\nTest provider flags:\n\n {6}--test-endpoint string +The test cloud API\. \(default "https:\/\/cloud\.invalid"\)\n/);
+
+    const invalid = await runCommand(['--cloud-provider=test', '--test-endpoint=http://x'], { additionalFlags: [providerFlags] });
+    expect(invalid).toMatchObject({ code: 1, stderr: 'error: --test-endpoint must be an https URL\n' });
+
+    const seen: string[] = [];
+    const controller = new AbortController();
+    controller.abort();
+    const kubeconfig = await directory.kubeconfig();
+    const ran = await runCommand(['--cloud-provider=test', `--kubeconfig=${kubeconfig}`, '--test-endpoint=https://api.test', '--secure-port=0', '--leader-elect=false'], {
+      additionalFlags: [providerFlags],
+      onFlagsParsed: (flags) => void seen.push(flags.valuesOf(providerFlags).endpoint),
+      signal: controller.signal,
+    });
+    expect(ran.code).toBe(0);
+    expect(seen).toEqual(['https://api.test']);
+  });
+
+  it('writes to process streams by default (bins only pass argv)', async () => {
+    const stdout = new CapturedOutput();
+    const code = await runCloudControllerManager({ commandName: 'x-ccm', registry: createTestRegistry(), argv: ['--version'], stdout });
+    expect(code).toBe(0);
+    expect(stdout.text).toBe(`x-ccm ${CCM_CORE_VERSION}\n`);
+  });
+});

@@ -1,0 +1,172 @@
+/**
+ * What runs once leadership is won (or at once without leader election), upstream
+ * `startControllers`: initialize the cloud, start the informers and wait for their caches,
+ * construct every enabled controller (logging disabled and skipped ones), start them with a
+ * jittered `--controller-start-interval`, report them in `running_managed_controllers` and in
+ * the health checks, and on abort wait for them to drain.
+ */
+import type { Registry } from 'prom-client';
+import type { ControllerConfig, ControllerConstructor, Controller } from '../controllers/controller.js';
+import type { KubeAccess } from '../kube/ports.js';
+import { workQueueFactory } from '../kube/rate-limited-work-queue.js';
+import type { Logger } from '../logging/logger.js';
+import { CONTROLLER_NAMES, type ControllerName } from '../names/controller-names.js';
+import type { CloudProvider, ControllerClientBuilder } from '../provider/cloud-provider.js';
+import { abortableSleep, jitter } from './abortable-sleep.js';
+import type { ControllerManagerMetrics } from './metrics/controller-manager-metrics.js';
+import { isControllerEnabled } from './options/controller-selection.js';
+import type { HealthChecks } from './serving/health-checks.js';
+
+/** The Kubernetes access the runtime drives: the ports plus informer lifecycle. */
+export interface RunnableKubeAccess extends KubeAccess {
+  start(signal: AbortSignal): void;
+  stop(): void;
+  flushEvents?(): Promise<void>;
+}
+
+/** A startup problem that stops the command with exit code 1; the message is the one line printed. */
+export class FatalStartupError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'FatalStartupError';
+  }
+}
+
+export interface RunControllersOptions {
+  cloud: CloudProvider;
+  clientBuilder: ControllerClientBuilder;
+  createKubeAccess(): RunnableKubeAccess;
+  controllerConfig: ControllerConfig;
+  /** Alias-resolved `--controllers` entries. */
+  controllerEntries: readonly string[];
+  disabledByDefault: ReadonlySet<string>;
+  constructors: Readonly<Partial<Record<ControllerName, ControllerConstructor>>>;
+  controllerStartIntervalMs: number;
+  metrics: Registry;
+  controllerManagerMetrics: ControllerManagerMetrics;
+  healthChecks: HealthChecks;
+  logger: Logger;
+  /** How long to wait for controllers to drain after the abort. */
+  shutdownTimeoutMs: number;
+  random?: () => number;
+}
+
+interface RunningController {
+  name: ControllerName;
+  done: Promise<void>;
+  /** Set when run() ended before the abort, or rejected. */
+  failure?: string;
+}
+
+/** Resolves after `signal` aborted and the controllers drained. Throws FatalStartupError. */
+export async function runControllers(signal: AbortSignal, options: RunControllersOptions): Promise<void> {
+  const { logger, cloud } = options;
+  try {
+    await cloud.initialize?.({ clientBuilder: options.clientBuilder, logger, signal });
+  } catch (error) {
+    throw new FatalStartupError(`cloud provider ${JSON.stringify(cloud.providerName)} failed to initialize: ${messageOf(error)}`, { cause: error });
+  }
+  if (signal.aborted) return;
+
+  const kube = options.createKubeAccess();
+  kube.start(signal);
+  const running: RunningController[] = [];
+  try {
+    logger.info('Waiting for caches to sync', { informers: ['nodes', 'services'] });
+    try {
+      await Promise.all([kube.nodeInformer.waitForSync(signal), kube.serviceInformer.waitForSync(signal)]);
+    } catch (error) {
+      if (signal.aborted) return;
+      throw new FatalStartupError(`informer caches did not sync: ${messageOf(error)}`, { cause: error });
+    }
+    logger.info('Caches are synced');
+
+    const context = {
+      cloud,
+      kube,
+      config: options.controllerConfig,
+      metrics: options.metrics,
+      createWorkQueue: workQueueFactory(options.metrics),
+    };
+    for (const name of CONTROLLER_NAMES) {
+      const constructor = options.constructors[name];
+      if (constructor === undefined || signal.aborted) continue;
+      if (!isControllerEnabled(name, options.controllerEntries, options.disabledByDefault)) {
+        logger.info(`${JSON.stringify(name)} is disabled`);
+        continue;
+      }
+      logger.verbose(1, `Starting ${JSON.stringify(name)}`);
+      let built: Controller | { skipped: string };
+      try {
+        built = constructor({ ...context, logger: logger.child({ controller: name }) });
+      } catch (error) {
+        throw new FatalStartupError(`error starting ${JSON.stringify(name)}: ${messageOf(error)}`, { cause: error });
+      }
+      if ('skipped' in built) {
+        logger.warn(`Skipping ${JSON.stringify(name)}: ${built.skipped}`);
+        continue;
+      }
+      running.push(start(name, built, signal, options));
+      logger.info(`Started ${JSON.stringify(name)}`);
+      await abortableSleep(jitter(options.controllerStartIntervalMs, 1.0, options.random), signal);
+    }
+    for (const controller of running) {
+      options.healthChecks.add({
+        name: controller.name,
+        check() {
+          if (controller.failure !== undefined) throw new Error(controller.failure);
+        },
+      });
+    }
+    if (running.length === 0) logger.warn('No controller is running');
+    await new Promise<void>((resolve) => {
+      if (signal.aborted) resolve();
+      else signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  } finally {
+    await drain(running, kube, options);
+  }
+}
+
+function start(name: ControllerName, controller: Controller, signal: AbortSignal, options: RunControllersOptions): RunningController {
+  const entry: RunningController = { name, done: Promise.resolve() };
+  options.controllerManagerMetrics.controllerStarted(name);
+  entry.done = Promise.resolve()
+    .then(() => controller.run(signal))
+    .then(
+      () => {
+        if (!signal.aborted) {
+          entry.failure = 'the controller stopped on its own';
+          options.logger.error(`Controller ${JSON.stringify(name)} stopped unexpectedly`);
+        }
+      },
+      (error: unknown) => {
+        entry.failure = `the controller failed: ${messageOf(error)}`;
+        options.logger.error(`Controller ${JSON.stringify(name)} failed`, { err: error });
+      },
+    )
+    .finally(() => options.controllerManagerMetrics.controllerStopped(name));
+  return entry;
+}
+
+async function drain(running: readonly RunningController[], kube: RunnableKubeAccess, options: RunControllersOptions): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), options.shutdownTimeoutMs);
+  });
+  try {
+    const drained = await Promise.race([Promise.all(running.map((controller) => controller.done)).then(() => 'drained' as const), timeout]);
+    if (drained === 'timeout') {
+      const pending = running.filter((controller) => controller.failure === undefined).map((controller) => controller.name);
+      options.logger.warn('Controllers did not stop in time', { timeout: `${options.shutdownTimeoutMs}ms`, controllers: pending });
+    }
+    if (kube.flushEvents) await Promise.race([kube.flushEvents(), timeout]);
+  } finally {
+    clearTimeout(timer);
+    kube.stop();
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,75 @@
+/**
+ * The two ways controllers run: directly (`--leader-elect=false`) or while holding the leader
+ * lease. Both end with a `RunOutcome`; the command maps it to an exit code.
+ */
+import type { LeaderElectorOptions, StoppedLeadingReason } from '../kube/leader-election.js';
+import type { Logger } from '../logging/logger.js';
+import { runControllers, type RunControllersOptions } from './run-controllers.js';
+import type { HealthChecks } from './serving/health-checks.js';
+import type { ShutdownSignal } from './shutdown-signal.js';
+
+export type RunOutcome = { kind: 'stopped' } | { kind: 'lost' } | { kind: 'fatal'; error: unknown };
+
+/** The leader election the runtime needs (kube/leader-election.ts implements it). */
+export interface LeaderElection {
+  run(signal: AbortSignal): Promise<void>;
+  release(): Promise<void>;
+  check(): Error | undefined;
+}
+
+export type LeaderElectionCallbacks = Pick<LeaderElectorOptions, 'onStartedLeading' | 'onStoppedLeading'>;
+
+export async function runWithoutLeaderElection(options: RunControllersOptions, shutdown: ShutdownSignal): Promise<RunOutcome> {
+  if (shutdown.isRequested) return { kind: 'stopped' };
+  const controllers = new AbortController();
+  void shutdown.requested.then(() => controllers.abort());
+  let outcome: RunOutcome = { kind: 'stopped' };
+  const running = runControllers(controllers.signal, options).catch((error: unknown) => {
+    outcome = { kind: 'fatal', error };
+  });
+  await Promise.race([shutdown.requested, running]);
+  controllers.abort();
+  await shutdown.race(running);
+  return outcome;
+}
+
+export async function runWithLeaderElection(
+  options: RunControllersOptions,
+  createElector: (callbacks: LeaderElectionCallbacks) => LeaderElection,
+  healthChecks: HealthChecks,
+  shutdown: ShutdownSignal,
+  logger: Logger,
+): Promise<RunOutcome> {
+  if (shutdown.isRequested) return { kind: 'stopped' };
+  let settle!: (outcome: RunOutcome) => void;
+  const outcome = new Promise<RunOutcome>((resolve) => (settle = resolve));
+  let controllersRun: Promise<void> = Promise.resolve();
+  const elector = createElector({
+    onStartedLeading(leadership: AbortSignal) {
+      controllersRun = runControllers(leadership, options).catch((error: unknown) => settle({ kind: 'fatal', error }));
+    },
+    onStoppedLeading(reason: StoppedLeadingReason) {
+      if (reason !== 'lost') return;
+      logger.error('leaderelection lost');
+      settle({ kind: 'lost' });
+    },
+  });
+  healthChecks.add({
+    name: 'leaderElection',
+    check() {
+      const error = elector.check();
+      if (error) throw error;
+    },
+  });
+  const election = new AbortController();
+  const electing = elector.run(election.signal);
+  void shutdown.requested.then(() => settle({ kind: 'stopped' }));
+
+  const result = await outcome;
+  election.abort();
+  await shutdown.race(electing);
+  await shutdown.race(controllersRun);
+  // Give the lease up so another replica takes over at once (not after a loss: it is not ours).
+  if (result.kind !== 'lost') await shutdown.race(elector.release());
+  return result;
+}

@@ -1,0 +1,70 @@
+/**
+ * Named health checks and the `/healthz` (also `/livez`, `/readyz`) response, with upstream's
+ * format: `ok` when healthy; `?verbose` lists `[+]name ok`; failures answer 500 with the list,
+ * `[-]name failed: reason withheld` (the reason goes to the log, not to unauthenticated callers)
+ * and `<endpoint> check failed`; `?exclude=name` skips a check. With no checks registered, the
+ * built-in `ping` check is used, as upstream.
+ */
+import type { Logger } from '../../logging/logger.js';
+
+export interface HealthCheck {
+  readonly name: string;
+  /** Resolves when healthy; throws (or rejects) with the reason otherwise. */
+  check(): void | Promise<void>;
+}
+
+export const PING_CHECK: HealthCheck = { name: 'ping', check() {} };
+
+export class HealthChecks {
+  readonly #checks = new Map<string, HealthCheck>();
+
+  /** Adds or replaces a check by name. */
+  add(check: HealthCheck): void {
+    this.#checks.set(check.name, check);
+  }
+
+  remove(name: string): void {
+    this.#checks.delete(name);
+  }
+
+  /** The checks in registration order, or `ping` when there are none. */
+  list(): HealthCheck[] {
+    return this.#checks.size === 0 ? [PING_CHECK] : [...this.#checks.values()];
+  }
+}
+
+export interface HealthResponse {
+  status: 200 | 500;
+  body: string;
+}
+
+export async function evaluateHealth(
+  checks: readonly HealthCheck[],
+  request: { endpoint: string; verbose: boolean; exclude: readonly string[] },
+  logger: Logger,
+): Promise<HealthResponse> {
+  const excluded = new Set(request.exclude.map((name) => name.trim()).filter((name) => name !== ''));
+  const unmatched = new Set(excluded);
+  let output = '';
+  const failures: string[] = [];
+  for (const check of checks) {
+    if (excluded.has(check.name)) {
+      unmatched.delete(check.name);
+      output += `[+]${check.name} excluded: ok\n`;
+      continue;
+    }
+    try {
+      await check.check();
+      output += `[+]${check.name} ok\n`;
+    } catch (error) {
+      output += `[-]${check.name} failed: reason withheld\n`;
+      failures.push(check.name);
+      logger.warn('Health check failed', { endpoint: request.endpoint, check: check.name, err: error });
+    }
+  }
+  if (unmatched.size > 0) {
+    output += `warn: some health checks cannot be excluded: no matches for ${[...unmatched].map((name) => JSON.stringify(name)).join(',')}\n`;
+  }
+  if (failures.length > 0) return { status: 500, body: `${output}${request.endpoint} check failed\n` };
+  return { status: 200, body: request.verbose ? `${output}${request.endpoint} check passed\n` : 'ok' };
+}

@@ -1,0 +1,67 @@
+/**
+ * The routes of the secure port: `/healthz`, `/livez`, `/readyz` (same checks), `/metrics`
+ * (Prometheus text of the shared registry), `/configz` (the effective configuration). Anything
+ * else is 404. No authentication or authorization (see docs/flags.md).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Registry } from 'prom-client';
+import type { Logger } from '../../logging/logger.js';
+import { evaluateHealth, type HealthChecks } from './health-checks.js';
+
+export interface ServingHandlerOptions {
+  healthChecks: HealthChecks;
+  metrics: Registry;
+  /** The `/configz` document. */
+  configz: () => unknown;
+  logger: Logger;
+}
+
+const HEALTH_ENDPOINTS = new Set(['healthz', 'livez', 'readyz']);
+
+export function createServingHandler(options: ServingHandlerOptions): (request: IncomingMessage, response: ServerResponse) => void {
+  return (request, response) => {
+    handle(options, request, response).catch((error: unknown) => {
+      options.logger.error('HTTP handler failed', { path: request.url, err: error });
+      if (!response.headersSent) send(response, 500, 'text/plain; charset=utf-8', 'internal error\n');
+      else response.destroy();
+    });
+  };
+}
+
+async function handle(options: ServingHandlerOptions, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const url = new URL(request.url ?? '/', 'https://localhost');
+  const endpoint = url.pathname.replace(/^\//, '');
+  const known = HEALTH_ENDPOINTS.has(endpoint) || endpoint === 'metrics' || endpoint === 'configz';
+  if (!known) {
+    send(response, 404, 'text/plain; charset=utf-8', '404 page not found\n');
+    return;
+  }
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    response.setHeader('Allow', 'GET, HEAD');
+    send(response, 405, 'text/plain; charset=utf-8', 'method not allowed\n');
+    return;
+  }
+  if (HEALTH_ENDPOINTS.has(endpoint)) {
+    const result = await evaluateHealth(
+      options.healthChecks.list(),
+      { endpoint, verbose: url.searchParams.has('verbose'), exclude: url.searchParams.getAll('exclude') },
+      options.logger,
+    );
+    send(response, result.status, 'text/plain; charset=utf-8', result.body);
+    return;
+  }
+  if (endpoint === 'metrics') {
+    send(response, 200, options.metrics.contentType, await options.metrics.metrics());
+    return;
+  }
+  send(response, 200, 'application/json', `${JSON.stringify(options.configz(), null, 2)}\n`);
+}
+
+function send(response: ServerResponse, status: number, contentType: string, body: string): void {
+  response.statusCode = status;
+  response.setHeader('Content-Type', contentType);
+  response.setHeader('X-Content-Type-Options', 'nosniff');
+  response.setHeader('Cache-Control', 'no-cache, private');
+  response.setHeader('Content-Length', Buffer.byteLength(body));
+  response.end(response.req.method === 'HEAD' ? undefined : body);
+}
