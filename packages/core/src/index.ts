@@ -8,5 +8,7 @@ export * from './logging/logger.js';
 export * from './provider/index.js';
 export * from './kube/index.js';
 export * from './controllers/index.js';
+export * from './node-helpers/index.js';
 export * from './config/index.js';
 export * from './app/index.js';
+export * from './cloud/index.js';

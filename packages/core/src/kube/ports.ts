@@ -40,13 +40,23 @@ export interface InformerHandlers<T> {
   onDelete?(object: T): void;
 }
 
+export interface HandlerOptions {
+  /** Per-handler resync period in milliseconds; 0 or absent = no resync for these handlers. */
+  resyncPeriodMs?: number;
+}
+
 /**
  * A shared informer that survives any watch failure: it restarts with backoff, relists on 410
  * and never stops until `stop()`. Handlers added after start receive synthetic adds for the cache.
  */
 export interface SharedInformer<T> {
   readonly store: ObjectStore<T>;
-  addHandlers(handlers: InformerHandlers<T>): void;
+  /**
+   * Registers handlers. With `options.resyncPeriodMs`, these handlers (only) also receive
+   * `onUpdate(object, object)` for every cached object that often (client-go
+   * AddEventHandlerWithResyncPeriod; upstream service controller: 30 s services, 100 s nodes).
+   */
+  addHandlers(handlers: InformerHandlers<T>, options?: HandlerOptions): void;
   hasSynced(): boolean;
   /** Resolves when the first list completed; rejects if `signal` aborts first. */
   waitForSync(signal?: AbortSignal): Promise<void>;

@@ -1,0 +1,130 @@
+/**
+ * Composition root of the Kubernetes access layer over @kubernetes/client-node: the Node and
+ * Service APIs, the node and service informers (services in all namespaces) and event
+ * recorders, all sharing one client-side token bucket (`--kube-api-qps` / `--kube-api-burst`).
+ */
+import { CoreV1Api, type KubeConfig, type V1Node, type V1Service } from '@kubernetes/client-node';
+import type { Registry } from 'prom-client';
+import type { Logger } from '../../logging/logger.js';
+import { EventBroadcaster } from '../event-recorder.js';
+import type { EventRecorder, KubeAccess, NodeApi, ServiceApi } from '../ports.js';
+import { TokenBucket } from '../token-bucket.js';
+import { createClientNodeEventSink } from './client-node-event-sink.js';
+import { createClientNodeNodeApi } from './client-node-node-api.js';
+import { createClientNodeServiceApi } from './client-node-service-api.js';
+import { listNodes, listServicesInAllNamespaces } from './list-functions.js';
+import { RequestExecutor } from './request-executor.js';
+import { restClientMetrics } from './rest-client-metrics.js';
+import { ResilientInformer } from './resilient-informer.js';
+import { createClientNodeWatch } from './watch-function.js';
+
+/** Upstream `--min-resync-period` default: 12 h. */
+export const DEFAULT_MIN_RESYNC_PERIOD_MS = 12 * 60 * 60 * 1000;
+
+export interface CreateKubeAccessOptions {
+  kubeConfig: KubeConfig;
+  /** `--kube-api-qps` (upstream CCM default 20). */
+  qps: number;
+  /** `--kube-api-burst` (upstream CCM default 30). */
+  burst: number;
+  userAgent: string;
+  logger: Logger;
+  /** Registry for client-go's `rest_client_*` metrics. */
+  metrics?: Registry;
+  /**
+   * `--min-resync-period`: each informer resyncs at a random period in [min, 2×min), like
+   * upstream's shared informer factory. 0 disables resyncs. Default 12 h.
+   */
+  minResyncPeriodMs?: number;
+  random?: () => number;
+}
+
+export interface ClientNodeKubeAccess extends KubeAccess {
+  readonly nodeInformer: ResilientInformer<V1Node>;
+  readonly serviceInformer: ResilientInformer<V1Service>;
+  /** Starts the informers; they stop when `signal` aborts (or on `stop()`). */
+  start(signal: AbortSignal): void;
+  /** Stops the informers and the event writer. Idempotent. */
+  stop(): void;
+  /** Resolves once queued events have been written (call before `stop()` on shutdown). */
+  flushEvents(): Promise<void>;
+}
+
+export function createKubeAccess(options: CreateKubeAccessOptions): ClientNodeKubeAccess {
+  const logger = options.logger.child({ component: 'kube-access' });
+  const bucket = new TokenBucket({ qps: options.qps > 0 ? options.qps : Infinity, burst: Math.max(1, options.burst) });
+  const server = options.kubeConfig.getCurrentCluster()?.server ?? '';
+  const host = URL.canParse(server) ? new URL(server).host : server;
+  const executor = new RequestExecutor({ bucket, userAgent: options.userAgent, logger, metrics: restClientMetrics(options.metrics, host) });
+  const core = options.kubeConfig.makeApiClient(CoreV1Api);
+  const watch = createClientNodeWatch(options.kubeConfig);
+  const random = options.random ?? Math.random;
+  const minResync = options.minResyncPeriodMs ?? DEFAULT_MIN_RESYNC_PERIOD_MS;
+  const resyncPeriod = (): number => (minResync > 0 ? Math.floor(minResync * (1 + random())) : 0);
+  const throttle = (): Promise<void> => executor.throttle();
+
+  const nodeInformer = new ResilientInformer<V1Node>({
+    resource: 'nodes',
+    apiVersion: 'v1',
+    kind: 'Node',
+    model: 'V1Node',
+    watchPath: '/api/v1/nodes',
+    list: listNodes(core, executor),
+    watch,
+    throttle,
+    logger,
+    resyncPeriodMs: resyncPeriod(),
+    random,
+  });
+  const serviceInformer = new ResilientInformer<V1Service>({
+    resource: 'services',
+    apiVersion: 'v1',
+    kind: 'Service',
+    model: 'V1Service',
+    watchPath: '/api/v1/services',
+    list: listServicesInAllNamespaces(core, executor),
+    watch,
+    throttle,
+    logger,
+    resyncPeriodMs: resyncPeriod(),
+    random,
+  });
+  const broadcaster = new EventBroadcaster({ sink: createClientNodeEventSink(core, executor), logger });
+  const recorders = new Map<string, EventRecorder>();
+  const nodes: NodeApi = createClientNodeNodeApi(core, executor);
+  const services: ServiceApi = createClientNodeServiceApi(core, executor);
+  let stopped = false;
+
+  const stop = (): void => {
+    if (stopped) return;
+    stopped = true;
+    broadcaster.shutdown();
+    void Promise.all([nodeInformer.stop(), serviceInformer.stop()]).catch((error: unknown) =>
+      logger.error('Stopping informers failed', { error: error instanceof Error ? error.message : String(error) }),
+    );
+  };
+
+  return {
+    nodes,
+    services,
+    nodeInformer,
+    serviceInformer,
+    eventRecorder(component: string): EventRecorder {
+      let recorder = recorders.get(component);
+      if (recorder === undefined) {
+        recorder = broadcaster.recorder(component);
+        recorders.set(component, recorder);
+      }
+      return recorder;
+    },
+    start(signal: AbortSignal): void {
+      if (stopped) throw new Error('kube access was stopped; create a new one');
+      if (signal.aborted) return stop();
+      signal.addEventListener('abort', stop, { once: true });
+      nodeInformer.start();
+      serviceInformer.start();
+    },
+    stop,
+    flushEvents: () => broadcaster.flush(),
+  };
+}

@@ -1,0 +1,27 @@
+/** Paginated list calls for the informers, through the rate-limited request executor. */
+import type { CoreV1Api, V1Node, V1Service } from '@kubernetes/client-node';
+import type { ListPage } from './resilient-informer.js';
+import type { RequestExecutor } from './request-executor.js';
+
+interface ListResult<T> {
+  items: T[];
+  metadata?: { resourceVersion?: string; _continue?: string };
+}
+
+const toPage = <T>(result: ListResult<T>): ListPage<T> => ({
+  items: result.items,
+  resourceVersion: result.metadata?.resourceVersion ?? '',
+  ...(result.metadata?._continue ? { continueToken: result.metadata._continue } : {}),
+});
+
+export function listNodes(core: CoreV1Api, executor: RequestExecutor) {
+  return async (page: { limit: number; continueToken?: string }): Promise<ListPage<V1Node>> =>
+    toPage(await executor.execute({ method: 'GET', description: 'list nodes' }, (options) => core.listNode({ limit: page.limit, _continue: page.continueToken }, options)));
+}
+
+export function listServicesInAllNamespaces(core: CoreV1Api, executor: RequestExecutor) {
+  return async (page: { limit: number; continueToken?: string }): Promise<ListPage<V1Service>> =>
+    toPage(
+      await executor.execute({ method: 'GET', description: 'list services' }, (options) => core.listServiceForAllNamespaces({ limit: page.limit, _continue: page.continueToken }, options)),
+    );
+}
