@@ -91,7 +91,9 @@ function mergeMap(original: JsonObject, patch: JsonObject, path: string, schema:
     } else if (Array.isArray(value)) {
       const strategy = schema[childPath];
       const current = result[key];
-      result[key] = strategy === undefined ? stripDirectives(value) : mergeList(Array.isArray(current) ? current : [], value, strategy, childPath);
+      // Like Go's strategicpatch: a list missing from the original takes the patch value as sent.
+      if (strategy !== undefined && !Array.isArray(current)) assertMergeKeys(value, strategy, childPath);
+      result[key] = strategy === undefined || !Array.isArray(current) ? stripDirectives(value) : mergeList(current, value, strategy, childPath);
     } else {
       result[key] = value;
     }
@@ -107,6 +109,14 @@ function mergeMap(original: JsonObject, patch: JsonObject, path: string, schema:
     for (const key of Object.keys(result)) if (!retainKeys.includes(key)) delete result[key];
   }
   return result;
+}
+
+function assertMergeKeys(patch: JsonValue[], strategy: ListMergeStrategy, path: string): void {
+  if ('primitive' in strategy) return;
+  for (const item of patch) {
+    if (!isObject(item)) throw new PatchError(`${path}: list items must be objects with merge key ${strategy.mergeKey}`);
+    if (item[strategy.mergeKey] === undefined && item[DIRECTIVE] === undefined) throw new PatchError(`${path}: list item has no merge key ${strategy.mergeKey}`);
+  }
 }
 
 function mergeList(original: JsonValue[], patch: JsonValue[], strategy: ListMergeStrategy, path: string): JsonValue[] {

@@ -1,0 +1,9 @@
+/**
+ * @ccm/testing/contract: provider contract suites. Importing this entry imports vitest, so only
+ * test files may import it.
+ */
+export * from './contract-fixture.js';
+export * from './deep-freeze.js';
+export * from './instances-v2-contract.js';
+export * from './load-balancer-contract.js';
+export * from './routes-contract.js';

@@ -1,0 +1,7 @@
+import type { CloudCallOptions } from '@ccm/core';
+import type { CallOptions } from './ports/sandbox-cloud-client.js';
+
+/** Core call options -> port call options (only the abort signal crosses). */
+export function callOptions(options: CloudCallOptions | undefined): CallOptions | undefined {
+  return options?.signal === undefined ? undefined : { signal: options.signal };
+}

@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+// sandbox-cloud-controller-manager: the core CCM with the sandbox provider registered.
+import { cloudProviders, runCloudControllerManager } from '@ccm/core';
+import { registerSandboxCloudProvider } from '../sandbox-cloud.js';
+import { SANDBOX_PROVIDER_NAME } from '../sandbox-provider-id.js';
+
+process.exitCode = await runCloudControllerManager({
+  commandName: 'sandbox-cloud-controller-manager',
+  registry: registerSandboxCloudProvider(cloudProviders),
+  argv: process.argv.slice(2),
+  defaultCloudProvider: SANDBOX_PROVIDER_NAME,
+});
