@@ -125,7 +125,7 @@ describe('runCloudControllerManager: exit codes for bad input', () => {
     const result = await runCommand(['--cloud-provider=test', `--kubeconfig=${kubeconfig}`, `--cloud-config=${path}`, '--allocate-node-cidrs', '--cluster-cidr=10.0.0.0/16,10.1.0.0/16']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      'error: the route controller needs a valid --cluster-cidr (it runs because --allocate-node-cidrs and --configure-cloud-routes are true and the cloud provider supports routes): --cluster-cidr has 2 CIDRs of one IP family',
+      'error: the route controller needs a valid --cluster-cidr (it runs because --configure-cloud-routes is true and the cloud provider supports routes; set --configure-cloud-routes=false or disable it with --controllers=*,-node-route-controller): --cluster-cidr has 2 CIDRs of one IP family',
     );
   });
 

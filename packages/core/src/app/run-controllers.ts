@@ -71,6 +71,10 @@ export async function runControllers(signal: AbortSignal, options: RunController
   const kube = options.createKubeAccess();
   kube.start(signal);
   const running: RunningController[] = [];
+  // Controllers stop when the command stops, or when a later controller fails to start.
+  const stopControllers = new AbortController();
+  const stopOnAbort = (): void => stopControllers.abort();
+  signal.addEventListener('abort', stopOnAbort, { once: true });
   try {
     logger.info('Waiting for caches to sync', { informers: ['nodes', 'services'] });
     try {
@@ -106,7 +110,7 @@ export async function runControllers(signal: AbortSignal, options: RunController
         logger.warn(`Skipping ${JSON.stringify(name)}: ${built.skipped}`);
         continue;
       }
-      running.push(start(name, built, signal, options));
+      running.push(start(name, built, stopControllers.signal, options));
       logger.info(`Started ${JSON.stringify(name)}`);
       await abortableSleep(jitter(options.controllerStartIntervalMs, 1.0, options.random), signal);
     }
@@ -124,6 +128,8 @@ export async function runControllers(signal: AbortSignal, options: RunController
       else signal.addEventListener('abort', () => resolve(), { once: true });
     });
   } finally {
+    signal.removeEventListener('abort', stopOnAbort);
+    stopControllers.abort();
     await drain(running, kube, options);
   }
 }

@@ -67,10 +67,11 @@ describe('validateRouteControllerOptions', () => {
     return result.options;
   };
   const runs = { routeControllerEnabled: true, routesSupported: true };
-  const prefix = 'the route controller needs a valid --cluster-cidr (it runs because --allocate-node-cidrs and --configure-cloud-routes are true and the cloud provider supports routes): ';
+  const prefix = 'the route controller needs a valid --cluster-cidr (it runs because --configure-cloud-routes is true and the cloud provider supports routes; set --configure-cloud-routes=false or disable it with --controllers=*,-node-route-controller): ';
 
   it.each([
-    ['routes off by default (allocate-node-cidrs=false)', [], runs, []],
+    ['routes on by default, no --cluster-cidr (upstream: fatal)', [], runs, [`${prefix}--cluster-cidr is not set`]],
+    ['allocate-node-cidrs is not required (upstream since v1.21)', ['--cluster-cidr=10.244.0.0/16'], runs, []],
     ['configure-cloud-routes=false', ['--allocate-node-cidrs', '--configure-cloud-routes=false'], runs, []],
     ['provider without routes', ['--allocate-node-cidrs'], { routeControllerEnabled: true, routesSupported: false }, []],
     ['route controller disabled', ['--allocate-node-cidrs'], { routeControllerEnabled: false, routesSupported: true }, []],

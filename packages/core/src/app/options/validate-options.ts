@@ -80,13 +80,13 @@ export interface RouteControllerFacts {
 }
 
 /**
- * The route controller runs when it is enabled, `--allocate-node-cidrs` and
- * `--configure-cloud-routes` are both true and the provider supports routes; it then needs a
- * valid `--cluster-cidr` (upstream exits in `startRouteController` otherwise).
+ * The route controller runs when it is enabled, `--configure-cloud-routes` is true and the
+ * provider supports routes (upstream dropped the `--allocate-node-cidrs` dependency in v1.21);
+ * it then needs a valid `--cluster-cidr` (upstream exits in `startRouteController` otherwise).
  */
 export function validateRouteControllerOptions(options: CloudControllerManagerOptions, facts: RouteControllerFacts): string[] {
-  if (!facts.routeControllerEnabled || !options.allocateNodeCidrs || !options.configureCloudRoutes || !facts.routesSupported) return [];
+  if (!facts.routeControllerEnabled || !options.configureCloudRoutes || !facts.routesSupported) return [];
   const parsed = parseClusterCidrFlag(options.clusterCidr);
   if (parsed.ok) return [];
-  return [`the route controller needs a valid --cluster-cidr (it runs because --allocate-node-cidrs and --configure-cloud-routes are true and the cloud provider supports routes): ${parsed.error}`];
+  return [`the route controller needs a valid --cluster-cidr (it runs because --configure-cloud-routes is true and the cloud provider supports routes; set --configure-cloud-routes=false or disable it with --controllers=*,-node-route-controller): ${parsed.error}`];
 }
