@@ -1,0 +1,42 @@
+import type { ProviderDriver, ProviderDriverCapabilities } from './provider-driver.js';
+import { registerLeaderElectionScenarios } from './scenarios/leader-election.js';
+import { registerLoadBalancerScenarios } from './scenarios/load-balancer.js';
+import { registerNodeInitializationScenarios } from './scenarios/node-initialization.js';
+import { registerNodeLifecycleScenarios } from './scenarios/node-lifecycle.js';
+import { registerRouteScenarios } from './scenarios/routes.js';
+import { registerServingScenarios } from './scenarios/serving.js';
+
+type Capability = keyof ProviderDriverCapabilities;
+
+export interface ScenarioGroup {
+  name: string;
+  /** Capabilities the provider must offer for the group to make sense. */
+  requires: Capability[];
+  register(driver: ProviderDriver): void;
+}
+
+export const SCENARIO_GROUPS: readonly ScenarioGroup[] = [
+  { name: 'node initialization', requires: [], register: registerNodeInitializationScenarios },
+  { name: 'node lifecycle', requires: [], register: registerNodeLifecycleScenarios },
+  { name: 'service load balancers', requires: ['loadBalancer'], register: registerLoadBalancerScenarios },
+  { name: 'routes', requires: ['routes'], register: registerRouteScenarios },
+  { name: 'serving', requires: [], register: registerServingScenarios },
+  { name: 'leader election', requires: [], register: registerLeaderElectionScenarios },
+];
+
+export interface ScenarioPlan {
+  included: ScenarioGroup[];
+  /** Groups left out because the provider does not offer a capability, with the reason. */
+  omitted: Array<{ group: ScenarioGroup; reason: string }>;
+}
+
+/** Splits the groups into those a provider with `capabilities` runs and those it cannot. */
+export function planScenarios(capabilities: ProviderDriverCapabilities, groups: readonly ScenarioGroup[] = SCENARIO_GROUPS): ScenarioPlan {
+  const plan: ScenarioPlan = { included: [], omitted: [] };
+  for (const group of groups) {
+    const lacking = group.requires.filter((capability) => capabilities[capability] !== true);
+    if (lacking.length === 0) plan.included.push(group);
+    else plan.omitted.push({ group, reason: `the provider does not offer ${lacking.join(', ')} (capabilities.${lacking.join(', capabilities.')} is false)` });
+  }
+  return plan;
+}

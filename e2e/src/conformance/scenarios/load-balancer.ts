@@ -1,0 +1,189 @@
+import { FINALIZER_LOAD_BALANCER_CLEANUP, LABEL_EXCLUDE_FROM_EXTERNAL_LOAD_BALANCERS } from '@ccm/core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { KubeService, LoadBalancerIngress } from '../../harness/kube-objects.js';
+import { eligibleBackendNames } from '../expectations.js';
+import type { ProviderDriver } from '../provider-driver.js';
+import { GROUP_HOOK_TIMEOUT_MS, SCENARIO_TIMEOUT_MS, uniqueName, useGroupCluster, type GroupContext } from '../scenario-context.js';
+import {
+  addInitializedNode,
+  loadBalancerService,
+  serviceReference,
+  sortedNames,
+  waitForCloudLoadBalancer,
+  waitForEvent,
+} from '../scenario-helpers.js';
+
+function hasFinalizer(service: KubeService): boolean {
+  return (service.metadata.finalizers ?? []).includes(FINALIZER_LOAD_BALANCER_CLEANUP);
+}
+
+function ingressOf(service: KubeService): LoadBalancerIngress[] {
+  return service.status?.loadBalancer?.ingress ?? [];
+}
+
+/** Creates a LoadBalancer service and waits until it is provisioned (finalizer + ingress). */
+async function createProvisionedService(context: GroupContext, prefix: string): Promise<KubeService> {
+  const name = uniqueName(prefix);
+  await context.cluster.client.createService(loadBalancerService(name));
+  return context.cluster.waitFor(`service ${name} to get the cleanup finalizer and an ingress`, async (observe) => {
+    const service = await context.cluster.client.getService('default', name);
+    observe({ finalizers: service.metadata.finalizers, status: service.status });
+    return hasFinalizer(service) && ingressOf(service).length > 0 ? service : undefined;
+  });
+}
+
+async function expectedBackends(context: GroupContext): Promise<string[]> {
+  return eligibleBackendNames(await context.cluster.client.listNodes());
+}
+
+/** Waits until the cloud LB has exactly the eligible nodes (recomputed at every poll) as backends. */
+async function waitForEligibleBackends(context: GroupContext, service: KubeService, because: string): Promise<string[]> {
+  let expected: string[] = [];
+  await context.cluster.waitFor(`the backends of ${service.metadata.name} to equal the eligible nodes (${because})`, async (observe) => {
+    expected = await expectedBackends(context);
+    const view = await context.driver.readLoadBalancer(serviceReference(service));
+    observe({ expected, cloud: view });
+    return view.exists && JSON.stringify(sortedNames(view.backendNodeNames)) === JSON.stringify(expected);
+  });
+  return expected;
+}
+
+async function deleteServiceAndWait(context: GroupContext, service: KubeService): Promise<void> {
+  const name = service.metadata.name ?? '';
+  await context.cluster.client.deleteService('default', name);
+  await context.cluster.waitFor(`service ${name} to be finalized and gone`, async (observe) => {
+    const current = await context.cluster.client.findService('default', name);
+    observe(current?.metadata);
+    return current === undefined;
+  });
+}
+
+/** Service controller: cloud load balancers for `type: LoadBalancer` Services. */
+export function registerLoadBalancerScenarios(driver: ProviderDriver): void {
+  describe('service load balancers', { timeout: SCENARIO_TIMEOUT_MS }, () => {
+    const context = useGroupCluster(driver);
+
+    beforeAll(async () => {
+      await addInitializedNode(context, 'lb-node');
+      await addInitializedNode(context, 'lb-node');
+    }, GROUP_HOOK_TIMEOUT_MS);
+
+    it('adds the finalizer, publishes the ingress, emits Ensuring/Ensured and backs the LB with every eligible node', async () => {
+      const service = await createProvisionedService(context, 'lb');
+      const reference = serviceReference(service);
+      await waitForEvent(context, { kind: 'Service', namespace: 'default', name: reference.name, reason: 'EnsuringLoadBalancer', type: 'Normal' });
+      const ensured = await waitForEvent(context, {
+        kind: 'Service',
+        namespace: 'default',
+        name: reference.name,
+        reason: 'EnsuredLoadBalancer',
+        type: 'Normal',
+      });
+      expect(ensured.message).toBe('Ensured load balancer');
+
+      const view = await driver.readLoadBalancer(reference);
+      expect(view.exists).toBe(true);
+      expect(view.ports).toEqual([80]);
+      const expected = await expectedBackends(context);
+      expect(expected.length).toBeGreaterThanOrEqual(2);
+      expect(sortedNames(view.backendNodeNames)).toEqual(expected);
+      for (const ingress of ingressOf(service)) expect(ingress.ip ?? ingress.hostname).toBeTruthy();
+    });
+
+    it('updates the backends when a node joins, is excluded by label, and is included again with the label set to false', async () => {
+      const service = await createProvisionedService(context, 'lb-nodes');
+      await waitForEligibleBackends(context, service, 'initial');
+
+      const { instance } = await addInitializedNode(context, 'lb-joiner');
+      const withJoiner = await waitForEligibleBackends(context, service, `after ${instance.nodeName} joined`);
+      expect(withJoiner).toContain(instance.nodeName);
+
+      const client = context.cluster.client;
+      await client.patchNode(instance.nodeName, { metadata: { labels: { [LABEL_EXCLUDE_FROM_EXTERNAL_LOAD_BALANCERS]: 'true' } } });
+      const withoutJoiner = await waitForEligibleBackends(context, service, `after ${instance.nodeName} was excluded`);
+      expect(withoutJoiner).not.toContain(instance.nodeName);
+      await waitForEvent(context, {
+        kind: 'Service',
+        namespace: 'default',
+        name: service.metadata.name ?? '',
+        reason: 'UpdatedLoadBalancer',
+        type: 'Normal',
+      });
+
+      // Since v1.34 only a true boolean excludes: "false" includes the node again.
+      await client.patchNode(instance.nodeName, { metadata: { labels: { [LABEL_EXCLUDE_FROM_EXTERNAL_LOAD_BALANCERS]: 'false' } } });
+      const included = await waitForEligibleBackends(context, service, `after ${instance.nodeName}'s label became "false"`);
+      expect(included).toContain(instance.nodeName);
+
+      await deleteServiceAndWait(context, service);
+    });
+
+    it('ignores a service with a loadBalancerClass: no finalizer, no status, no cloud load balancer', async () => {
+      const client = context.cluster.client;
+      const className = uniqueName('lb-class');
+      await client.createService(loadBalancerService(className, { loadBalancerClass: 'example.com/another-controller' }));
+      // A service created afterwards is processed after it: once that one is provisioned, the
+      // controller has had every chance to act on the class-bearing one.
+      const sentinel = await createProvisionedService(context, 'lb-sentinel');
+
+      const ignored = await client.getService('default', className);
+      expect(ignored.metadata.finalizers ?? []).not.toContain(FINALIZER_LOAD_BALANCER_CLEANUP);
+      expect(ingressOf(ignored)).toEqual([]);
+      expect((await driver.readLoadBalancer(serviceReference(ignored))).exists).toBe(false);
+      const events = await client.eventsFor('Service', className, 'default');
+      expect(events.map((event) => event.reason)).not.toContain('EnsuringLoadBalancer');
+
+      await deleteServiceAndWait(context, sentinel);
+      await client.deleteService('default', className);
+    });
+
+    it('removes the cloud load balancer and lets the service go when it is deleted', async () => {
+      const service = await createProvisionedService(context, 'lb-delete');
+      await waitForCloudLoadBalancer(context, service, 'to exist', (view) => view.exists);
+
+      await deleteServiceAndWait(context, service);
+      expect((await driver.readLoadBalancer(serviceReference(service))).exists).toBe(false);
+      const name = service.metadata.name ?? '';
+      await waitForEvent(context, { kind: 'Service', namespace: 'default', name, reason: 'DeletingLoadBalancer', type: 'Normal' });
+      await waitForEvent(context, { kind: 'Service', namespace: 'default', name, reason: 'DeletedLoadBalancer', type: 'Normal' });
+    });
+
+    it('removes the cloud load balancer, the finalizer and the ingress when the service becomes ClusterIP', async () => {
+      const service = await createProvisionedService(context, 'lb-clusterip');
+      const name = service.metadata.name ?? '';
+      await waitForCloudLoadBalancer(context, service, 'to exist', (view) => view.exists);
+
+      // As `kubectl edit` would: the type changes and the type-dependent fields go away.
+      await context.cluster.client.patchService('default', name, {
+        spec: {
+          type: 'ClusterIP',
+          ports: [{ name: 'http', protocol: 'TCP', port: 80, targetPort: 8080 }],
+          externalTrafficPolicy: null,
+          allocateLoadBalancerNodePorts: null,
+          healthCheckNodePort: null,
+        },
+      });
+      await context.cluster.waitFor(`service ${name} to lose its finalizer and ingress`, async (observe) => {
+        const current = await context.cluster.client.getService('default', name);
+        observe({ finalizers: current.metadata.finalizers, status: current.status });
+        return !hasFinalizer(current) && ingressOf(current).length === 0;
+      });
+      await waitForCloudLoadBalancer(context, service, 'to be removed', (view) => !view.exists);
+
+      await deleteServiceAndWait(context, service);
+    });
+
+    it('leaves no cloud resources behind once its services and nodes are gone', async () => {
+      const client = context.cluster.client;
+      for (const service of await client.listServices('default')) {
+        if (service.spec?.type === 'LoadBalancer') await deleteServiceAndWait(context, service);
+      }
+      for (const node of await client.listNodes()) await client.deleteNode(node.metadata.name ?? '');
+      await context.cluster.waitFor(`${driver.name} to report no leaked cloud resources`, async (observe) => {
+        const leaked = await driver.leakedResources();
+        observe(leaked);
+        return leaked.length === 0;
+      });
+    });
+  });
+}
