@@ -104,10 +104,19 @@ export function hasLoadBalancerFinalizer(service: V1Service): boolean {
 type AnyStatus = LoadBalancerStatus | V1LoadBalancerStatus | undefined;
 type AnyIngress = LoadBalancerIngress | NonNullable<V1LoadBalancerStatus['ingress']>[number];
 
+/**
+ * kube-apiserver (1.32+, LoadBalancerIPMode GA) defaults `ipMode` to `VIP` on ingress entries with
+ * an IP. A provider that leaves it unset means the same thing; comparing the raw values would patch
+ * the status on every sync.
+ */
+function effectiveIpMode(ingress: AnyIngress): string | undefined {
+  return ingress.ipMode ?? (ingress.ip ? 'VIP' : undefined);
+}
+
 function ingressEqual(left: AnyIngress, right: AnyIngress): boolean {
   if ((left.ip ?? '') !== (right.ip ?? '')) return false;
   if ((left.hostname ?? '') !== (right.hostname ?? '')) return false;
-  if (left.ipMode !== right.ipMode) return false;
+  if (effectiveIpMode(left) !== effectiveIpMode(right)) return false;
   const leftPorts = left.ports ?? [];
   const rightPorts = right.ports ?? [];
   if (leftPorts.length !== rightPorts.length) return false;
