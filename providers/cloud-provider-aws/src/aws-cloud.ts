@@ -1,0 +1,279 @@
+/**
+ * Composition root of the AWS provider (upstream `newAWSCloud2`): reads the cloud config, finds
+ * the region, the VPC and the cluster ID (from the config, else from the CCM's own instance via
+ * the metadata service), builds the SDK-backed ports behind metrics, retries and one shared rate
+ * limiter, and wires the capabilities.
+ */
+import {
+  CloudConfigError,
+  cloudProviders,
+  createCloudApiObserver,
+  formatCloudConfigProblem,
+  type CloudInitializeContext,
+  type CloudProvider,
+  type CloudProviderFactoryContext,
+  type CloudProviderRegistry,
+  type Clusters,
+  type Instances,
+  type InstancesV2,
+  type LoadBalancer,
+  type Logger,
+  type Routes,
+  type Zones,
+} from '@ccm/core';
+import { AwsInstances } from './aws-instances.js';
+import { AwsLoadBalancers } from './aws-load-balancers.js';
+import { AwsRoutes } from './aws-routes.js';
+import { DEFAULT_CLOUD_CONFIG_FILE_NAME, findServiceOverride, readAwsCloudConfig, regionOfZone, SERVICE_ID_IMDS, type AwsCloudConfig } from './config/read-aws-cloud-config.js';
+import { CloudStateError } from './errors.js';
+import { ClusterInstances } from './operations/cluster-instances.js';
+import { InstanceLocator } from './operations/instance-locator.js';
+import { BatchingInstanceLookup, type InstanceLookup } from './operations/instance-lookup.js';
+import { ClassicLoadBalancerOperations } from './operations/load-balancer/classic/classic-load-balancer.js';
+import type { LoadBalancerContext } from './operations/load-balancer/load-balancer-context.js';
+import type { LoadBalancerSettings } from './operations/load-balancer/load-balancer-spec.js';
+import { NetworkLoadBalancerOperations } from './operations/load-balancer/network/network-load-balancer.js';
+import { DEFAULT_SECURITY_GROUP_TIMING, SecurityGroupOperations, type SecurityGroupTiming } from './operations/load-balancer/security-groups.js';
+import { SubnetOperations } from './operations/load-balancer/subnets.js';
+import type { NodeDirectory } from './operations/node-directory.js';
+import { RouteTableOperations } from './operations/route-table.js';
+import { ZoneCache } from './operations/zone-cache.js';
+import type { Ec2Port } from './ports/ec2-port.js';
+import type { ElbPort } from './ports/elb-port.js';
+import type { Elbv2Port } from './ports/elbv2-port.js';
+import type { MetadataPort } from './ports/metadata-port.js';
+import { withObserver } from './ports/observed-port.js';
+import { assumeRoleCredentials, createAwsSdkClients } from './ports/sdk/aws-sdk-clients.js';
+import { createSdkEc2Port } from './ports/sdk/sdk-ec2-port.js';
+import { createSdkElbPort } from './ports/sdk/sdk-elb-port.js';
+import { createSdkElbv2Port } from './ports/sdk/sdk-elbv2-port.js';
+import { createImdsMetadataPort } from './ports/sdk/imds-metadata-port.js';
+import { AdaptiveRateLimiter, withRetries, type RetryOptions } from './ports/throttling.js';
+import { startNodeDirectory } from './kube/start-node-directory.js';
+import { AWS_PROVIDER_NAME } from './provider-id.js';
+import { ClusterTagging, findClusterIdInTags } from './tags.js';
+
+export interface AwsPorts {
+  ec2: Ec2Port;
+  elb: ElbPort;
+  elbv2: Elbv2Port;
+  metadata: MetadataPort;
+}
+
+/** Seams for tests and simulators; production uses the defaults. */
+export interface AwsCloudOptions {
+  /** Replace SDK-backed ports (they are still wrapped with metrics and retries). */
+  ports?: Partial<AwsPorts>;
+  rateLimiter?: AdaptiveRateLimiter;
+  retry?: RetryOptions;
+  securityGroupTiming?: SecurityGroupTiming;
+  instanceLookup?: (ec2: Ec2Port) => InstanceLookup;
+  /** Builds the node directory once the CCM runs (default: none; lookups use names). */
+  createNodeDirectory?: (context: CloudInitializeContext) => NodeDirectory | undefined;
+}
+
+export interface AwsIdentity {
+  region: string;
+  vpcId: string;
+  subnetId: string;
+  clusterId: string;
+  usesLegacyTags: boolean;
+  /** True when no metadata lookup of the CCM's own instance was made. */
+  offAws: boolean;
+}
+
+export class AwsCloud implements CloudProvider {
+  readonly providerName = AWS_PROVIDER_NAME;
+  readonly identity: AwsIdentity;
+  readonly #instancesV2: AwsInstances;
+  readonly #loadBalancers: AwsLoadBalancers;
+  readonly #routes: AwsRoutes;
+  readonly #createNodeDirectory: AwsCloudOptions['createNodeDirectory'];
+  readonly #setNodeDirectory: (directory: NodeDirectory | undefined) => void;
+
+  constructor(parts: {
+    identity: AwsIdentity;
+    instancesV2: AwsInstances;
+    loadBalancers: AwsLoadBalancers;
+    routes: AwsRoutes;
+    createNodeDirectory: AwsCloudOptions['createNodeDirectory'];
+    setNodeDirectory: (directory: NodeDirectory | undefined) => void;
+  }) {
+    this.identity = parts.identity;
+    this.#instancesV2 = parts.instancesV2;
+    this.#loadBalancers = parts.loadBalancers;
+    this.#routes = parts.routes;
+    this.#createNodeDirectory = parts.createNodeDirectory;
+    this.#setNodeDirectory = parts.setNodeDirectory;
+  }
+
+  initialize(context: CloudInitializeContext): void {
+    this.#setNodeDirectory(this.#createNodeDirectory?.(context));
+  }
+
+  loadBalancer(): LoadBalancer {
+    return this.#loadBalancers;
+  }
+
+  /** The deprecated Instances interface is not offered; every controller uses InstancesV2. */
+  instances(): Instances | undefined {
+    return undefined;
+  }
+
+  instancesV2(): InstancesV2 {
+    return this.#instancesV2;
+  }
+
+  /** Deprecated; only used on the Instances v1 path. */
+  zones(): Zones | undefined {
+    return undefined;
+  }
+
+  /** Upstream returns false too. */
+  clusters(): Clusters | undefined {
+    return undefined;
+  }
+
+  routes(): Routes {
+    return this.#routes;
+  }
+
+  hasClusterId(): boolean {
+    return this.identity.clusterId !== '';
+  }
+}
+
+function configError(fileName: string, message: string): CloudConfigError {
+  return new CloudConfigError({ fileName, message });
+}
+
+async function findIdentity(config: AwsCloudConfig, fileName: string, metadata: MetadataPort, ec2: () => Ec2Port, region: string, logger: Logger): Promise<AwsIdentity> {
+  if (config.kubernetesClusterTag !== '' && config.kubernetesClusterId !== '' && config.kubernetesClusterTag !== config.kubernetesClusterId) {
+    throw configError(fileName, `clusterID tags did not match: KubernetesClusterID ${JSON.stringify(config.kubernetesClusterId)} vs KubernetesClusterTag ${JSON.stringify(config.kubernetesClusterTag)}`);
+  }
+  let clusterId = config.kubernetesClusterTag !== '' ? config.kubernetesClusterTag : config.kubernetesClusterId;
+  let usesLegacyTags = config.kubernetesClusterTag !== '';
+  const offAws = config.vpc !== '' && (config.subnetId !== '' || config.roleArn !== '') && clusterId !== '';
+  let vpcId = config.vpc;
+  let subnetId = config.subnetId;
+  if (!offAws) {
+    let instanceId: string;
+    try {
+      instanceId = await metadata.instanceId();
+    } catch (error) {
+      throw new Error(
+        `could not read the instance ID from the instance metadata service (${error instanceof Error ? error.message : String(error)}); ` +
+          'when not running on EC2, set VPC, SubnetID (or RoleARN) and KubernetesClusterID in [Global]',
+        { cause: error },
+      );
+    }
+    const [self] = await ec2().describeInstances({ instanceIds: [instanceId] });
+    if (!self) throw new CloudStateError(`error finding instance ${instanceId}: not returned by DescribeInstances`);
+    if (vpcId === '') vpcId = self.vpcId ?? '';
+    if (subnetId === '') subnetId = self.subnetId ?? '';
+    if (clusterId === '') {
+      const found = findClusterIdInTags(self.tags);
+      if (found) {
+        clusterId = found.clusterId;
+        usesLegacyTags = found.legacy;
+      } else {
+        logger.warn('no cluster ID configured or tagged on this instance; no cluster filtering is applied to shared resources', { instanceId });
+      }
+    }
+  }
+  return { region, vpcId, subnetId, clusterId, usesLegacyTags, offAws };
+}
+
+export async function createAwsCloud(configText: string | undefined, context: CloudProviderFactoryContext, options: AwsCloudOptions = {}): Promise<AwsCloud> {
+  const logger = context.logger;
+  const fileName = context.configPath ?? DEFAULT_CLOUD_CONFIG_FILE_NAME;
+  const { config, warnings } = readAwsCloudConfig(configText, fileName);
+  for (const warning of warnings) logger.warn(formatCloudConfigProblem(warning));
+
+  const imdsOverride = findServiceOverride(config.serviceOverrides, SERVICE_ID_IMDS, '');
+  const metadata = options.ports?.metadata ?? createImdsMetadataPort(imdsOverride ? { endpoint: imdsOverride.url } : {});
+  let region = config.zone !== '' ? (regionOfZone(config.zone) ?? '') : config.region;
+  if (region === '') {
+    try {
+      region = await metadata.region();
+    } catch (error) {
+      throw new Error(`could not determine the AWS region from the instance metadata service (${error instanceof Error ? error.message : String(error)}); set Region in [Global]`, {
+        cause: error,
+      });
+    }
+  }
+
+  const observer = createCloudApiObserver(context.metrics, AWS_PROVIDER_NAME);
+  const limiter = options.rateLimiter ?? new AdaptiveRateLimiter();
+  const retry: RetryOptions = {
+    onRetry: ({ operation, attempt, delayMs, error }) => logger.verbose(2, 'retrying cloud call', { operation, attempt, delayMs, error: String(error) }),
+    ...options.retry,
+  };
+  const decorate = <T extends object>(port: T, service: string): T => withRetries(withObserver(port, service, observer), service, limiter, retry);
+  let sdkClients: ReturnType<typeof createAwsSdkClients> | undefined;
+  const clients = () =>
+    (sdkClients ??= createAwsSdkClients({
+      region,
+      serviceOverrides: config.serviceOverrides,
+      ...(config.roleArn === '' ? {} : { credentials: assumeRoleCredentials(config.roleArn, config.sourceArn, region) }),
+    }));
+  const ec2 = decorate(options.ports?.ec2 ?? createSdkEc2Port(clients().ec2), 'ec2');
+  const elb = decorate(options.ports?.elb ?? createSdkElbPort(clients().elb), 'elb');
+  const elbv2 = decorate(options.ports?.elbv2 ?? createSdkElbv2Port(clients().elbv2), 'elbv2');
+
+  const identity = await findIdentity(config, fileName, metadata, () => ec2, region, logger);
+  logger.info('AWS cloud provider configured', {
+    region: identity.region,
+    vpc: identity.vpcId,
+    clusterId: identity.clusterId,
+    offAws: identity.offAws,
+  });
+
+  const tagging = new ClusterTagging(identity.clusterId, identity.usesLegacyTags);
+  let nodeDirectory: NodeDirectory | undefined;
+  const lookup = options.instanceLookup?.(ec2) ?? new BatchingInstanceLookup(ec2);
+  const locator = new InstanceLocator(lookup, tagging, () => nodeDirectory);
+  const zones = new ZoneCache(ec2);
+  const settings: LoadBalancerSettings = {
+    healthProbeMode: config.healthProbeMode,
+    sharedHealthProbePort: config.sharedHealthProbePort,
+    sharedHealthProbePath: config.sharedHealthProbePath,
+    nlbSecurityGroupMode: config.nlbSecurityGroupMode,
+    elbSecurityGroup: config.elbSecurityGroup,
+    disableSecurityGroupIngress: config.disableSecurityGroupIngress,
+  };
+  const loadBalancerContext: LoadBalancerContext = {
+    ec2,
+    elb,
+    elbv2,
+    tagging,
+    securityGroups: new SecurityGroupOperations(ec2, tagging, identity.vpcId, logger, options.securityGroupTiming ?? DEFAULT_SECURITY_GROUP_TIMING),
+    subnets: new SubnetOperations(ec2, tagging, zones, identity.vpcId, identity.subnetId, logger),
+    clusterInstances: new ClusterInstances(ec2, tagging),
+    settings,
+    logger,
+  };
+  return new AwsCloud({
+    identity,
+    instancesV2: new AwsInstances({ locator, zones, region: identity.region, nodeIpFamilies: config.nodeIpFamilies, logger }),
+    loadBalancers: new AwsLoadBalancers({
+      classic: new ClassicLoadBalancerOperations(loadBalancerContext),
+      network: new NetworkLoadBalancerOperations(loadBalancerContext),
+      settings,
+      logger,
+    }),
+    routes: new AwsRoutes({ ec2, routeTables: new RouteTableOperations(ec2, tagging, config.routeTableId), locator, logger }),
+    createNodeDirectory: options.createNodeDirectory,
+    setNodeDirectory: (directory) => {
+      nodeDirectory = directory;
+    },
+  });
+}
+
+/** Registers `aws` in a provider registry (default: the process-wide one). */
+export function registerAwsCloudProvider(registry: CloudProviderRegistry = cloudProviders): CloudProviderRegistry {
+  if (!registry.isRegistered(AWS_PROVIDER_NAME)) {
+    registry.register(AWS_PROVIDER_NAME, (configText, context) => createAwsCloud(configText, context, { createNodeDirectory: startNodeDirectory }));
+  }
+  return registry;
+}

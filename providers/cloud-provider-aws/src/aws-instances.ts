@@ -1,0 +1,72 @@
+/**
+ * InstancesV2 for AWS: translates Node objects into instance lookups (upstream `instances_v2.go`).
+ */
+import { InstanceNotFoundError, type CloudCallOptions, type InstanceMetadata, type InstancesV2, type Logger, type V1Node } from '@ccm/core';
+import type { InstanceLocator } from './operations/instance-locator.js';
+import { nodeAddressesOf, type IpFamily } from './operations/node-addresses.js';
+import type { ZoneCache } from './operations/zone-cache.js';
+import { formatAwsProviderId } from './provider-id.js';
+
+/** Additional node label with the AZ ID (`usw2-az1`), stable across accounts. */
+export const LABEL_ZONE_ID = 'topology.k8s.aws/zone-id';
+
+export interface AwsInstancesDependencies {
+  locator: InstanceLocator;
+  zones: ZoneCache;
+  /** The CCM's region (configured or discovered); upstream reports it, not one derived from the AZ. */
+  region: string;
+  nodeIpFamilies: readonly IpFamily[];
+  logger: Logger;
+}
+
+export class AwsInstances implements InstancesV2 {
+  readonly #dependencies: AwsInstancesDependencies;
+
+  constructor(dependencies: AwsInstancesDependencies) {
+    this.#dependencies = dependencies;
+  }
+
+  /** False only when EC2 does not know the instance or it is terminated. */
+  async instanceExists(node: V1Node, options?: CloudCallOptions): Promise<boolean> {
+    const { locator } = this.#dependencies;
+    const instanceId = await locator.instanceIdOfNode(node, options);
+    const instance = await locator.lookup.byId(instanceId, options);
+    if (!instance || instance.state === undefined) return false;
+    if (instance.state === 'terminated') {
+      this.#dependencies.logger.verbose(2, 'instance is terminated', { node: node.metadata?.name, instanceId });
+      return false;
+    }
+    return true;
+  }
+
+  /** True only for `stopped` (upstream); an unknown instance is not "shut down". */
+  async instanceShutdown(node: V1Node, options?: CloudCallOptions): Promise<boolean> {
+    const { locator } = this.#dependencies;
+    const instanceId = await locator.instanceIdOfNode(node, options);
+    const instance = await locator.lookup.byId(instanceId, options);
+    return instance?.state === 'stopped';
+  }
+
+  async instanceMetadata(node: V1Node, options?: CloudCallOptions): Promise<InstanceMetadata> {
+    const { locator, zones, region, nodeIpFamilies, logger } = this.#dependencies;
+    const instanceId = await locator.instanceIdOfNode(node, options);
+    const instance = await locator.lookup.byId(instanceId, options);
+    if (!instance) throw new InstanceNotFoundError(`instance not found: ${instanceId}`);
+    const zone = instance.availabilityZone ?? '';
+    const existingProviderId = node.spec?.providerID ?? '';
+    const metadata: InstanceMetadata = {
+      providerId: existingProviderId !== '' ? existingProviderId : formatAwsProviderId(zone, instanceId),
+      instanceType: instance.instanceType ?? '',
+      nodeAddresses: nodeAddressesOf(instance, nodeIpFamilies),
+      zone,
+      region,
+    };
+    const labels = node.metadata?.labels ?? {};
+    if (zone !== '' && !labels[LABEL_ZONE_ID]) {
+      const zoneInfo = await zones.zone(zone, options);
+      if (zoneInfo?.zoneId) metadata.additionalLabels = { [LABEL_ZONE_ID]: zoneInfo.zoneId };
+      else logger.warn('availability zone has no zone ID; not setting the zone-id label', { zone, instanceId });
+    }
+    return metadata;
+  }
+}

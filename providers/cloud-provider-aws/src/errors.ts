@@ -1,0 +1,112 @@
+/**
+ * Typed errors of the AWS provider. Every error carries a `kind` callers branch on and keeps the
+ * original error as `cause`. Retryability is decided where the error is born (the SDK adapter for
+ * cloud API errors), never guessed later from a message.
+ */
+
+/** What went wrong with a cloud API call, independent of the AWS error code spelling. */
+export type AwsApiErrorKind =
+  | 'NotFound'
+  | 'Throttled'
+  | 'Invalid'
+  | 'Conflict'
+  | 'DependencyViolation'
+  | 'Unauthorized'
+  | 'Unavailable'
+  | 'Unknown';
+
+export interface AwsApiErrorDetails {
+  kind: AwsApiErrorKind;
+  /** The AWS error code (`InvalidInstanceID.NotFound`, `RequestLimitExceeded`, ...), or '' when there is none. */
+  code: string;
+  /** `<service>.<operation>`, e.g. `ec2.describeInstances`. */
+  operation: string;
+  retryable: boolean;
+  httpStatus?: number;
+  cause?: unknown;
+}
+
+export class AwsApiError extends Error {
+  readonly kind: AwsApiErrorKind;
+  readonly code: string;
+  readonly operation: string;
+  readonly retryable: boolean;
+  readonly httpStatus: number | undefined;
+
+  constructor(message: string, details: AwsApiErrorDetails) {
+    super(`${details.operation}: ${message}`, { cause: details.cause });
+    this.name = 'AwsApiError';
+    this.kind = details.kind;
+    this.code = details.code;
+    this.operation = details.operation;
+    this.retryable = details.retryable;
+    this.httpStatus = details.httpStatus;
+  }
+}
+
+/** Finds an AwsApiError in the cause chain. */
+export function asAwsApiError(error: unknown): AwsApiError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 16 && current instanceof Error; depth++) {
+    if (current instanceof AwsApiError) return current;
+    current = current.cause;
+  }
+  return undefined;
+}
+
+export function isAwsErrorKind(error: unknown, kind: AwsApiErrorKind): boolean {
+  return asAwsApiError(error)?.kind === kind;
+}
+
+export function isAwsErrorCode(error: unknown, code: string): boolean {
+  return asAwsApiError(error)?.code === code;
+}
+
+/**
+ * A Service annotation holds a value we cannot use. Thrown before any cloud change so the
+ * service controller reports it as a Warning event and nothing half-done is left behind.
+ */
+export class InvalidAnnotationError extends Error {
+  readonly kind = 'InvalidAnnotation' as const;
+  readonly annotation: string;
+  readonly value: string;
+
+  constructor(annotation: string, value: string, reason: string, options?: { cause?: unknown }) {
+    super(`invalid value ${JSON.stringify(value)} for annotation ${annotation}: ${reason}`, options);
+    this.name = 'InvalidAnnotationError';
+    this.annotation = annotation;
+    this.value = value;
+  }
+}
+
+/** The Service spec asks for something AWS load balancers cannot do (mixed protocols, affinity...). */
+export class UnsupportedServiceError extends Error {
+  readonly kind = 'UnsupportedService' as const;
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnsupportedServiceError';
+  }
+}
+
+/** A cloud resource we would change is not tagged as owned by this cluster. */
+export class NotOwnedError extends Error {
+  readonly kind = 'NotOwned' as const;
+  readonly resource: string;
+
+  constructor(resource: string, reason: string) {
+    super(`refusing to change ${resource}: ${reason}`);
+    this.name = 'NotOwnedError';
+    this.resource = resource;
+  }
+}
+
+/** The cloud is in a state we cannot resolve on our own (several route tables, no subnets...). */
+export class CloudStateError extends Error {
+  readonly kind = 'CloudState' as const;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'CloudStateError';
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Node -> EC2 instance resolution (upstream `getProviderID`, `nodeNameToInstanceID`,
+ * `findInstanceByNodeName`):
+ * 1. `spec.providerID` (or the node directory's copy of it);
+ * 2. a resource-based name `i-xxxx[.domain]`;
+ * 3. DescribeInstances by private DNS name (non-terminated, carrying the cluster tag; more than
+ *    one match is an error, none is InstanceNotFound).
+ */
+import { InstanceNotFoundError, type V1Node } from '@ccm/core';
+import { CloudStateError } from '../errors.js';
+import type { CallOptions } from '../ports/call-options.js';
+import type { Ec2Instance } from '../ports/ec2-port.js';
+import { instanceIdFromNodeName, parseAwsProviderId } from '../provider-id.js';
+import type { ClusterTagging } from '../tags.js';
+import type { InstanceLookup } from './instance-lookup.js';
+import type { NodeDirectory } from './node-directory.js';
+
+export class InstanceLocator {
+  readonly #lookup: InstanceLookup;
+  readonly #tagging: ClusterTagging;
+  readonly #directory: () => NodeDirectory | undefined;
+
+  constructor(lookup: InstanceLookup, tagging: ClusterTagging, directory: () => NodeDirectory | undefined = () => undefined) {
+    this.#lookup = lookup;
+    this.#tagging = tagging;
+    this.#directory = directory;
+  }
+
+  get lookup(): InstanceLookup {
+    return this.#lookup;
+  }
+
+  /** Instance ID of a Node object; throws AwsProviderIdError, InstanceNotFoundError or CloudStateError. */
+  async instanceIdOfNode(node: V1Node, options?: CallOptions): Promise<string> {
+    const providerId = node.spec?.providerID ?? '';
+    if (providerId !== '') return parseAwsProviderId(providerId);
+    return (await this.instanceOfNodeName(node.metadata?.name ?? '', options)).instanceId;
+  }
+
+  /** The instance behind a Node name. */
+  async instanceOfNodeName(nodeName: string, options?: CallOptions): Promise<Ec2Instance> {
+    const providerId = this.#directory()?.providerIdOfNode(nodeName);
+    const instanceId = providerId ? parseAwsProviderId(providerId) : instanceIdFromNodeName(nodeName);
+    if (instanceId !== undefined) {
+      const instance = await this.#lookup.byId(instanceId, options);
+      if (!instance) throw new InstanceNotFoundError(`instance not found: ${instanceId} (node ${nodeName})`);
+      return instance;
+    }
+    if (nodeName === '') throw new InstanceNotFoundError('instance not found: node has no name and no provider ID');
+    const matches = (await this.#lookup.byPrivateDnsName(nodeName, options)).filter((instance) => this.#tagging.hasClusterTag(instance.tags));
+    if (matches.length === 0) throw new InstanceNotFoundError(`instance not found: no instance with private DNS name ${nodeName}`);
+    if (matches.length > 1) {
+      throw new CloudStateError(`found multiple instances with private DNS name ${nodeName}: ${matches.map((instance) => instance.instanceId).join(', ')}`);
+    }
+    return matches[0] as Ec2Instance;
+  }
+
+  /** Node name of an instance: the node directory's answer, else the private DNS name (upstream). */
+  nodeNameOfInstance(instance: Ec2Instance): string {
+    return this.#directory()?.nodeNameOfInstance(instance.instanceId) ?? instance.privateDnsName ?? '';
+  }
+}

@@ -1,0 +1,56 @@
+/** NLB target group health check (upstream `buildNLBHealthCheckConfiguration`). */
+import type { V1Service } from '@ccm/core';
+import { ANNOTATIONS } from '../../../annotations.js';
+import { InvalidAnnotationError } from '../../../errors.js';
+import { get, integerAnnotation, type Annotations } from '../annotation-values.js';
+import { localHealthCheckEndpoint, TRAFFIC_PORT } from '../classic/classic-health-check.js';
+import type { LoadBalancerSettings, NetworkHealthCheck } from '../load-balancer-spec.js';
+
+const NETWORK_HEALTH_CHECK_PROTOCOLS = ['TCP', 'HTTP', 'HTTPS'];
+
+export function buildNetworkHealthCheck(service: V1Service, annotations: Annotations, settings: LoadBalancerSettings): NetworkHealthCheck {
+  let healthCheck: NetworkHealthCheck = {
+    protocol: 'TCP',
+    port: TRAFFIC_PORT,
+    path: '/',
+    interval: 30,
+    timeout: 10,
+    healthyThreshold: 3,
+    unhealthyThreshold: 3,
+  };
+  const local = localHealthCheckEndpoint(service);
+  if (service.spec?.externalTrafficPolicy === 'Local') {
+    healthCheck = {
+      protocol: 'HTTP',
+      port: String(local?.nodePort ?? 0),
+      path: local?.path ?? '',
+      interval: 10,
+      timeout: 10,
+      healthyThreshold: 2,
+      unhealthyThreshold: 2,
+    };
+  } else if (settings.healthProbeMode === 'Shared') {
+    healthCheck = { ...healthCheck, protocol: 'HTTP', port: String(settings.sharedHealthProbePort), path: settings.sharedHealthProbePath };
+  }
+  const protocol = get(annotations, ANNOTATIONS.healthCheckProtocol.key) ?? '';
+  if (protocol !== '') {
+    healthCheck.protocol = protocol.toUpperCase();
+    if (!NETWORK_HEALTH_CHECK_PROTOCOLS.includes(healthCheck.protocol)) {
+      throw new InvalidAnnotationError(ANNOTATIONS.healthCheckProtocol.key, protocol, `expected one of ${NETWORK_HEALTH_CHECK_PROTOCOLS.join(', ')}`);
+    }
+  }
+  const path = get(annotations, ANNOTATIONS.healthCheckPath.key) ?? '';
+  if (path !== '') healthCheck.path = path;
+  const port = get(annotations, ANNOTATIONS.healthCheckPort.key) ?? '';
+  if (port !== '') {
+    if (port !== TRAFFIC_PORT && (!/^\d+$/.test(port) || Number(port) < 1 || Number(port) > 65535)) {
+      throw new InvalidAnnotationError(ANNOTATIONS.healthCheckPort.key, port, `expected ${TRAFFIC_PORT} or a port number`);
+    }
+    healthCheck.port = port;
+  }
+  healthCheck.interval = integerAnnotation(annotations, ANNOTATIONS.healthCheckInterval.key, 5) ?? healthCheck.interval;
+  healthCheck.timeout = integerAnnotation(annotations, ANNOTATIONS.healthCheckTimeout.key, 2) ?? healthCheck.timeout;
+  healthCheck.healthyThreshold = integerAnnotation(annotations, ANNOTATIONS.healthCheckHealthyThreshold.key, 2) ?? healthCheck.healthyThreshold;
+  healthCheck.unhealthyThreshold = integerAnnotation(annotations, ANNOTATIONS.healthCheckUnhealthyThreshold.key, 2) ?? healthCheck.unhealthyThreshold;
+  return healthCheck;
+}

@@ -1,0 +1,9 @@
+/** The instance metadata service (IMDSv2), used only when the cloud config leaves gaps. */
+import type { CallOptions } from './call-options.js';
+
+export interface MetadataPort {
+  /** Region of the instance identity document. */
+  region(options?: CallOptions): Promise<string>;
+  instanceId(options?: CallOptions): Promise<string>;
+  availabilityZone(options?: CallOptions): Promise<string>;
+}

@@ -1,0 +1,18 @@
+/** AWS `[{Key, Value}]` tag lists <-> provider tag records. */
+import type { Tags } from '../../tags.js';
+
+export function tagsFromList(list: ReadonlyArray<{ Key?: string | undefined; Value?: string | undefined }> | undefined): Tags {
+  const tags: Record<string, string> = {};
+  for (const tag of list ?? []) if (tag.Key !== undefined) tags[tag.Key] = tag.Value ?? '';
+  return tags;
+}
+
+export function tagsToList(tags: Tags): Array<{ Key: string; Value: string }> {
+  return Object.entries(tags)
+    .sort(([left], [right]) => left.localeCompare(right))
+    .map(([Key, Value]) => ({ Key, Value }));
+}
+
+export function nonEmpty(value: string | undefined | null): string | undefined {
+  return value === undefined || value === null || value === '' ? undefined : value;
+}

@@ -1,0 +1,101 @@
+import { CloudConfigError, cloudProviders, CloudProviderRegistry, createMetricsRegistry } from '@ccm/core';
+import { describe, expect, it } from 'vitest';
+import { createAwsCloud, registerAwsCloudProvider } from '../src/aws-cloud.js';
+import { FakeEc2 } from './fakes/fake-ec2.js';
+import { FakeElb } from './fakes/fake-elb.js';
+import { FakeElbv2 } from './fakes/fake-elbv2.js';
+import { FakeMetadata, OFF_AWS_CONFIG, RecordingLogger } from './helpers.js';
+
+function ports(metadata = new FakeMetadata()) {
+  return { ec2: new FakeEc2(), elb: new FakeElb(), elbv2: new FakeElbv2(), metadata };
+}
+
+const context = () => ({ logger: new RecordingLogger(), metrics: createMetricsRegistry() });
+
+describe('createAwsCloud', () => {
+  it('runs off AWS without the metadata service when VPC, SubnetID and the cluster ID are configured', async () => {
+    const fakes = ports();
+    const cloud = await createAwsCloud(OFF_AWS_CONFIG, context(), { ports: fakes });
+    expect(cloud.identity).toEqual({ region: 'us-west-2', vpcId: 'vpc-1', subnetId: 'subnet-a1', clusterId: 'c1', usesLegacyTags: false, offAws: true });
+    expect(fakes.metadata.calls).toEqual([]);
+    expect(cloud.providerName).toBe('aws');
+    expect(cloud.hasClusterId()).toBe(true);
+    expect(cloud.instancesV2()).toBeDefined();
+    expect(cloud.loadBalancer()).toBeDefined();
+    expect(cloud.routes()).toBeDefined();
+    expect(cloud.instances()).toBeUndefined();
+    expect(cloud.zones()).toBeUndefined();
+    expect(cloud.clusters()).toBeUndefined();
+  });
+
+  it('reads the region, VPC, subnet and cluster ID of its own instance on EC2', async () => {
+    const fakes = ports(new FakeMetadata({ region: 'eu-west-1', instanceId: 'i-self' }));
+    fakes.ec2.addInstance({ instanceId: 'i-self', vpcId: 'vpc-9', subnetId: 'subnet-9', tags: { 'kubernetes.io/cluster/prod': 'owned' } });
+    const cloud = await createAwsCloud(undefined, context(), { ports: fakes });
+    expect(cloud.identity).toEqual({ region: 'eu-west-1', vpcId: 'vpc-9', subnetId: 'subnet-9', clusterId: 'prod', usesLegacyTags: false, offAws: false });
+    expect(fakes.metadata.calls).toEqual(['region', 'instanceId']);
+  });
+
+  it('derives the region from Zone and uses legacy tags from KubernetesClusterTag', async () => {
+    const fakes = ports(new FakeMetadata({ instanceId: 'i-self' }));
+    fakes.ec2.addInstance({ instanceId: 'i-self', vpcId: 'vpc-9', subnetId: 'subnet-9' });
+    const cloud = await createAwsCloud('[Global]\nZone = ap-southeast-2b\nKubernetesClusterTag = old\n', context(), { ports: fakes });
+    expect(cloud.identity).toMatchObject({ region: 'ap-southeast-2', clusterId: 'old', usesLegacyTags: true, offAws: false });
+    expect(fakes.metadata.calls).toEqual(['instanceId']);
+  });
+
+  it('finds a legacy cluster tag on its own instance', async () => {
+    const fakes = ports(new FakeMetadata({ instanceId: 'i-self' }));
+    fakes.ec2.addInstance({ instanceId: 'i-self', vpcId: 'vpc-9', tags: { KubernetesCluster: 'legacy' } });
+    const cloud = await createAwsCloud('[Global]\nRegion = us-east-1\n', context(), { ports: fakes });
+    expect(cloud.identity).toMatchObject({ clusterId: 'legacy', usesLegacyTags: true });
+  });
+
+  it('reports no cluster ID when none is configured or tagged', async () => {
+    const fakes = ports(new FakeMetadata({ instanceId: 'i-self' }));
+    fakes.ec2.addInstance({ instanceId: 'i-self', vpcId: 'vpc-9' });
+    const logger = new RecordingLogger();
+    const cloud = await createAwsCloud('[Global]\nRegion = us-east-1\n', { logger, metrics: createMetricsRegistry() }, { ports: fakes });
+    expect(cloud.hasClusterId()).toBe(false);
+    expect(logger.warnings()).toContain('no cluster ID configured or tagged on this instance; no cluster filtering is applied to shared resources');
+  });
+
+  it('explains how to run off AWS when the metadata service is unreachable', async () => {
+    await expect(createAwsCloud('[Global]\nRegion = us-east-1\n', context(), { ports: ports() })).rejects.toThrow(
+      /could not read the instance ID from the instance metadata service \(metadata: connect ECONNREFUSED.*set VPC, SubnetID \(or RoleARN\) and KubernetesClusterID/,
+    );
+    await expect(createAwsCloud(undefined, context(), { ports: ports() })).rejects.toThrow(/could not determine the AWS region.*set Region in \[Global\]/);
+  });
+
+  it('throws a CloudConfigError naming the file for bad config and conflicting cluster IDs', async () => {
+    const bad = await createAwsCloud('[Global]\nDisableSecurityGroupIngress = perhaps\n', { ...context(), configPath: '/etc/aws/cloud.conf' }, { ports: ports() }).catch((error: unknown) => error);
+    expect(bad).toBeInstanceOf(CloudConfigError);
+    expect((bad as CloudConfigError).message).toMatch(/^\/etc\/aws\/cloud\.conf:2: /);
+    const conflicting = await createAwsCloud(`${OFF_AWS_CONFIG}KubernetesClusterTag = other\n`, context(), { ports: ports() }).catch((error: unknown) => error);
+    expect(conflicting).toBeInstanceOf(CloudConfigError);
+    expect((conflicting as Error).message).toMatch(/clusterID tags did not match/);
+  });
+
+  it('logs config warnings', async () => {
+    const logger = new RecordingLogger();
+    await createAwsCloud(`${OFF_AWS_CONFIG}Mystery = 1\n`, { logger, metrics: createMetricsRegistry() }, { ports: ports() });
+    expect(logger.warnings()).toContain('cloud-config:6: unknown key "Mystery" in section [Global]');
+  });
+
+  it('records cloud API metrics for every call', async () => {
+    const metrics = createMetricsRegistry();
+    const fakes = ports();
+    const cloud = await createAwsCloud(OFF_AWS_CONFIG, { logger: new RecordingLogger(), metrics }, { ports: fakes });
+    await cloud.instancesV2().instanceExists({ metadata: { name: 'n' }, spec: { providerID: 'aws:///us-west-2a/i-0123456789abcdef0' } });
+    const text = await metrics.metrics();
+    expect(text).toMatch(/cloudprovider_api_request_duration_seconds_count\{provider="aws",request="ec2.describeInstances"\} 2/);
+    expect(text).toMatch(/cloudprovider_api_request_errors_total\{provider="aws",request="ec2.describeInstances",code="InvalidInstanceID.NotFound"\} 2/);
+  });
+
+  it('registers as "aws"', async () => {
+    const registry = registerAwsCloudProvider(new CloudProviderRegistry());
+    expect(registry.names()).toEqual(['aws']);
+    expect(registerAwsCloudProvider(registry).names()).toEqual(['aws']);
+    expect(cloudProviders).toBeInstanceOf(CloudProviderRegistry);
+  });
+});
