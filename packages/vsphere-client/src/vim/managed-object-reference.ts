@@ -1,0 +1,37 @@
+import { escapeXml, xmlElement } from '../xml/xml-writer.js';
+import { textOf, typeAttributeOf } from '../xml/xml-node.js';
+
+/** A VIM ManagedObjectReference: `{ type: 'VirtualMachine', value: 'vm-42' }`. */
+export interface ManagedObjectReference {
+  readonly type: string;
+  readonly value: string;
+}
+
+/** `VirtualMachine:vm-42`, the form used in logs and map keys. */
+export function formatManagedObjectReference(reference: ManagedObjectReference): string {
+  return `${reference.type}:${reference.value}`;
+}
+
+/** Inverse of `formatManagedObjectReference`; undefined when malformed. */
+export function parseManagedObjectReference(text: string): ManagedObjectReference | undefined {
+  const colon = text.indexOf(':');
+  if (colon <= 0 || colon === text.length - 1) return undefined;
+  return { type: text.slice(0, colon), value: text.slice(colon + 1) };
+}
+
+export function sameManagedObject(left: ManagedObjectReference | undefined, right: ManagedObjectReference | undefined): boolean {
+  return left !== undefined && right !== undefined && left.type === right.type && left.value === right.value;
+}
+
+/** `<name type="VirtualMachine">vm-42</name>`. */
+export function managedObjectReferenceXml(name: string, reference: ManagedObjectReference): string {
+  return xmlElement(name, escapeXml(reference.value), { type: reference.type });
+}
+
+/** Reads `<x type="T">value</x>`; undefined unless both parts are there. */
+export function readManagedObjectReference(node: unknown): ManagedObjectReference | undefined {
+  const type = typeAttributeOf(node);
+  const value = textOf(node);
+  if (type === undefined || value === undefined || value === '') return undefined;
+  return { type, value };
+}

@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+// vsphere-cloud-controller-manager: the core CCM with the vSphere provider registered.
+import { cloudProviders, runCloudControllerManager } from '@ccm/core';
+import { VSPHERE_PROVIDER_NAME } from '../provider-id.js';
+import { registerVsphereCloudProvider } from '../vsphere-cloud.js';
+
+process.exitCode = await runCloudControllerManager({
+  commandName: 'vsphere-cloud-controller-manager',
+  registry: registerVsphereCloudProvider(cloudProviders),
+  argv: process.argv.slice(2),
+  defaultCloudProvider: VSPHERE_PROVIDER_NAME,
+});

@@ -1,0 +1,192 @@
+/**
+ * Finds a node's VM across every configured vCenter and datacenter (upstream NodeManager
+ * discovery): by BIOS UUID (then its byte-swapped form), or by name (guest DNS name, lower
+ * case) then by IP. Searches run concurrently; the first match in config order wins. "Not found"
+ * is only answered when every vCenter and datacenter could be searched: otherwise the failure
+ * is thrown, so a vCenter outage never looks like deleted VMs.
+ */
+import type { VcenterConfig } from '../config/vsphere-config.js';
+import { VsphereProviderError, errorMessage } from '../errors.js';
+import { convertK8sUuidToNormal } from '../provider-id.js';
+import type { DatacenterRef, ObjectRef, VcenterPort } from '../ports/vcenter-port.js';
+import type { ProblemReporter } from './problem-reporter.js';
+
+export interface VcenterTarget {
+  config: VcenterConfig;
+  port: VcenterPort;
+}
+
+export interface VmLocation {
+  vcenter: VcenterTarget;
+  datacenter: DatacenterRef;
+  ref: ObjectRef;
+}
+
+export interface NodeDiscoveryOptions {
+  reporter: ProblemReporter;
+  /** Parallel searches (upstream: 8 workers). */
+  concurrency?: number;
+  /** How long a vCenter's datacenter list is reused. */
+  datacenterCacheMs?: number;
+  now?: () => number;
+}
+
+type Search = (port: VcenterPort, datacenter: DatacenterRef, signal?: AbortSignal) => Promise<ObjectRef | undefined>;
+
+interface DatacenterCacheEntry {
+  expiresAt: number;
+  datacenters: DatacenterRef[];
+  /** Configured names that do not exist. */
+  missing: string[];
+}
+
+export class NodeDiscovery {
+  readonly #targets: readonly VcenterTarget[];
+  readonly #reporter: ProblemReporter;
+  readonly #concurrency: number;
+  readonly #datacenterCacheMs: number;
+  readonly #now: () => number;
+  readonly #datacenters = new Map<string, DatacenterCacheEntry>();
+
+  constructor(targets: readonly VcenterTarget[], options: NodeDiscoveryOptions) {
+    this.#targets = targets;
+    this.#reporter = options.reporter;
+    this.#concurrency = options.concurrency ?? 8;
+    this.#datacenterCacheMs = options.datacenterCacheMs ?? 300_000;
+    this.#now = options.now ?? Date.now;
+  }
+
+  get targets(): readonly VcenterTarget[] {
+    return this.#targets;
+  }
+
+  /** By BIOS UUID as given (lower case), then byte-swapped (upstream ConvertK8sUUIDtoNormal). */
+  async findByUuid(uuid: string, signal?: AbortSignal): Promise<VmLocation | undefined> {
+    const normal = uuid.toLowerCase();
+    const found = await this.#search(`UUID ${normal}`, (port, datacenter, abort) => port.findVmByUuid(datacenter, normal, abort), signal);
+    if (found !== undefined) return found;
+    const swapped = convertK8sUuidToNormal(normal);
+    if (swapped === normal) return undefined;
+    return this.#search(`UUID ${swapped}`, (port, datacenter, abort) => port.findVmByUuid(datacenter, swapped, abort), signal);
+  }
+
+  /**
+   * By guest DNS name (the node name in lower case; exactly one VM must match), then by each
+   * IP (the node name when it is an IP, the provided node IP, the node's addresses).
+   */
+  async findByNodeName(nodeName: string, ips: readonly string[], signal?: AbortSignal): Promise<VmLocation | undefined> {
+    const dnsName = nodeName.toLowerCase();
+    const byName = await this.#search(
+      `guest hostname ${dnsName}`,
+      async (port, datacenter, abort) => {
+        const refs = await port.findVmsByDnsName(datacenter, dnsName, abort);
+        if (refs.length > 1) {
+          throw new VsphereProviderError('VmNotFound', `${refs.length} VMs in datacenter ${datacenter.path} of vCenter ${JSON.stringify(port.name)} report the guest hostname ${dnsName}; rename them or set the node's providerID`, {
+            vcenter: port.name,
+          });
+        }
+        return refs[0];
+      },
+      signal,
+    );
+    if (byName !== undefined) return byName;
+    for (const ip of ips) {
+      const byIp = await this.#search(`IP ${ip}`, (port, datacenter, abort) => port.findVmByIp(datacenter, ip, abort), signal);
+      if (byIp !== undefined) return byIp;
+    }
+    return undefined;
+  }
+
+  /** The datacenters searched on a vCenter: the configured ones (that exist), else all. */
+  async datacentersOf(target: VcenterTarget, signal?: AbortSignal): Promise<DatacenterCacheEntry> {
+    const cached = this.#datacenters.get(target.config.name);
+    if (cached !== undefined && cached.expiresAt > this.#now()) return cached;
+    const all = await target.port.listDatacenters(signal);
+    const wanted = target.config.datacenters;
+    let entry: DatacenterCacheEntry;
+    if (wanted.length === 0) {
+      entry = { expiresAt: this.#now() + this.#datacenterCacheMs, datacenters: all, missing: [] };
+    } else {
+      const datacenters: DatacenterRef[] = [];
+      const missing: string[] = [];
+      for (const name of wanted) {
+        const match = matchDatacenter(all, name);
+        if (match === undefined) missing.push(name);
+        else if (!datacenters.includes(match)) datacenters.push(match);
+      }
+      entry = { expiresAt: this.#now() + this.#datacenterCacheMs, datacenters, missing };
+    }
+    for (const name of wanted) {
+      const key = `vcenter ${JSON.stringify(target.config.name)}: datacenter ${JSON.stringify(name)}`;
+      if (entry.missing.includes(name)) {
+        this.#reporter.report(key, `datacenter ${JSON.stringify(name)} (configured for vCenter ${JSON.stringify(target.config.name)}) does not exist there; existing: ${all.map((datacenter) => datacenter.path).join(', ') || 'none'}`, {
+          vcenter: target.config.name,
+        });
+      } else {
+        this.#reporter.resolve(key);
+      }
+    }
+    this.#datacenters.set(target.config.name, entry);
+    return entry;
+  }
+
+  async #search(what: string, search: Search, signal?: AbortSignal): Promise<VmLocation | undefined> {
+    const failures: string[] = [];
+    const pairs: Array<{ target: VcenterTarget; datacenter: DatacenterRef }> = [];
+    const firstFailure: unknown[] = [];
+    await Promise.all(
+      this.#targets.map(async (target) => {
+        try {
+          const { datacenters, missing } = await this.datacentersOf(target, signal);
+          for (const datacenter of datacenters) pairs.push({ target, datacenter });
+          for (const name of missing) failures.push(`vCenter ${JSON.stringify(target.config.name)}: datacenter ${JSON.stringify(name)} does not exist`);
+        } catch (error) {
+          firstFailure.push(error);
+          failures.push(errorMessage(error));
+        }
+      }),
+    );
+    // Config order decides between matches (vcsim, for one, ignores the datacenter scope).
+    const order = (pair: { target: VcenterTarget; datacenter: DatacenterRef }): number => this.#targets.indexOf(pair.target);
+    pairs.sort((left, right) => order(left) - order(right));
+
+    const results: Array<ObjectRef | undefined> = new Array(pairs.length);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < pairs.length) {
+        const index = next++;
+        const pair = pairs[index];
+        if (pair === undefined) return;
+        try {
+          results[index] = await search(pair.target.port, pair.datacenter, signal);
+        } catch (error) {
+          if (error instanceof VsphereProviderError && error.kind === 'VmNotFound') throw error;
+          firstFailure.push(error);
+          failures.push(errorMessage(error));
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.#concurrency, Math.max(1, pairs.length)) }, worker));
+
+    for (let index = 0; index < pairs.length; index++) {
+      const ref = results[index];
+      const pair = pairs[index];
+      if (ref !== undefined && pair !== undefined) return { vcenter: pair.target, datacenter: pair.datacenter, ref };
+    }
+    if (failures.length > 0) {
+      const first = firstFailure[0];
+      const kind = first instanceof VsphereProviderError ? first.kind : 'VcenterUnavailable';
+      throw new VsphereProviderError(kind, `cannot tell whether a VM with ${what} exists: ${[...new Set(failures)].join('; ')}`, { cause: first });
+    }
+    return undefined;
+  }
+}
+
+/** By inventory path (`/F0/DC1`, `F0/DC1`) or by name. */
+export function matchDatacenter(datacenters: readonly DatacenterRef[], wanted: string): DatacenterRef | undefined {
+  if (wanted.includes('/')) {
+    const path = wanted.startsWith('/') ? wanted : `/${wanted}`;
+    return datacenters.find((datacenter) => datacenter.path === path);
+  }
+  return datacenters.find((datacenter) => datacenter.name === wanted);
+}

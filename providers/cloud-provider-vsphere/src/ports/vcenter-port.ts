@@ -1,0 +1,88 @@
+/**
+ * The ports the vSphere operations need, declared by their consumer with plain types only (no
+ * client library types). `vsphere-client-vcenter-port.ts` implements them over
+ * @ccm/vsphere-client; tests use in-memory fakes.
+ */
+
+/** A managed object reference (`{ type: 'VirtualMachine', value: 'vm-42' }`). */
+export interface ObjectRef {
+  readonly type: string;
+  readonly value: string;
+}
+
+export interface DatacenterRef {
+  ref: ObjectRef;
+  name: string;
+  /** Inventory path, `/dc` or `/folder/dc`. */
+  path: string;
+}
+
+export interface GuestNic {
+  network: string | undefined;
+  ipAddresses: readonly string[];
+  /** -1 for interfaces that are not virtual NICs (bridges, CNI devices). */
+  deviceConfigId: number | undefined;
+}
+
+/** The VM properties the provider reads (one RetrievePropertiesEx per batch of VMs). */
+export interface VmRecord {
+  ref: ObjectRef;
+  name: string;
+  /** BIOS UUID, `config.uuid`. */
+  uuid: string;
+  numCpu: number;
+  memorySizeMB: number;
+  guestId: string;
+  guestHostName: string;
+  guestNet: readonly GuestNic[];
+  /** False when the VM has no `guest.net` at all (VMware Tools not running). */
+  hasGuestNet: boolean;
+  powerState: string;
+  host: ObjectRef | undefined;
+  resourcePool: ObjectRef | undefined;
+  /** `config.extraConfig` values (guestinfo.metadata and its encoding among them). */
+  extraConfig: ReadonlyMap<string, string>;
+}
+
+/** One entity of an ancestor chain. */
+export interface EntityRecord {
+  ref: ObjectRef;
+  name: string;
+}
+
+export interface VcenterPort {
+  /** The vCenter's config name, for messages. */
+  readonly name: string;
+  listDatacenters(signal?: AbortSignal): Promise<DatacenterRef[]>;
+  findVmByUuid(datacenter: DatacenterRef, uuid: string, signal?: AbortSignal): Promise<ObjectRef | undefined>;
+  findVmsByDnsName(datacenter: DatacenterRef, dnsName: string, signal?: AbortSignal): Promise<ObjectRef[]>;
+  findVmByIp(datacenter: DatacenterRef, ip: string, signal?: AbortSignal): Promise<ObjectRef | undefined>;
+  /** Properties of many VMs in one call; VMs that do not exist are absent from the result. */
+  retrieveVms(refs: readonly ObjectRef[], signal?: AbortSignal): Promise<VmRecord[]>;
+  /** The entity and its ancestors, nearest first (host, cluster, folders, datacenter, root). */
+  ancestors(ref: ObjectRef, signal?: AbortSignal): Promise<EntityRecord[]>;
+  readonly tagging: TaggingPort;
+  close(): Promise<void>;
+}
+
+export interface TagRecord {
+  id: string;
+  name: string;
+  categoryId: string;
+}
+
+export interface CategoryRecord {
+  id: string;
+  name: string;
+}
+
+export interface TaggingPort {
+  listAttachedTags(ref: ObjectRef, signal?: AbortSignal): Promise<string[]>;
+  getTag(id: string, signal?: AbortSignal): Promise<TagRecord>;
+  getCategory(id: string, signal?: AbortSignal): Promise<CategoryRecord>;
+  listCategories(signal?: AbortSignal): Promise<string[]>;
+}
+
+export function refKey(ref: ObjectRef): string {
+  return `${ref.type}:${ref.value}`;
+}
