@@ -1,14 +1,19 @@
 /**
  * Composition root of the AWS provider (upstream `newAWSCloud2`): reads the cloud config, finds
  * the region, the VPC and the cluster ID (from the config, else from the CCM's own instance via
- * the metadata service), builds the SDK-backed ports behind metrics, retries and one shared rate
- * limiter, and wires the capabilities.
+ * the metadata service), builds the SDK-backed ports behind retries of transient failures and
+ * the one cloud API budget of the provider (rate limit, throttling retries, metrics), the
+ * coalescing instance lookups, and wires the capabilities.
+ *
+ * Decorators, outside in: instance lookup coalescer -> retries (5xx, network) -> budget ->
+ * cloud API observer -> SDK adapter.
  */
 import {
   CloudConfigError,
   cloudProviders,
-  createCloudApiObserver,
+  createCoalescerMetrics,
   formatCloudConfigProblem,
+  type CloudApiBudget,
   type CloudInitializeContext,
   type CloudProvider,
   type CloudProviderFactoryContext,
@@ -28,7 +33,7 @@ import { DEFAULT_CLOUD_CONFIG_FILE_NAME, findServiceOverride, readAwsCloudConfig
 import { CloudStateError } from './errors.js';
 import { ClusterInstances } from './operations/cluster-instances.js';
 import { InstanceLocator } from './operations/instance-locator.js';
-import { BatchingInstanceLookup, type InstanceLookup } from './operations/instance-lookup.js';
+import { CoalescedInstanceLookup } from './operations/instance-lookup.js';
 import { ClassicLoadBalancerOperations } from './operations/load-balancer/classic/classic-load-balancer.js';
 import type { LoadBalancerContext } from './operations/load-balancer/load-balancer-context.js';
 import type { LoadBalancerSettings } from './operations/load-balancer/load-balancer-spec.js';
@@ -42,13 +47,13 @@ import type { Ec2Port } from './ports/ec2-port.js';
 import type { ElbPort } from './ports/elb-port.js';
 import type { Elbv2Port } from './ports/elbv2-port.js';
 import type { MetadataPort } from './ports/metadata-port.js';
-import { withObserver } from './ports/observed-port.js';
+import { createAwsApiBudget, withApiBudget, type AwsApiBudgetOverrides } from './ports/aws-api-budget.js';
 import { assumeRoleCredentials, createAwsSdkClients } from './ports/sdk/aws-sdk-clients.js';
 import { createSdkEc2Port } from './ports/sdk/sdk-ec2-port.js';
 import { createSdkElbPort } from './ports/sdk/sdk-elb-port.js';
 import { createSdkElbv2Port } from './ports/sdk/sdk-elbv2-port.js';
 import { createImdsMetadataPort } from './ports/sdk/imds-metadata-port.js';
-import { AdaptiveRateLimiter, withRetries, type RetryOptions } from './ports/throttling.js';
+import { withRetries, type RetryOptions } from './ports/retries.js';
 import { startNodeDirectory } from './kube/start-node-directory.js';
 import { AWS_PROVIDER_NAME } from './provider-id.js';
 import { ClusterTagging, findClusterIdInTags } from './tags.js';
@@ -62,12 +67,13 @@ export interface AwsPorts {
 
 /** Seams for tests and simulators; production uses the defaults. */
 export interface AwsCloudOptions {
-  /** Replace SDK-backed ports (they are still wrapped with metrics and retries). */
+  /** Replace SDK-backed ports (they are still wrapped with the budget and retries). */
   ports?: Partial<AwsPorts>;
-  rateLimiter?: AdaptiveRateLimiter;
+  /** Tuning of the cloud API budget (defaults: `AWS_API_BUDGET_DEFAULTS`). */
+  apiBudget?: AwsApiBudgetOverrides;
+  /** Retries of 5xx and network failures. */
   retry?: RetryOptions;
   securityGroupTiming?: SecurityGroupTiming;
-  instanceLookup?: (ec2: Ec2Port) => InstanceLookup;
   /** Builds the node directory once the CCM runs (default: none; lookups use names). */
   createNodeDirectory?: (context: CloudInitializeContext) => NodeDirectory | undefined;
 }
@@ -85,6 +91,8 @@ export interface AwsIdentity {
 export class AwsCloud implements CloudProvider {
   readonly providerName = AWS_PROVIDER_NAME;
   readonly identity: AwsIdentity;
+  /** The budget every AWS call of this provider goes through. */
+  readonly apiBudget: CloudApiBudget;
   readonly #instancesV2: AwsInstances;
   readonly #loadBalancers: AwsLoadBalancers;
   readonly #routes: AwsRoutes;
@@ -93,6 +101,7 @@ export class AwsCloud implements CloudProvider {
 
   constructor(parts: {
     identity: AwsIdentity;
+    apiBudget: CloudApiBudget;
     instancesV2: AwsInstances;
     loadBalancers: AwsLoadBalancers;
     routes: AwsRoutes;
@@ -100,6 +109,7 @@ export class AwsCloud implements CloudProvider {
     setNodeDirectory: (directory: NodeDirectory | undefined) => void;
   }) {
     this.identity = parts.identity;
+    this.apiBudget = parts.apiBudget;
     this.#instancesV2 = parts.instancesV2;
     this.#loadBalancers = parts.loadBalancers;
     this.#routes = parts.routes;
@@ -203,13 +213,12 @@ export async function createAwsCloud(configText: string | undefined, context: Cl
     }
   }
 
-  const observer = createCloudApiObserver(context.metrics, AWS_PROVIDER_NAME);
-  const limiter = options.rateLimiter ?? new AdaptiveRateLimiter();
+  const budget = createAwsApiBudget(context.metrics, logger, options.apiBudget);
   const retry: RetryOptions = {
     onRetry: ({ operation, attempt, delayMs, error }) => logger.verbose(2, 'retrying cloud call', { operation, attempt, delayMs, error: String(error) }),
     ...options.retry,
   };
-  const decorate = <T extends object>(port: T, service: string): T => withRetries(withObserver(port, service, observer), service, limiter, retry);
+  const decorate = <T extends object>(port: T, service: string): T => withRetries(withApiBudget(port, service, budget), service, retry);
   let sdkClients: ReturnType<typeof createAwsSdkClients> | undefined;
   const clients = () =>
     (sdkClients ??= createAwsSdkClients({
@@ -231,7 +240,12 @@ export async function createAwsCloud(configText: string | undefined, context: Cl
 
   const tagging = new ClusterTagging(identity.clusterId, identity.usesLegacyTags);
   let nodeDirectory: NodeDirectory | undefined;
-  const lookup = options.instanceLookup?.(ec2) ?? new BatchingInstanceLookup(ec2);
+  const lookup = new CoalescedInstanceLookup(ec2, {
+    observers: {
+      byId: createCoalescerMetrics(context.metrics, AWS_PROVIDER_NAME, 'DescribeInstances'),
+      byPrivateDnsName: createCoalescerMetrics(context.metrics, AWS_PROVIDER_NAME, 'DescribeInstancesByPrivateDnsName'),
+    },
+  });
   const locator = new InstanceLocator(lookup, tagging, () => nodeDirectory);
   const zones = new ZoneCache(ec2);
   const settings: LoadBalancerSettings = {
@@ -255,6 +269,7 @@ export async function createAwsCloud(configText: string | undefined, context: Cl
   };
   return new AwsCloud({
     identity,
+    apiBudget: budget,
     instancesV2: new AwsInstances({ locator, zones, region: identity.region, nodeIpFamilies: config.nodeIpFamilies, logger }),
     loadBalancers: new AwsLoadBalancers({
       classic: new ClassicLoadBalancerOperations(loadBalancerContext),

@@ -4,7 +4,9 @@ import { createAwsCloud, registerAwsCloudProvider } from '../src/aws-cloud.js';
 import { FakeEc2 } from './fakes/fake-ec2.js';
 import { FakeElb } from './fakes/fake-elb.js';
 import { FakeElbv2 } from './fakes/fake-elbv2.js';
-import { FakeMetadata, OFF_AWS_CONFIG, RecordingLogger } from './helpers.js';
+import { AWS_API_BUDGET_DEFAULTS } from '../src/ports/aws-api-budget.js';
+import { awsError } from './fakes/fake-errors.js';
+import { FakeMetadata, makeService, OFF_AWS_CONFIG, RecordingLogger } from './helpers.js';
 
 function ports(metadata = new FakeMetadata()) {
   return { ec2: new FakeEc2(), elb: new FakeElb(), elbv2: new FakeElbv2(), metadata };
@@ -82,14 +84,42 @@ describe('createAwsCloud', () => {
     expect(logger.warnings()).toContain('cloud-config:6: unknown key "Mystery" in section [Global]');
   });
 
-  it('records cloud API metrics for every call', async () => {
+  it('records cloud API metrics for every call, once per attempt', async () => {
     const metrics = createMetricsRegistry();
     const fakes = ports();
     const cloud = await createAwsCloud(OFF_AWS_CONFIG, { logger: new RecordingLogger(), metrics }, { ports: fakes });
-    await cloud.instancesV2().instanceExists({ metadata: { name: 'n' }, spec: { providerID: 'aws:///us-west-2a/i-0123456789abcdef0' } });
+    // A lone unknown ID: one DescribeInstances call answers it (no single-ID retry of a batch of one).
+    expect(await cloud.instancesV2().instanceExists({ metadata: { name: 'n' }, spec: { providerID: 'aws:///us-west-2a/i-0123456789abcdef0' } })).toBe(false);
     const text = await metrics.metrics();
-    expect(text).toMatch(/cloudprovider_api_request_duration_seconds_count\{provider="aws",request="ec2.describeInstances"\} 2/);
-    expect(text).toMatch(/cloudprovider_api_request_errors_total\{provider="aws",request="ec2.describeInstances",code="InvalidInstanceID.NotFound"\} 2/);
+    expect(text).toContain('cloudprovider_api_request_duration_seconds_count{provider="aws",request="ec2.describeInstances"} 1');
+    expect(text).toContain('cloudprovider_api_request_errors_total{provider="aws",request="ec2.describeInstances",code="InvalidInstanceID.NotFound"} 1');
+    expect(text).toContain('cloudprovider_api_requests_total{provider="aws",operation="ec2.describeInstances"} 1');
+    expect(text).toContain(`cloudprovider_api_current_rate{provider="aws"} ${AWS_API_BUDGET_DEFAULTS.qps}`);
+  });
+
+  it('sends every call of every port through one budget: throttling is retried there, 5xx by the retry policy', async () => {
+    const metrics = createMetricsRegistry();
+    const fakes = ports();
+    fakes.ec2.addInstance({ instanceId: 'i-0123456789abcdef0', privateDnsName: 'ip-10-0-1-5.us-west-2.compute.internal', availabilityZone: 'us-west-2a', tags: { 'kubernetes.io/cluster/c1': 'owned' } });
+    const cloud = await createAwsCloud(OFF_AWS_CONFIG, { logger: new RecordingLogger(), metrics }, {
+      ports: fakes,
+      apiBudget: { initialBackoffMs: 1 },
+      retry: { sleep: async () => {} },
+    });
+    fakes.ec2.log.failNext('ec2.describeInstances', awsError('ec2.describeInstances', 'RequestLimitExceeded', 'Request limit exceeded.', 503), 2);
+    fakes.ec2.log.failNext('ec2.describeInstances', awsError('ec2.describeInstances', 'InternalError', 'boom', 500), 1);
+    fakes.elb.log.failNext('elb.describeLoadBalancer', awsError('elb.describeLoadBalancer', 'Throttling', 'Rate exceeded', 400), 1);
+    const node = { metadata: { name: 'n' }, spec: { providerID: 'aws:///us-west-2a/i-0123456789abcdef0' } };
+    expect(await cloud.instancesV2().instanceExists(node)).toBe(true);
+    expect(await cloud.loadBalancer().getLoadBalancer('c1', makeService())).toMatchObject({ exists: false });
+    expect(fakes.ec2.log.count('ec2.describeInstances')).toBe(4);
+    const attempts = fakes.ec2.log.calls.length + fakes.elb.log.calls.length + fakes.elbv2.log.calls.length;
+    expect(cloud.apiBudget.stats()).toMatchObject({ requests: attempts, throttled: 3, exhausted: 0 });
+    const text = await metrics.metrics();
+    expect(text).toContain('cloudprovider_api_throttled_total{provider="aws",operation="ec2.describeInstances"} 2');
+    expect(text).toContain('cloudprovider_api_throttled_total{provider="aws",operation="elb.describeLoadBalancer"} 1');
+    expect(text).toContain('cloudprovider_api_requests_total{provider="aws",operation="ec2.describeInstances"} 4');
+    expect(text).toContain('cloudprovider_api_request_duration_seconds_count{provider="aws",request="ec2.describeInstances"} 4');
   });
 
   it('registers as "aws"', async () => {

@@ -2,7 +2,6 @@
 import { createMetricsRegistry, silentLogger, type LogFields, type Logger, type V1Node, type V1Service } from '@ccm/core';
 import { createAwsCloud, type AwsCloud, type AwsCloudOptions } from '../src/aws-cloud.js';
 import type { MetadataPort } from '../src/ports/metadata-port.js';
-import { AdaptiveRateLimiter } from '../src/ports/throttling.js';
 import { FakeEc2 } from './fakes/fake-ec2.js';
 import { CallLog } from './fakes/fake-errors.js';
 import { FakeElb } from './fakes/fake-elb.js';
@@ -136,10 +135,9 @@ export async function createHarness(configText = OFF_AWS_CONFIG, options: AwsClo
     { logger, metrics: createMetricsRegistry() },
     {
       ports: { ec2, elb, elbv2, metadata },
-      rateLimiter: new AdaptiveRateLimiter({ maxRatePerSecond: 1_000_000, burst: 1_000_000 }),
+      apiBudget: { qps: 1_000_000, burst: 1_000_000, initialBackoffMs: 0, ...options.apiBudget },
       retry: { sleep: async () => {}, ...options.retry },
       securityGroupTiming: { sleep: async () => {}, duplicateRetries: 3, duplicateRetryDelayMs: 0, deleteAttempts: 2, deleteRetryDelayMs: 0, deleteRequeueMs: 5000 },
-      instanceLookup: options.instanceLookup,
       createNodeDirectory: options.createNodeDirectory,
     },
   );

@@ -9,8 +9,13 @@ import { AWS_CLOUD_CONFIG_SCHEMA, GLOBAL_KEY_STATUS, SERVICE_OVERRIDE_KEY_STATUS
 import { NLB_CLIENT_RULE_DESCRIPTION, NLB_HEALTH_RULE_DESCRIPTION, NLB_MTU_RULE_DESCRIPTION } from '../operations/load-balancer/node-security-rules.js';
 import { NETWORK_SECURITY_GROUP_DESCRIPTION } from '../operations/load-balancer/network/network-names.js';
 import { PROXY_PROTOCOL_POLICY_NAME, SSL_NEGOTIATION_POLICY_PREFIX } from '../operations/load-balancer/classic/classic-load-balancer.js';
+import { MAX_FILTER_VALUES_PER_CALL, MAX_INSTANCE_IDS_PER_CALL } from '../operations/instance-lookup.js';
+import { AWS_API_BUDGET_DEFAULTS } from '../ports/aws-api-budget.js';
+import { AWS_THROTTLING_CODES } from '../ports/sdk/sdk-errors.js';
 import { TAG_CLUSTER_PREFIX, TAG_LEGACY_CLUSTER, TAG_ROLE_ELB, TAG_ROLE_INTERNAL_ELB, TAG_SERVICE_NAME } from '../tags.js';
 import { ASSUME_ROLE_ACTION } from './iam-actions.js';
+
+const throttlingCodes = AWS_THROTTLING_CODES.map((code) => `\`${code}\``).join(', ');
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -142,10 +147,28 @@ export function renderAwsReference(): string {
     '  or from STS AssumeRole of `RoleARN` (with `x-amz-source-account` / `x-amz-source-arn`).',
     '- The metadata service is only used when the config leaves the region, or the VPC, subnet and cluster',
     '  ID, open. `AWS_EC2_METADATA_SERVICE_ENDPOINT` or an `ec2imds` ServiceOverride moves it.',
-    '- Every call goes through one client-side rate limiter (token bucket, halved on throttling) and',
-    '  retries throttling, 5xx and network errors with jittered exponential backoff. Metrics:',
-    '  `cloudprovider_api_request_duration_seconds` and `cloudprovider_api_request_errors_total`',
-    '  with `provider="aws"`.',
+    '',
+    '## Cloud API budget and request coalescing (ccm-ts extension)',
+    '',
+    'Upstream sends one DescribeInstances per node lookup and has no client-side rate limit. This CCM',
+    'uses @ccm/core\'s building blocks, with fixed settings (upstream has no cloud-config key for them):',
+    '',
+    `- **One cloud API budget** for every EC2, ELB and ELBv2 call of every controller: a first-come,`,
+    `  first-served token bucket of ${AWS_API_BUDGET_DEFAULTS.qps} requests/s with a burst of ${AWS_API_BUDGET_DEFAULTS.burst}, whose rate halves (at most once a second) on`,
+    `  each throttling answer (${throttlingCodes}, or HTTP 429) and`,
+    '  climbs back while calls succeed. A throttled call is retried by the budget with jittered exponential',
+    `  backoff from ${AWS_API_BUDGET_DEFAULTS.initialBackoffMs} ms (at most ${AWS_API_BUDGET_DEFAULTS.maxBackoffMs / 1000} s, never sooner than a Retry-After), ${AWS_API_BUDGET_DEFAULTS.maxAttempts} attempts in all.`,
+    '  5xx answers and network errors are retried outside the budget (each attempt takes a token).',
+    `- **Coalesced instance lookups**: concurrent lookups by instance ID become one DescribeInstances`,
+    `  call of up to ${MAX_INSTANCE_IDS_PER_CALL} IDs, lookups by node name one call filtering \`private-dns-name\` with up to`,
+    `  ${MAX_FILTER_VALUES_PER_CALL} values. When such a call fails (one unknown ID fails all of them), each key is asked`,
+    '  alone, except after throttling.',
+    '- Metrics, all with `provider="aws"`: `cloudprovider_api_request_duration_seconds` and',
+    '  `cloudprovider_api_request_errors_total` (per attempt, `request="<service>.<method>"`),',
+    '  `cloudprovider_api_requests_total`, `cloudprovider_api_throttled_total`,',
+    '  `cloudprovider_api_rate_limiter_wait_seconds`, `cloudprovider_api_current_rate`, and the',
+    '  `cloudprovider_coalescer_*` family with `coalescer="DescribeInstances"` or',
+    '  `coalescer="DescribeInstancesByPrivateDnsName"`.',
     '',
     '## Command-line flags',
     '',

@@ -1,89 +1,37 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createCoalescerMetrics, createMetricsRegistry, isCoalescerError } from '@ccm/core';
+import { describe, expect, it } from 'vitest';
 import { FakeEc2 } from '../../test/fakes/fake-ec2.js';
 import { awsError } from '../../test/fakes/fake-errors.js';
-import { BatchingInstanceLookup } from './instance-lookup.js';
-import { KeyCoalescer } from './key-coalescer.js';
+import { isAwsErrorKind } from '../errors.js';
+import { CoalescedInstanceLookup, MAX_FILTER_VALUES_PER_CALL, MAX_INSTANCE_IDS_PER_CALL } from './instance-lookup.js';
 
-describe('KeyCoalescer', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
-  it('answers concurrent keys with one batched call after the window', async () => {
-    const fetchMany = vi.fn(async (keys: string[]) => new Map(keys.map((key) => [key, key.toUpperCase()])));
-    const coalescer = new KeyCoalescer<string, string>({ fetchMany, fetchOne: async (key) => key, missing: () => 'missing', windowMs: 5 });
-    const answers = Promise.all([coalescer.load('a'), coalescer.load('b'), coalescer.load('a')]);
-    expect(fetchMany).not.toHaveBeenCalled();
-    await vi.advanceTimersByTimeAsync(5);
-    expect(await answers).toEqual(['A', 'B', 'A']);
-    expect(fetchMany).toHaveBeenCalledTimes(1);
-    expect(fetchMany).toHaveBeenCalledWith(['a', 'b']);
-  });
-
-  it('flushes as soon as the batch is full', async () => {
-    const fetchMany = vi.fn(async (keys: string[]) => new Map(keys.map((key) => [key, key])));
-    const coalescer = new KeyCoalescer<string, string>({ fetchMany, fetchOne: async (key) => key, missing: () => '', windowMs: 1000, maxBatchSize: 2 });
-    const first = Promise.all([coalescer.load('a'), coalescer.load('b')]);
-    await vi.advanceTimersByTimeAsync(0);
-    expect(await first).toEqual(['a', 'b']);
-    const second = coalescer.load('c');
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(await second).toBe('c');
-    expect(fetchMany.mock.calls).toEqual([[['a', 'b']], [['c']]]);
-  });
-
-  it('uses the missing answer for keys the batch did not return', async () => {
-    const coalescer = new KeyCoalescer<string, string>({ fetchMany: async () => new Map([['a', 'A']]), fetchOne: async () => 'x', missing: (key) => `no ${key}` });
-    const answers = Promise.all([coalescer.load('a'), coalescer.load('b')]);
-    await vi.advanceTimersByTimeAsync(5);
-    expect(await answers).toEqual(['A', 'no b']);
-  });
-
-  it('falls back to single lookups with per-key errors when the batch fails', async () => {
-    const fetchOne = vi.fn(async (key: string) => {
-      if (key === 'bad') throw new Error('bad key');
-      return key.toUpperCase();
-    });
-    const coalescer = new KeyCoalescer<string, string>({ fetchMany: async () => Promise.reject(new Error('batch failed')), fetchOne, missing: () => '' });
-    const good = coalescer.load('good');
-    const bad = coalescer.load('bad');
-    const badResult = bad.catch((error: Error) => error.message);
-    await vi.advanceTimersByTimeAsync(5);
-    expect(await good).toBe('GOOD');
-    expect(await badResult).toBe('bad key');
-    expect(fetchOne).toHaveBeenCalledTimes(2);
-  });
-
-  it('lets one caller abort without affecting the others', async () => {
-    const coalescer = new KeyCoalescer<string, string>({ fetchMany: async (keys) => new Map(keys.map((key) => [key, key])), fetchOne: async (key) => key, missing: () => '' });
-    const controller = new AbortController();
-    const aborted = coalescer.load('a', controller.signal).catch((error: unknown) => `aborted: ${String(error)}`);
-    const kept = coalescer.load('a');
-    controller.abort('stop');
-    await vi.advanceTimersByTimeAsync(5);
-    expect(await aborted).toBe('aborted: stop');
-    expect(await kept).toBe('a');
-    await expect(coalescer.load('b', AbortSignal.abort('early'))).rejects.toBe('early');
-  });
-});
-
-describe('BatchingInstanceLookup', () => {
+describe('CoalescedInstanceLookup', () => {
   function setup() {
     const ec2 = new FakeEc2();
     ec2.addInstance({ instanceId: 'i-1', privateDnsName: 'ip-10-0-0-1.ec2.internal' });
     ec2.addInstance({ instanceId: 'i-2', privateDnsName: 'ip-10-0-0-2.ec2.internal', state: 'stopped' });
     ec2.addInstance({ instanceId: 'i-3', privateDnsName: 'ip-10-0-0-3.ec2.internal', state: 'terminated' });
-    return { ec2, lookup: new BatchingInstanceLookup(ec2, { windowMs: 1 }) };
+    return { ec2, lookup: new CoalescedInstanceLookup(ec2) };
   }
 
   it('describes many IDs with one call', async () => {
     const { ec2, lookup } = setup();
-    const [one, two, three] = await Promise.all([lookup.byId('i-1'), lookup.byId('i-2'), lookup.byId('i-3')]);
-    expect([one?.instanceId, two?.state, three?.state]).toEqual(['i-1', 'stopped', 'terminated']);
+    const [one, two, three, again] = await Promise.all([lookup.byId('i-1'), lookup.byId('i-2'), lookup.byId('i-3'), lookup.byId('i-1')]);
+    expect([one?.instanceId, two?.state, three?.state, again?.instanceId]).toEqual(['i-1', 'stopped', 'terminated', 'i-1']);
     expect(ec2.log.inputs('ec2.describeInstances')).toEqual([{ instanceIds: ['i-1', 'i-2', 'i-3'] }]);
+  });
+
+  it('respects the EC2 limits on IDs per call and filter values per call', async () => {
+    const ec2 = new FakeEc2();
+    const ids = Array.from({ length: MAX_INSTANCE_IDS_PER_CALL + 1 }, (_, index) => `i-${index}`);
+    for (const id of ids) ec2.addInstance({ instanceId: id, privateDnsName: `${id}.ec2.internal` });
+    const lookup = new CoalescedInstanceLookup(ec2);
+    const found = await Promise.all(ids.map((id) => lookup.byId(id)));
+    expect(found.map((instance) => instance?.instanceId)).toEqual(ids);
+    const names = ids.slice(0, MAX_FILTER_VALUES_PER_CALL + 1).map((id) => `${id}.ec2.internal`);
+    await Promise.all(names.map((name) => lookup.byPrivateDnsName(name)));
+    const calls = ec2.log.inputs('ec2.describeInstances') as Array<{ instanceIds?: string[]; filters?: Array<{ values: string[] }> }>;
+    expect(calls.map((call) => call.instanceIds?.length ?? call.filters?.[0]?.values.length)).toEqual([MAX_INSTANCE_IDS_PER_CALL, 1, MAX_FILTER_VALUES_PER_CALL, 1]);
   });
 
   it('isolates an unknown ID: the batch fails, every ID is retried alone (upstream #1351)', async () => {
@@ -94,11 +42,29 @@ describe('BatchingInstanceLookup', () => {
     expect(ec2.log.inputs('ec2.describeInstances')).toEqual([{ instanceIds: ['i-1', 'i-404'] }, { instanceIds: ['i-1'] }, { instanceIds: ['i-404'] }]);
   });
 
+  it('answers a lone unknown ID with one call', async () => {
+    const { ec2, lookup } = setup();
+    expect(await lookup.byId('i-404')).toBeUndefined();
+    expect(ec2.log.count('ec2.describeInstances')).toBe(1);
+  });
+
   it('reports a per-ID error that is not "not found"', async () => {
     const { ec2, lookup } = setup();
-    ec2.log.failNext('ec2.describeInstances', awsError('ec2.describeInstances', 'RequestLimitExceeded'), 1);
+    ec2.log.failNext('ec2.describeInstances', awsError('ec2.describeInstances', 'InternalError', 'boom', 500), 1);
     ec2.log.failNext('ec2.describeInstances', awsError('ec2.describeInstances', 'UnauthorizedOperation', 'denied', 403), 1);
     await expect(lookup.byId('i-1')).rejects.toMatchObject({ kind: 'Unauthorized' });
+    expect(ec2.log.count('ec2.describeInstances')).toBe(2);
+  });
+
+  it('does not split a throttled batch into single calls', async () => {
+    const { ec2, lookup } = setup();
+    ec2.log.failNext('ec2.describeInstances', awsError('ec2.describeInstances', 'RequestLimitExceeded', 'slow down', 503), 1);
+    const outcomes = await Promise.all([lookup.byId('i-1'), lookup.byId('i-2')].map((load) => load.catch((error: unknown) => error)));
+    for (const outcome of outcomes) {
+      expect(isCoalescerError(outcome, 'BatchFailed')).toBe(true);
+      expect(isAwsErrorKind(outcome, 'Throttled')).toBe(true);
+    }
+    expect(ec2.log.count('ec2.describeInstances')).toBe(1);
   });
 
   it('finds live instances by private DNS name in one call', async () => {
@@ -119,5 +85,33 @@ describe('BatchingInstanceLookup', () => {
         ],
       },
     ]);
+  });
+
+  it('falls back to one name per call when a name batch fails', async () => {
+    const { ec2, lookup } = setup();
+    ec2.log.failNext('ec2.describeInstances', awsError('ec2.describeInstances', 'InternalError', 'boom', 500), 1);
+    const [one, two] = await Promise.all([lookup.byPrivateDnsName('ip-10-0-0-1.ec2.internal'), lookup.byPrivateDnsName('ip-10-0-0-2.ec2.internal')]);
+    expect([one.length, two.length]).toEqual([1, 1]);
+    expect(ec2.log.count('ec2.describeInstances')).toBe(3);
+  });
+
+  it('lets one caller abort without affecting the others', async () => {
+    const { lookup } = setup();
+    const controller = new AbortController();
+    const aborted = lookup.byId('i-1', { signal: controller.signal }).catch((error: unknown) => `aborted: ${String(error)}`);
+    const kept = lookup.byId('i-1');
+    controller.abort('stop');
+    expect(await aborted).toBe('aborted: stop');
+    expect((await kept)?.instanceId).toBe('i-1');
+  });
+
+  it('publishes coalescer metrics', async () => {
+    const { ec2 } = setup();
+    const registry = createMetricsRegistry();
+    const lookup = new CoalescedInstanceLookup(ec2, { observers: { byId: createCoalescerMetrics(registry, 'aws', 'DescribeInstances') } });
+    await Promise.all([lookup.byId('i-1'), lookup.byId('i-2'), lookup.byId('i-2')]);
+    const text = await registry.metrics();
+    expect(text).toContain('cloudprovider_coalescer_batches_total{provider="aws",coalescer="DescribeInstances"} 1');
+    expect(text).toContain('cloudprovider_coalescer_deduplicated_total{provider="aws",coalescer="DescribeInstances"} 1');
   });
 });

@@ -1,14 +1,22 @@
 /**
- * Instance lookups by ID and by private DNS name. Concurrent lookups are answered by one
- * DescribeInstances call (up to 1000 IDs or 200 names), like upstream's describeInstanceBatcher.
+ * Instance lookups by ID and by private DNS name through core's `Coalescer`: concurrent lookups
+ * (one per node, from every controller) are answered by one DescribeInstances call, like
+ * upstream's describeInstanceBatcher. When a batch call fails, each key is asked alone, so one
+ * unknown ID (which fails the whole call on AWS) cannot fail its neighbours — unless AWS
+ * throttled the batch: splitting a throttled call into many would only make it worse.
  */
+import { Coalescer, type CoalescerObserver } from '@ccm/core';
 import { isAwsErrorKind } from '../errors.js';
 import type { CallOptions } from '../ports/call-options.js';
 import { ec2Filter, type Ec2Instance, type Ec2Port } from '../ports/ec2-port.js';
-import { KeyCoalescer, type Coalescer } from './key-coalescer.js';
 
 /** States upstream accepts for a private-DNS-name lookup (everything but terminated). */
 export const LIVE_INSTANCE_STATES = ['pending', 'running', 'shutting-down', 'stopping', 'stopped'] as const;
+
+/** Most instance IDs per DescribeInstances call (upstream batches far fewer; AWS accepts 1000). */
+export const MAX_INSTANCE_IDS_PER_CALL = 1000;
+/** Most values of one DescribeInstances filter (an EC2 API limit). */
+export const MAX_FILTER_VALUES_PER_CALL = 200;
 
 export interface InstanceLookup {
   /** Undefined when EC2 does not know the ID (any state, terminated included, is returned). */
@@ -17,61 +25,73 @@ export interface InstanceLookup {
   byPrivateDnsName(name: string, options?: CallOptions): Promise<Ec2Instance[]>;
 }
 
-export interface BatchingInstanceLookupOptions {
-  windowMs?: number;
-  maxIds?: number;
-  maxNames?: number;
+export interface CoalescedInstanceLookupOptions {
+  /** Metrics of the by-ID and by-name coalescers (`createCoalescerMetrics`). */
+  observers?: { byId?: CoalescerObserver; byPrivateDnsName?: CoalescerObserver };
 }
 
-export class BatchingInstanceLookup implements InstanceLookup {
+const notThrottled = (error: unknown): boolean => !isAwsErrorKind(error, 'Throttled');
+
+function loadOptions(options: CallOptions | undefined): { signal?: AbortSignal } {
+  return options?.signal === undefined ? {} : { signal: options.signal };
+}
+
+export class CoalescedInstanceLookup implements InstanceLookup {
   readonly #byId: Coalescer<string, Ec2Instance | undefined>;
   readonly #byName: Coalescer<string, Ec2Instance[]>;
 
-  constructor(ec2: Ec2Port, options: BatchingInstanceLookupOptions = {}) {
-    const windowMs = options.windowMs ?? 5;
-    this.#byId = new KeyCoalescer<string, Ec2Instance | undefined>({
-      windowMs,
-      maxBatchSize: options.maxIds ?? 1000,
-      fetchMany: async (ids) => {
-        const instances = await ec2.describeInstances({ instanceIds: ids });
-        return new Map(instances.map((instance) => [instance.instanceId, instance]));
-      },
-      fetchOne: async (id) => {
+  constructor(ec2: Ec2Port, options: CoalescedInstanceLookupOptions = {}) {
+    this.#byId = new Coalescer<string, Ec2Instance | undefined>({
+      name: 'DescribeInstances',
+      maxBatchSize: MAX_INSTANCE_IDS_PER_CALL,
+      batchLoad: async (ids, { signal }) => {
         try {
-          const instances = await ec2.describeInstances({ instanceIds: [id] });
+          const instances = await ec2.describeInstances({ instanceIds: ids }, { signal });
+          return new Map(instances.map((instance) => [instance.instanceId, instance]));
+        } catch (error) {
+          // A batch of one that is "not found" is already the single answer: no second call.
+          if (ids.length === 1 && isAwsErrorKind(error, 'NotFound')) return new Map();
+          throw error;
+        }
+      },
+      singleLoad: async (id, { signal }) => {
+        try {
+          const instances = await ec2.describeInstances({ instanceIds: [id] }, { signal });
           return instances.find((instance) => instance.instanceId === id);
         } catch (error) {
           if (isAwsErrorKind(error, 'NotFound')) return undefined;
           throw error;
         }
       },
-      missing: () => undefined,
+      shouldFallBack: notThrottled,
+      resolveMissing: () => undefined,
+      ...(options.observers?.byId === undefined ? {} : { observer: options.observers.byId }),
     });
-    const describeByNames = (names: string[]) =>
-      ec2.describeInstances({
-        filters: [ec2Filter('private-dns-name', ...names), ec2Filter('instance-state-name', ...LIVE_INSTANCE_STATES)],
-      });
-    this.#byName = new KeyCoalescer<string, Ec2Instance[]>({
-      windowMs,
-      maxBatchSize: options.maxNames ?? 200,
-      fetchMany: async (names) => {
+    const describeByNames = (names: readonly string[], signal: AbortSignal) =>
+      ec2.describeInstances({ filters: [ec2Filter('private-dns-name', ...names), ec2Filter('instance-state-name', ...LIVE_INSTANCE_STATES)] }, { signal });
+    this.#byName = new Coalescer<string, Ec2Instance[]>({
+      name: 'DescribeInstancesByPrivateDnsName',
+      maxBatchSize: MAX_FILTER_VALUES_PER_CALL,
+      batchLoad: async (names, { signal }) => {
         const found = new Map<string, Ec2Instance[]>();
-        for (const instance of await describeByNames(names)) {
+        for (const instance of await describeByNames(names, signal)) {
           const name = instance.privateDnsName ?? '';
           found.set(name, [...(found.get(name) ?? []), instance]);
         }
         return found;
       },
-      fetchOne: (name) => describeByNames([name]),
-      missing: () => [],
+      singleLoad: (name, { signal }) => describeByNames([name], signal),
+      shouldFallBack: notThrottled,
+      resolveMissing: () => [],
+      ...(options.observers?.byPrivateDnsName === undefined ? {} : { observer: options.observers.byPrivateDnsName }),
     });
   }
 
   byId(instanceId: string, options?: CallOptions): Promise<Ec2Instance | undefined> {
-    return this.#byId.load(instanceId, options?.signal);
+    return this.#byId.load(instanceId, loadOptions(options));
   }
 
   byPrivateDnsName(name: string, options?: CallOptions): Promise<Ec2Instance[]> {
-    return this.#byName.load(name, options?.signal);
+    return this.#byName.load(name, loadOptions(options));
   }
 }

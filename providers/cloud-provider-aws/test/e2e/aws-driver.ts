@@ -5,7 +5,8 @@
  * no metadata service is needed), creates EC2 instances as nodes, and reads load balancers and
  * routes back with the plain SDK.
  *
- * Not wired into e2e/ here; see docs/testing.md ("E2E driver") for the two lines that do it.
+ * Used by the shared conformance suite (e2e/src/conformance/aws.conformance.test.ts) and by the
+ * AWS-specific end-to-end checks (test/e2e/aws-load-balancers.e2e.test.ts).
  */
 import {
   CreateRouteCommand,
@@ -53,7 +54,7 @@ const REGION = 'us-west-2';
 const CLUSTER_TAG_PREFIX = 'kubernetes.io/cluster/';
 
 /** `a` + UID without dashes, first 32 characters (the CCM's load balancer name). */
-function loadBalancerName(uid: string): string {
+export function loadBalancerName(uid: string): string {
   return `a${uid.replaceAll('-', '')}`.slice(0, 32);
 }
 
@@ -107,6 +108,11 @@ export class AwsMotoDriver implements ProviderDriver {
       args: [AWS_CCM_BIN, '--cloud-provider=aws', `--cloud-config=${this.cloudConfigPath}`],
       env: { AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_EC2_METADATA_DISABLED: 'true' },
     };
+  }
+
+  /** Where moto listens and what the driver built there, for provider-specific checks with the SDK. */
+  cloudSide(): { endpoint: string; region: string; network: MotoNetwork } {
+    return { endpoint: this.endpoint, region: REGION, network: this.vpc };
   }
 
   private get ec2(): EC2Client {

@@ -2,7 +2,8 @@
  * Builds the SDK clients the adapters use (upstream `aws_sdk.go`): explicit region, one 30 s
  * request timeout, credentials from the SDK default chain (environment, shared files, web
  * identity, ECS, IMDS) or an assumed `RoleARN`, and `[ServiceOverride]` endpoints with their
- * signing region and name. SDK retries are off: the throttling decorator retries instead.
+ * signing region and name. SDK retries are off: the cloud API budget retries throttling and the
+ * retry decorator 5xx and network errors instead.
  */
 import { EC2Client, type EC2ClientConfig } from '@aws-sdk/client-ec2';
 import { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balancing';

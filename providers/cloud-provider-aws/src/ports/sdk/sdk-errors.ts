@@ -5,7 +5,8 @@
  */
 import { AwsApiError, type AwsApiErrorKind } from '../../errors.js';
 
-const THROTTLING_CODES = new Set([
+/** AWS error codes that mean "slow down" (the cloud API budget's classifier uses the same list). */
+export const AWS_THROTTLING_CODES: readonly string[] = [
   'RequestLimitExceeded',
   'Throttling',
   'ThrottlingException',
@@ -17,7 +18,8 @@ const THROTTLING_CODES = new Set([
   'PriorRequestNotComplete',
   'SlowDown',
   'BandwidthLimitExceeded',
-]);
+];
+const THROTTLING_CODES = new Set(AWS_THROTTLING_CODES);
 const NOT_FOUND_CODES = new Set(['LoadBalancerNotFound', 'AccessPointNotFound', 'PolicyNotFound', 'TargetGroupNotFound', 'ListenerNotFound']);
 const CONFLICT_CODES = new Set(['DuplicateLoadBalancerName', 'DuplicateTargetGroupName', 'DuplicateListener', 'DuplicatePolicyName', 'DuplicateAccessPointName', 'RouteAlreadyExists']);
 const DEPENDENCY_CODES = new Set(['DependencyViolation', 'ResourceInUse', 'InvalidConfigurationRequest.ResourceInUse']);
