@@ -95,7 +95,7 @@ describe('client-node against the emulator', () => {
     await core.createNamespacedEvent({ namespace: 'default', body: { metadata: { name: 'n1.1' }, involvedObject: { kind: 'Node', name: 'n1' }, reason: 'Synced', message: 'ok', type: 'Normal' } });
     const events = config.makeApiClient(EventsV1Api);
     const listed = await events.listNamespacedEvent({ namespace: 'default' });
-    expect(listed.items.map((event) => [event.metadata.name, event.note, event.regarding?.name])).toEqual([['n1.1', 'ok', 'n1']]);
+    expect(listed.items.map((event) => [event.metadata?.name, event.note, event.regarding?.name])).toEqual([['n1.1', 'ok', 'n1']]);
   });
 
   for (const expiredWatchResponse of ['error-event', 'http-status'] as const) {

@@ -1,6 +1,6 @@
 import { request } from 'node:https';
 import { Registry } from 'prom-client';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TAINT_UNINITIALIZED } from '../api/well-known.js';
 import type { Controller, ControllerConstructor, ControllerContext } from '../controllers/controller.js';
 import { InMemoryKubeAccess } from '../kube/in-memory/in-memory-kube-access.js';
@@ -197,6 +197,35 @@ describe('runCloudControllerManager: running', () => {
     expect(stderr.text).toContain('"leaderelection lost"');
     expect(electors[0]?.released).toBe(0);
     expect(controllers.get('cloud-node-controller')?.stopped).toBe(1);
+  });
+
+  it('after losing the lease returns 1 within ~1 s even when a controller never stops (no drain wait)', async () => {
+    const { controllers, constructors } = recordingConstructors();
+    let stuckRuns = 0;
+    const stuck: ControllerConstructor = () => ({
+      name: 'service-lb-controller',
+      run: () => {
+        stuckRuns += 1;
+        return new Promise<void>(() => {});
+      },
+    });
+    // The forced exit (10 s after a normal stop) comes at once after a lost lease.
+    const exitSpy = vi.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
+    try {
+      const exit = start(['--secure-port=0'], { controllerConstructors: { ...constructors, 'service-lb-controller': stuck }, shutdownTimeoutMs: 30_000, forceExitAfterMs: 10_000 });
+      await waitFor(() => stuckRuns === 1 && (controllers.get('cloud-node-controller')?.runs ?? 0) === 1, 'controllers to start');
+      const lostAt = Date.now();
+      electors[0]?.lose();
+      expect(await exit).toBe(1);
+      expect(Date.now() - lostAt).toBeLessThan(2_000);
+      expect(stderr.text).toContain('"leaderelection lost"');
+      expect(stderr.text).toContain('"Stopped cloud-controller-manager"');
+      expect(electors[0]?.released).toBe(0);
+      await waitFor(() => exitSpy.mock.calls.length > 0, 'the forced exit', 1_000);
+      expect(exitSpy).toHaveBeenCalledWith(1);
+    } finally {
+      exitSpy.mockRestore();
+    }
   });
 
   it('reports the leader election health check', async () => {

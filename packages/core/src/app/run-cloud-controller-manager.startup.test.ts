@@ -45,13 +45,38 @@ describe('runCloudControllerManager: exit codes for bad input', () => {
     expect(JSON.parse(raw.stdout)).toMatchObject({ gitVersion: '9.9.9', nodeVersion: process.version });
   });
 
-  it('exits 1 listing every validation error', async () => {
-    const result = await runCommand(['--controllers=*,-bogus', '--concurrent-node-syncs=0']);
+  it('exits 2 listing every bad flag value, each naming its flag', async () => {
+    const result = await runCommand(['--controllers=*,-bogus', '--leader-elect-resource-lock=endpoints', '--leader-elect-lease-duration=5s']);
     expect(result).toEqual({
-      code: 1,
+      code: 2,
       stdout: '',
-      stderr: 'error: --cloud-provider cannot be empty\nerror: "bogus" is not in the list of known controllers\nerror: --concurrent-node-syncs must be greater than 0 (got 0)\n',
+      stderr:
+        'error: --cloud-provider cannot be empty\n' +
+        'error: --controllers: "bogus" is not in the list of known controllers\n' +
+        'error: --leader-elect-resource-lock: Invalid value: "endpoints": resourceLock value must be "leases"\n' +
+        'error: --leader-elect-lease-duration (5s) must be greater than --leader-elect-renew-deadline (10s)\n' +
+        "Run 'test-ccm --help' for usage.\n",
     });
+  });
+
+  it.each([
+    [['--secure-port=70000'], '"--secure-port" flag: 70000 must be between 0 and 65535'],
+    [['--secure-port', '-1'], '"--secure-port" flag: -1 must be between 0 and 65535'],
+    [['--node-monitor-period=-5s'], '"--node-monitor-period" flag: must be greater than zero (got -5s)'],
+    [['--concurrent-node-syncs=0'], '"--concurrent-node-syncs" flag: must be greater than 0 (got 0)'],
+    [['--cluster-cidr=bad'], '"--cluster-cidr" flag: invalid CIDR "bad" in --cluster-cidr'],
+    [['--controllers=bogus'], '--controllers: "bogus" is not in the list of known controllers'],
+    [['--leader-elect-resource-lock=endpoints'], '--leader-elect-resource-lock: Invalid value: "endpoints"'],
+  ])('exits 2 for the bad value %j, naming the flag', async (argv, message) => {
+    const result = await runCommand(['--cloud-provider=test', ...argv]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).toContain("Run 'test-ccm --help' for usage.");
+  });
+
+  it('exits 1 for flags that contradict each other', async () => {
+    const result = await runCommand(['--cloud-provider=test', '--leader-elect-lease-duration=10s', '--leader-elect-renew-deadline=10s']);
+    expect(result).toEqual({ code: 1, stdout: '', stderr: 'error: --leader-elect-lease-duration (10s) must be greater than --leader-elect-renew-deadline (10s)\n' });
   });
 
   it('exits 1 for an unknown cloud provider, listing the known ones', async () => {
@@ -122,10 +147,10 @@ describe('runCloudControllerManager: exit codes for bad input', () => {
   it('exits 1 when routes would run without a valid --cluster-cidr', async () => {
     const kubeconfig = await directory.kubeconfig();
     const path = await directory.write('cloud.conf', '[Global]\nroutes\n');
-    const result = await runCommand(['--cloud-provider=test', `--kubeconfig=${kubeconfig}`, `--cloud-config=${path}`, '--allocate-node-cidrs', '--cluster-cidr=10.0.0.0/16,10.1.0.0/16']);
+    const result = await runCommand(['--cloud-provider=test', `--kubeconfig=${kubeconfig}`, `--cloud-config=${path}`, '--allocate-node-cidrs']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      'error: the route controller needs a valid --cluster-cidr (it runs because --configure-cloud-routes is true and the cloud provider supports routes; set --configure-cloud-routes=false or disable it with --controllers=*,-node-route-controller): --cluster-cidr has 2 CIDRs of one IP family',
+      'error: the route controller needs a valid --cluster-cidr (it runs because --configure-cloud-routes is true and the cloud provider supports routes; set --configure-cloud-routes=false or disable it with --controllers=*,-node-route-controller): --cluster-cidr is not set',
     );
   });
 

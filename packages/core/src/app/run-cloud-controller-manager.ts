@@ -6,8 +6,9 @@
  *     registry: cloudProviders, argv: process.argv.slice(2), defaultCloudProvider: 'aws' });
  *
  * Exit codes: 0 after -h/--help, --version or a clean shutdown (SIGTERM/SIGINT); 2 for
- * command-line errors; 1 for invalid options, startup failures and lost leadership. Expected
- * startup errors print readable lines, never stack traces.
+ * command-line errors (unknown flag, a bad value of one flag, named in the message); 1 for
+ * contradicting flags, startup failures (kubeconfig, cloud config, provider) and lost leadership.
+ * Expected startup errors print readable lines, never stack traces.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
@@ -20,6 +21,7 @@ import type { Logger } from '../logging/logger.js';
 import { NODE_ROUTE_CONTROLLER, type ControllerName } from '../names/controller-names.js';
 import type { CloudProvider } from '../provider/cloud-provider.js';
 import type { CloudProviderRegistry } from '../provider/provider-registry.js';
+import { waitAtMost } from './abortable-sleep.js';
 import { buildConfigz } from './configz.js';
 import { CloudProviderStartupError, createCloudProvider } from './create-cloud-provider.js';
 import { CONTROLLERS_DISABLED_BY_DEFAULT, defaultControllerConstructors } from './default-controllers.js';
@@ -33,7 +35,7 @@ import { FlagError } from './options/flag-error.js';
 import type { ParsedFlags } from './options/flag-registry.js';
 import { parseCommandLine } from './options/parse-command-line.js';
 import { renderHelp } from './options/render-help.js';
-import { validateOptions, validateRouteControllerOptions } from './options/validate-options.js';
+import { findOptionProblems, validateRouteControllerOptions } from './options/validate-options.js';
 import { runWithLeaderElection, runWithoutLeaderElection, type LeaderElection } from './run-modes.js';
 import { FatalStartupError, type RunControllersOptions, type RunnableKubeAccess } from './run-controllers.js';
 import { ShutdownSignal } from './shutdown-signal.js';
@@ -80,10 +82,13 @@ export interface RunCloudControllerManagerOptions {
   metrics?: Registry;
   /** Default 30 s. */
   shutdownTimeoutMs?: number;
+  /** How long the informers may fail to reach the API server at startup; default 10 s (`API_SERVER_WAIT_TIMEOUT_MS`). */
+  apiServerWaitTimeoutMs?: number;
   /**
    * Once the command has run (served, campaigned or run controllers) and returns, force
    * `process.exit(code)` after this long if something still keeps the process alive, so a lost
    * lease always ends the process. Default 10 s when `handleSignals` is on, else off; 0 disables.
+   * After a lost lease the wait is at most {@link LOST_LEADERSHIP_EXIT_MS} (upstream exits at once).
    */
   forceExitAfterMs?: number;
   /** Called once the secure port listens (tests use the port). */
@@ -97,16 +102,28 @@ const DEFAULT_DEPENDENCIES: RuntimeDependencies = {
   createLeaderElector: (options) => new LeaderElector(options),
 };
 
+/** After a lost lease the process ends this soon (upstream exits at once), whatever still runs. */
+export const LOST_LEADERSHIP_EXIT_MS = 100;
+
 export async function runCloudControllerManager(settings: RunCloudControllerManagerOptions): Promise<number> {
-  const state = { ran: false };
+  const state: CommandState = { ran: false, lostLeadership: false };
   const code = await runCommand(settings, state);
   // An unref'd timer never keeps the process alive, but ends it if something else does.
   const forceExitAfterMs = settings.forceExitAfterMs ?? ((settings.handleSignals ?? true) ? 10_000 : 0);
-  if (state.ran && forceExitAfterMs > 0) setTimeout(() => process.exit(code), forceExitAfterMs).unref();
+  if (state.ran && forceExitAfterMs > 0) {
+    setTimeout(() => process.exit(code), state.lostLeadership ? Math.min(forceExitAfterMs, LOST_LEADERSHIP_EXIT_MS) : forceExitAfterMs).unref();
+  }
   return code;
 }
 
-async function runCommand(settings: RunCloudControllerManagerOptions, state: { ran: boolean }): Promise<number> {
+interface CommandState {
+  /** The command served, campaigned or ran controllers. */
+  ran: boolean;
+  /** It ended because the leader lease was lost. */
+  lostLeadership: boolean;
+}
+
+async function runCommand(settings: RunCloudControllerManagerOptions, state: CommandState): Promise<number> {
   const stdout = settings.stdout ?? process.stdout;
   const stderr = settings.stderr ?? process.stderr;
   const commandName = settings.commandName;
@@ -135,10 +152,13 @@ async function runCommand(settings: RunCloudControllerManagerOptions, state: { r
 
   const { options, flags } = commandLine;
   const constructors = settings.controllerConstructors ?? defaultControllerConstructors;
-  const validationErrors = validateOptions(options, flags, { knownControllers: Object.keys(constructors), registeredProviders: settings.registry.names() });
-  if (validationErrors.length > 0) {
-    for (const message of validationErrors) stderr.write(`error: ${message}\n`);
-    return 1;
+  const problems = findOptionProblems(options, flags, { knownControllers: Object.keys(constructors), registeredProviders: settings.registry.names() });
+  if (problems.flagErrors.length > 0 || problems.errors.length > 0) {
+    for (const message of [...problems.flagErrors, ...problems.errors]) stderr.write(`error: ${message}\n`);
+    // A bad value of one flag is a command-line error, like a parse error.
+    if (problems.flagErrors.length === 0) return 1;
+    stderr.write(`Run '${commandName} --help' for usage.\n`);
+    return 2;
   }
 
   const logger = createLogger({ format: options.loggingFormat === 'json' ? 'json' : 'text', verbosity: options.verbosity, destination: stderr });
@@ -232,6 +252,7 @@ async function runCommand(settings: RunCloudControllerManagerOptions, state: { r
       healthChecks,
       logger,
       shutdownTimeoutMs: settings.shutdownTimeoutMs ?? 30_000,
+      ...(settings.apiServerWaitTimeoutMs !== undefined ? { apiServerWaitTimeoutMs: settings.apiServerWaitTimeoutMs } : {}),
     };
     const outcome = options.leaderElect
       ? await runWithLeaderElection(
@@ -257,12 +278,22 @@ async function runCommand(settings: RunCloudControllerManagerOptions, state: { r
       if (outcome.error instanceof FatalStartupError) return fail([outcome.error.message]);
       throw outcome.error;
     }
+    if (outcome.kind === 'lost') state.lostLeadership = true;
     return outcome.kind === 'stopped' ? 0 : 1;
   } finally {
     shutdown.dispose();
     await server?.close();
     logger.info('Stopped cloud-controller-manager');
+    if (state.lostLeadership) await flushDestination(stderr);
   }
+}
+
+/** Waits (at most 1 s) until a Node stream destination has written what the logger gave it. */
+async function flushDestination(destination: LogDestination): Promise<void> {
+  const stream = destination as Partial<Pick<NodeJS.WriteStream, 'write' | 'writableLength'>>;
+  if (typeof stream.writableLength !== 'number' || stream.writableLength === 0 || typeof stream.write !== 'function') return;
+  const write = stream.write.bind(destination);
+  await waitAtMost(new Promise<void>((resolve) => write('', () => resolve())), 1_000);
 }
 
 

@@ -22,7 +22,25 @@ export interface RunnableKubeAccess extends KubeAccess {
   start(signal: AbortSignal): void;
   stop(): void;
   flushEvents?(): Promise<void>;
+  /**
+   * Why the informers have not synced yet (the last list/watch error, or that the server never
+   * answered), or undefined while they are listing normally. Without it, a sync that is not done
+   * by the deadline is fatal.
+   */
+  syncProblem?(): string | undefined;
+  /** The API server URL, for messages. */
+  readonly serverUrl?: string;
 }
+
+/**
+ * How long the informers may take to reach the API server at startup before the command fails
+ * (upstream `WaitForAPIServer` waits 10 s, then exits fatally). A sync that is progressing
+ * normally (pages arrive, no error) is waited for past this deadline.
+ */
+export const API_SERVER_WAIT_TIMEOUT_MS = 10_000;
+
+/** The health check registered while the informer caches have not synced. */
+export const INFORMER_SYNC_HEALTH_CHECK = 'informer-sync';
 
 /** A startup problem that stops the command with exit code 1; the message is the one line printed. */
 export class FatalStartupError extends Error {
@@ -48,6 +66,8 @@ export interface RunControllersOptions {
   logger: Logger;
   /** How long to wait for controllers to drain after the abort. */
   shutdownTimeoutMs: number;
+  /** Default {@link API_SERVER_WAIT_TIMEOUT_MS}. */
+  apiServerWaitTimeoutMs?: number;
   random?: () => number;
 }
 
@@ -77,12 +97,7 @@ export async function runControllers(signal: AbortSignal, options: RunController
   signal.addEventListener('abort', stopOnAbort, { once: true });
   try {
     logger.info('Waiting for caches to sync', { informers: ['nodes', 'services'] });
-    try {
-      await Promise.all([kube.nodeInformer.waitForSync(signal), kube.serviceInformer.waitForSync(signal)]);
-    } catch (error) {
-      if (signal.aborted) return;
-      throw new FatalStartupError(`informer caches did not sync: ${messageOf(error)}`, { cause: error });
-    }
+    if (!(await waitForCaches(kube, signal, options))) return;
     logger.info('Caches are synced');
 
     const context = {
@@ -131,6 +146,62 @@ export async function runControllers(signal: AbortSignal, options: RunController
     signal.removeEventListener('abort', stopOnAbort);
     stopControllers.abort();
     await drain(running, kube, options);
+  }
+}
+
+/**
+ * Waits for the informer caches; false when `signal` aborted first. Throws FatalStartupError
+ * when the API server cannot be reached within the deadline. A failing health check reports the
+ * wait meanwhile.
+ */
+async function waitForCaches(kube: RunnableKubeAccess, signal: AbortSignal, options: RunControllersOptions): Promise<boolean> {
+  const healthChecks = options.healthChecks;
+  let synced = false;
+  healthChecks.add({
+    name: INFORMER_SYNC_HEALTH_CHECK,
+    check() {
+      if (!synced) throw new Error(`informer caches have not synced: ${kube.syncProblem?.() ?? 'listing'}`);
+    },
+  });
+  const sync = Promise.all([kube.nodeInformer.waitForSync(signal), kube.serviceInformer.waitForSync(signal)]).then(
+    () => 'synced' as const,
+    (error: unknown) => ({ error }),
+  );
+  const timeoutMs = options.apiServerWaitTimeoutMs ?? API_SERVER_WAIT_TIMEOUT_MS;
+  const server = kube.serverUrl ?? serverUrlOf(options.clientBuilder);
+  try {
+    for (;;) {
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), timeoutMs);
+      });
+      const outcome = await Promise.race([sync, deadline]).finally(() => clearTimeout(timer));
+      if (outcome === 'synced') {
+        synced = true;
+        return true;
+      }
+      if (outcome !== 'timeout') {
+        if (signal.aborted) return false;
+        throw new FatalStartupError(`informer caches did not sync: ${messageOf(outcome.error)}`, { cause: outcome.error });
+      }
+      if (signal.aborted) return false;
+      const problem = kube.syncProblem ? kube.syncProblem() : `the informer caches did not sync within ${timeoutMs / 1000}s`;
+      if (problem !== undefined) {
+        throw new FatalStartupError(`cannot reach the Kubernetes API server${server ? ` at ${server}` : ''}: ${problem}`);
+      }
+      options.logger.info('Still waiting for caches to sync (the API server answers, the lists are long)', { waitedMs: timeoutMs });
+    }
+  } finally {
+    // Once synced (or failed), the per-controller checks take over.
+    healthChecks.remove(INFORMER_SYNC_HEALTH_CHECK);
+  }
+}
+
+function serverUrlOf(clientBuilder: ControllerClientBuilder): string {
+  try {
+    return clientBuilder.kubeConfig('cloud-controller-manager').getCurrentCluster()?.server ?? '';
+  } catch {
+    return '';
   }
 }
 

@@ -4,6 +4,7 @@
  */
 import type { LeaderElectorOptions, StoppedLeadingReason } from '../kube/leader-election.js';
 import type { Logger } from '../logging/logger.js';
+import { waitAtMost } from './abortable-sleep.js';
 import { runControllers, type RunControllersOptions } from './run-controllers.js';
 import type { HealthChecks } from './serving/health-checks.js';
 import type { ShutdownSignal } from './shutdown-signal.js';
@@ -18,6 +19,13 @@ export interface LeaderElection {
 }
 
 export type LeaderElectionCallbacks = Pick<LeaderElectorOptions, 'onStartedLeading' | 'onStoppedLeading'>;
+
+/**
+ * After the lease is lost, how long the (aborted) controllers get before the command returns
+ * anyway. Upstream exits at once (`klog.FlushAndExit`): another replica may already lead, so
+ * nothing must keep acting on the cluster; a drain of up to --shutdown-timeout is for SIGTERM only.
+ */
+export const LOST_LEADERSHIP_DRAIN_MS = 1_000;
 
 export async function runWithoutLeaderElection(options: RunControllersOptions, shutdown: ShutdownSignal): Promise<RunOutcome> {
   if (shutdown.isRequested) return { kind: 'stopped' };
@@ -67,9 +75,14 @@ export async function runWithLeaderElection(
 
   const result = await outcome;
   election.abort();
+  if (result.kind === 'lost') {
+    // The elector already aborted the controllers' signal; do not wait for their drain.
+    await waitAtMost(Promise.all([electing, controllersRun]), LOST_LEADERSHIP_DRAIN_MS);
+    return result;
+  }
   await shutdown.race(electing);
   await shutdown.race(controllersRun);
   // Give the lease up so another replica takes over at once (not after a loss: it is not ours).
-  if (result.kind !== 'lost') await shutdown.race(elector.release());
+  await shutdown.race(elector.release());
   return result;
 }

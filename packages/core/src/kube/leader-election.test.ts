@@ -165,15 +165,56 @@ describe('LeaderElector', () => {
     await b.done;
   });
 
-  it('acquires at once a lease whose renewTime + leaseDurationSeconds is in the past', async () => {
+  const foreignLease = (renewTime: string, resourceVersion: number): V1Lease => ({
+    metadata: { name: 'ccm', namespace: 'kube-system', resourceVersion: String(resourceVersion) },
+    spec: { holderIdentity: 'old', leaseDurationSeconds: 15, renewTime: renewTime as never, leaseTransitions: 4 },
+  });
+
+  it('judges expiry with the local clock: a holder whose clock lags (renewTime in the past) keeps a lease it renews', async () => {
     const store = new LeaseStore();
-    store.lease = {
-      metadata: { name: 'ccm', namespace: 'kube-system', resourceVersion: '41' },
-      spec: { holderIdentity: 'old', leaseDurationSeconds: 15, renewTime: '2026-04-30T23:59:40.000000Z' as never, leaseTransitions: 4 },
-    };
     store.resourceVersion = 41;
+    store.lease = foreignLease('2026-04-30T23:59:00.000000Z', 41);
+    const b = campaign(store, 'b');
+    // The holder renews every 2 s, its renewTime always a minute behind our clock.
+    for (let second = 2; second <= 40; second += 2) {
+      await vi.advanceTimersByTimeAsync(2_000);
+      store.resourceVersion += 1;
+      store.lease = foreignLease(new Date(Date.now() - 60_000).toISOString().replace('Z', '000Z'), store.resourceVersion);
+      expect(b.elector.isLeader()).toBe(false);
+    }
+    // The holder stops renewing at t=40 s: b takes over leaseDuration after it last saw a change.
+    await vi.advanceTimersByTimeAsync(14_000);
+    expect(b.elector.isLeader()).toBe(false);
+    await vi.advanceTimersByTimeAsync(4_000);
+    expect(b.elector.isLeader()).toBe(true);
+    expect(store.lease?.spec?.leaseTransitions).toBe(5);
+    b.controller.abort();
+    await b.done;
+  });
+
+  it('judges expiry with the local clock: a dead holder whose clock ran ahead (renewTime in the future) is replaced after leaseDuration', async () => {
+    const store = new LeaseStore();
+    store.resourceVersion = 41;
+    store.lease = foreignLease('2026-05-01T01:00:00.000000Z', 41);
+    const b = campaign(store, 'b');
+    await vi.advanceTimersByTimeAsync(14_000);
+    expect(b.elector.isLeader()).toBe(false);
+    // First seen at t=0; valid until t=15 s; b retries every 2 s.
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(b.elector.isLeader()).toBe(true);
+    expect(store.lease?.spec).toMatchObject({ holderIdentity: 'b', leaseTransitions: 5 });
+    b.controller.abort();
+    await b.done;
+  });
+
+  it('a newcomer waits a full leaseDuration even for a lease whose renewTime is long past (it cannot trust the clocks)', async () => {
+    const store = new LeaseStore();
+    store.resourceVersion = 41;
+    store.lease = foreignLease('2026-04-30T23:59:40.000000Z', 41);
     const b = campaign(store, 'b');
     await vi.advanceTimersByTimeAsync(0);
+    expect(b.elector.isLeader()).toBe(false);
+    await vi.advanceTimersByTimeAsync(16_000);
     expect(b.elector.isLeader()).toBe(true);
     expect(store.lease?.spec?.leaseTransitions).toBe(5);
     b.controller.abort();

@@ -1,8 +1,11 @@
 /**
  * client-go-style leader election on a coordination.k8s.io/v1 Lease:
- * - acquire when the lease is absent, released (no holder) or expired (renewTime +
- *   leaseDurationSeconds < now), bumping leaseTransitions and setting acquireTime; try every
- *   retryPeriod (jittered like client-go);
+ * - acquire when the lease is absent, released (no holder) or expired, bumping leaseTransitions
+ *   and setting acquireTime; try every retryPeriod (jittered like client-go). Expiry is judged
+ *   with the local clock only, like client-go: the lease is valid while the local time at which
+ *   we last saw its record change (holder, times, transitions or resourceVersion), plus
+ *   leaseDurationSeconds, is in the future. The holder's renewTime is never compared with our
+ *   clock, so a skewed replica can neither steal a live lease nor wait on a dead one forever;
  * - as leader, renew every retryPeriod; a renewal that does not succeed within renewDeadline
  *   loses leadership;
  * - optimistic concurrency through resourceVersion: a 409 means someone else won;
@@ -72,6 +75,10 @@ export class LeaderElector {
   readonly #gauge: Gauge<'name'> | undefined;
   /** The last lease we read or wrote. */
   #observed: V1Lease | undefined;
+  /** Identity of the observed record (record fields and resourceVersion). */
+  #observedKey: string | undefined;
+  /** Local time (Date.now()) at which the observed record last changed (client-go observedTime). */
+  #observedTime = 0;
   /** Local time of our last successful acquire/renew. */
   #lastRenewAt = 0;
   #leading = false;
@@ -161,7 +168,7 @@ export class LeaderElector {
       },
     };
     try {
-      this.#observed = await this.#client.update(lease);
+      this.#observe(await this.#client.update(lease));
       this.#setLeading(false);
       this.#options.logger.info('Released leader lease', { lease: `${this.#options.namespace}/${this.#options.name}` });
     } catch (error) {
@@ -195,10 +202,10 @@ export class LeaderElector {
     const log = this.#options.logger;
 
     // Fast path: we lead and our copy is current; update it directly (409 falls back to a read).
-    if (this.#leading && this.#observed !== undefined && this.#isValid(recordOf(this.#observed), now)) {
+    if (this.#leading && this.#observed !== undefined && this.#isValid(now)) {
       const record = recordOf(this.#observed);
       try {
-        this.#observed = await this.#client.update(this.#withRecord(this.#observed, { ...record, leaseDurationSeconds, renewTime: nowMicro }));
+        this.#observe(await this.#client.update(this.#withRecord(this.#observed, { ...record, leaseDurationSeconds, renewTime: nowMicro })));
         this.#lastRenewAt = now;
         return true;
       } catch (error) {
@@ -215,10 +222,11 @@ export class LeaderElector {
     }
     if (current === undefined) {
       try {
-        this.#observed = await this.#client.create({
+        const created = await this.#client.create({
           metadata: { name: this.#options.name, namespace: this.#options.namespace },
           spec: { holderIdentity: this.identity, leaseDurationSeconds, acquireTime: nowMicro, renewTime: nowMicro, leaseTransitions: 0 },
         });
+        this.#observe(created);
         this.#lastRenewAt = now;
         return true;
       } catch (error) {
@@ -226,10 +234,10 @@ export class LeaderElector {
         return false;
       }
     }
-    this.#observed = current;
+    this.#observe(current);
     const record = recordOf(current);
     const heldByUs = record.holderIdentity === this.identity;
-    if (record.holderIdentity !== '' && !heldByUs && this.#isValid(record, now)) {
+    if (record.holderIdentity !== '' && !heldByUs && this.#isValid(now)) {
       log.verbose(4, 'Lock is held and has not yet expired', { holder: record.holderIdentity });
       return false;
     }
@@ -237,7 +245,7 @@ export class LeaderElector {
       ? { ...record, leaseDurationSeconds, renewTime: nowMicro, acquireTime: record.acquireTime ?? nowMicro }
       : { holderIdentity: this.identity, leaseDurationSeconds, acquireTime: nowMicro, renewTime: nowMicro, leaseTransitions: record.leaseTransitions + 1 };
     try {
-      this.#observed = await this.#client.update(this.#withRecord(current, next));
+      this.#observe(await this.#client.update(this.#withRecord(current, next)));
       this.#lastRenewAt = now;
       return true;
     } catch (error) {
@@ -247,9 +255,32 @@ export class LeaderElector {
     }
   }
 
-  #isValid(record: LeaseRecord, now: number): boolean {
-    if (record.renewTime === undefined) return false;
-    return record.renewTime.getTime() + record.leaseDurationSeconds * 1000 > now;
+  /**
+   * Remembers `lease` as observed; restarts the local expiry clock (client-go `observedTime`)
+   * only when its record or resourceVersion changed, so an unchanged record read again keeps
+   * counting down.
+   */
+  #observe(lease: V1Lease): void {
+    const record = recordOf(lease);
+    const key = JSON.stringify([
+      record.holderIdentity,
+      record.leaseDurationSeconds,
+      record.acquireTime?.getTime(),
+      record.renewTime?.getTime(),
+      record.leaseTransitions,
+      lease.metadata?.resourceVersion,
+    ]);
+    this.#observed = lease;
+    if (key !== this.#observedKey) {
+      this.#observedKey = key;
+      this.#observedTime = Date.now();
+    }
+  }
+
+  /** client-go `isLeaseValid`: observedTime + leaseDurationSeconds of the observed record is after `now`. */
+  #isValid(now: number): boolean {
+    if (this.#observed === undefined) return false;
+    return this.#observedTime + recordOf(this.#observed).leaseDurationSeconds * 1000 > now;
   }
 
   #withRecord(lease: V1Lease, record: LeaseRecord): V1Lease {

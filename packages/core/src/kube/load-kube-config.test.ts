@@ -155,6 +155,30 @@ describe('loadKubeConfig', () => {
     expect(error.message).toContain(path);
   });
 
+  it('a malformed kubeconfig names the place, never the file text (tokens stay out of the message)', () => {
+    const path = join(directory, 'bad.conf');
+    const text = [
+      'apiVersion: v1',
+      'clusters:',
+      '- cluster: {server: "https://x:6443"}',
+      '  name: c1',
+      'users:',
+      '- name: u1',
+      '  user:',
+      '     token: SUPERSECRETTOKEN123',
+      '   bad: [',
+      'contexts: []',
+    ].join('\n');
+    for (const content of [text, 'users:\n- name: u1\n  user:\n    token: "SUPERSECRETTOKEN123\n', 'users:\n- name: *SUPERSECRETTOKEN123\n']) {
+      writeFileSync(path, content);
+      const error = expectKubeConfigError(() => loadKubeConfig({ kubeconfigPath: path }), 'KubeconfigInvalid', /invalid kubeconfig .*bad\.conf: line \d+, column \d+: /);
+      expect(error.message).not.toContain('SUPERSECRETTOKEN123');
+      expect(error.message).not.toContain('|');
+      expect(error.cause).toBeUndefined();
+      expect(String(error.stack)).not.toContain('SUPERSECRETTOKEN123');
+    }
+  });
+
   it('rejects a kubeconfig whose certificate-authority file is missing', () => {
     const path = join(directory, 'config');
     writeFileSync(path, kubeconfig('https://10.0.0.1:6443'));

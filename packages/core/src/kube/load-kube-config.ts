@@ -79,7 +79,9 @@ function fromKubeconfigFile(path: string, master: string | undefined): KubeConfi
   try {
     config.loadFromString(text);
   } catch (error) {
-    throw new KubeConfigError('KubeconfigInvalid', `invalid kubeconfig ${path}: ${(error as Error).message}`, path, { cause: error });
+    // No cause: the YAML parser's error carries the file text (a code frame, the whole buffer),
+    // and kubeconfigs hold tokens and keys.
+    throw new KubeConfigError('KubeconfigInvalid', `invalid kubeconfig ${path}: ${describeParseError(error)}`, path);
   }
   config.makePathsAbsolute(dirname(absolutePath));
   const problem = (message: string): KubeConfigError => new KubeConfigError('KubeconfigInvalid', `invalid kubeconfig ${path}: ${message}`, path);
@@ -117,6 +119,27 @@ function fromKubeconfigFile(path: string, master: string | undefined): KubeConfi
   const effective = new KubeConfig();
   effective.loadFromOptions({ clusters: [cluster], users: [user], contexts: [effectiveContext], currentContext: effectiveContext.name });
   return effective;
+}
+
+/**
+ * A parse failure as a location and a short reason, never source text: js-yaml's message embeds
+ * a code frame of the surrounding lines, so only its `reason` and `mark` (0-based line/column)
+ * are used, with quoted fragments (alias and tag names) withheld.
+ */
+export function describeParseError(error: unknown): string {
+  const { reason, mark } = (error ?? {}) as { reason?: unknown; mark?: { line?: unknown; column?: unknown } };
+  if (typeof reason === 'string') {
+    const place = typeof mark?.line === 'number' && typeof mark.column === 'number' ? `line ${mark.line + 1}, column ${mark.column + 1}: ` : '';
+    return `${place}${withholdQuoted(reason)}`;
+  }
+  // client-node's own checks (`users[0].name is missing`) name fields, not values; keep the
+  // first line only in case a parser appended a code frame.
+  const message = error instanceof Error ? error.message : String(error);
+  return withholdQuoted(message.split('\n', 1)[0] ?? '').replace(/\s*\(\d+:\d+\)\s*$/, '');
+}
+
+function withholdQuoted(text: string): string {
+  return text.replace(/"[^"]*"|'[^']*'|!<[^>]*>/g, '(withheld)');
 }
 
 function fromMaster(master: string): KubeConfig {

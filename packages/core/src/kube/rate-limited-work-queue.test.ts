@@ -154,6 +154,15 @@ describe('RateLimitedWorkQueue', () => {
     expect(queue.length()).toBe(102);
   });
 
+  it('overallQps: Infinity disables the overall bucket (per-item backoff only, as the service controller)', async () => {
+    const queue = createWorkQueue<string>({ name: 'service', baseDelayMs: 5_000, maxDelayMs: 300_000, overallQps: Infinity });
+    for (let index = 0; index < 250; index += 1) queue.addRateLimited(`k${index}`);
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(queue.length()).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(queue.length()).toBe(250);
+  });
+
   it('honours custom backoff options', async () => {
     const queue = createWorkQueue<string>({ name: 'service', baseDelayMs: 5000, maxDelayMs: 300_000 });
     queue.addRateLimited('a');

@@ -23,8 +23,16 @@ export interface WorkQueue<K extends string = string> {
 export interface WorkQueueOptions {
   /** Used for the `workqueue_*` metrics `name` label (upstream: Nodes, service, node, Routes). */
   name: string;
+  /** Per-item backoff start; default 5 ms. */
   baseDelayMs?: number;
+  /** Per-item backoff cap; default 1000 s. */
   maxDelayMs?: number;
+  /**
+   * The overall token bucket every `addRateLimited` also waits for; default 10 qps.
+   * `Infinity` disables it, leaving only the per-item backoff (upstream's service controller
+   * queues).
+   */
   overallQps?: number;
+  /** Default 100. */
   overallBurst?: number;
 }

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { asRetryError, ImplementedElsewhereError, InstanceNotFoundError, isImplementedElsewhere, isInstanceNotFound, isNotImplemented, NotImplementedError, RetryError } from './cloud-errors.js';
+import {
+  asRetryError,
+  ImplementedElsewhereError,
+  InstanceNotFoundError,
+  InvalidServiceConfigurationError,
+  isImplementedElsewhere,
+  isInstanceNotFound,
+  isInvalidInput,
+  isNotImplemented,
+  NotImplementedError,
+  RetryError,
+} from './cloud-errors.js';
 
 describe('cloud errors', () => {
   it('keep upstream messages', () => {
@@ -17,5 +28,17 @@ describe('cloud errors', () => {
     const error = new Error('ensure', { cause: new RetryError('busy', 42_000) });
     expect(asRetryError(error)?.retryAfterMs).toBe(42_000);
     expect(asRetryError(new Error('x'))).toBeUndefined();
+  });
+  it('mark invalid user input (typed class or any Error with kind "InvalidInput" in the cause chain)', () => {
+    const typed = new InvalidServiceConfigurationError('annotation a.example/x: invalid value "y"', { annotation: 'a.example/x', value: 'y' });
+    expect(typed).toMatchObject({ kind: 'InvalidInput', name: 'InvalidServiceConfigurationError', annotation: 'a.example/x', value: 'y' });
+    expect(isInvalidInput(typed)).toBe(true);
+    expect(isInvalidInput(new Error('wrapped', { cause: typed }))).toBe(true);
+    class ProviderAnnotationError extends Error {
+      readonly kind = 'InvalidInput';
+    }
+    expect(isInvalidInput(new Error('ensure', { cause: new ProviderAnnotationError('bad annotation') }))).toBe(true);
+    expect(isInvalidInput(new Error('plain'))).toBe(false);
+    expect(isInvalidInput(new RetryError('busy', 1))).toBe(false);
   });
 });

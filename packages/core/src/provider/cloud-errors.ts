@@ -9,7 +9,14 @@ export type CloudErrorKind =
   | 'NotImplemented'
   | 'ImplementedElsewhere'
   | 'DiskNotFound'
-  | 'Retry';
+  | 'Retry'
+  /**
+   * The user's input (a Service annotation or field) is invalid: retrying cannot help until the
+   * object changes. The service controller reports it (Warning event, one log line) and does not
+   * requeue. Providers may mark their own errors by setting `kind = 'InvalidInput'` on any Error
+   * in the cause chain.
+   */
+  | 'InvalidInput';
 
 export class CloudProviderError extends Error {
   readonly kind: CloudErrorKind;
@@ -60,6 +67,23 @@ export class RetryError extends CloudProviderError {
   }
 }
 
+/**
+ * A Service's annotation or field has a value the provider cannot use (`kind` `InvalidInput`).
+ * The message names the annotation or field and the value.
+ */
+export class InvalidServiceConfigurationError extends CloudProviderError {
+  /** The annotation (or field path) at fault, when known. */
+  readonly annotation: string | undefined;
+  /** The offending value, when known (never a secret). */
+  readonly value: string | undefined;
+  constructor(message: string, details: { annotation?: string; value?: string; cause?: unknown } = {}) {
+    super('InvalidInput', message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = 'InvalidServiceConfigurationError';
+    this.annotation = details.annotation;
+    this.value = details.value;
+  }
+}
+
 /** Finds the first error of `kind` in the cause chain of `error` (like Go's errors.As). */
 export function findCloudError(error: unknown, kind: CloudErrorKind): CloudProviderError | undefined {
   let current: unknown = error;
@@ -77,6 +101,8 @@ export const isInstanceNotFound = (error: unknown): boolean => findCloudError(er
 export const isNotImplemented = (error: unknown): boolean => findCloudError(error, 'NotImplemented') !== undefined;
 export const isImplementedElsewhere = (error: unknown): boolean => findCloudError(error, 'ImplementedElsewhere') !== undefined;
 export const isDiskNotFound = (error: unknown): boolean => findCloudError(error, 'DiskNotFound') !== undefined;
+/** True when `error` or its cause chain holds an error of kind `InvalidInput` (any Error with that `kind`). */
+export const isInvalidInput = (error: unknown): boolean => findCloudError(error, 'InvalidInput') !== undefined;
 export function asRetryError(error: unknown): RetryError | undefined {
   const found = findCloudError(error, 'Retry');
   return found instanceof RetryError ? found : undefined;

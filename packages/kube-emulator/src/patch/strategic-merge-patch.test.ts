@@ -137,4 +137,16 @@ describe('applyStrategicMergePatch', () => {
     expect(() => applyStrategicMergePatch(node, { metadata: { $patch: 'explode' } }, nodeSchema)).toThrow(expect.objectContaining({ kind: 'bad-request' }));
     expect(() => applyStrategicMergePatch(node, ['not', 'a', 'map'], nodeSchema)).toThrow(expect.objectContaining({ kind: 'bad-request' }));
   });
+
+  it('takes a list the original lacks as sent: two addresses of one type both stay (dual-stack)', () => {
+    const dualStack = [
+      { type: 'InternalIP', address: '10.0.0.1' },
+      { type: 'InternalIP', address: 'fd00::1' },
+    ];
+    const bare = { metadata: { name: 'n1' }, status: {} };
+    expect(applyStrategicMergePatch(bare, { status: { addresses: dualStack } }, nodeSchema)).toEqual({ metadata: { name: 'n1' }, status: { addresses: dualStack } });
+    expect(applyStrategicMergePatch(bare, { status: { addresses: [{ $patch: 'replace' }, ...dualStack] } }, nodeSchema)).toEqual({ metadata: { name: 'n1' }, status: { addresses: dualStack } });
+    expect(applyStrategicMergePatch({ metadata: { name: 'n1' } }, { status: { addresses: dualStack } }, nodeSchema)).toEqual({ metadata: { name: 'n1' }, status: { addresses: dualStack } });
+    expect(() => applyStrategicMergePatch(bare, { status: { addresses: [{ address: '1.1.1.1' }] } }, nodeSchema)).toThrow(expect.objectContaining({ kind: 'internal', message: expect.stringContaining('does not contain declared merge key: type') }));
+  });
 });

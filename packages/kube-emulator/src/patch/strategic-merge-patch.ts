@@ -77,7 +77,7 @@ function mergeMap(original: JsonMap, patch: JsonMap, schema: PatchSchema | undef
       if (merged === undefined) delete original[key];
       else original[key] = merged;
     } else if (Array.isArray(patchValue)) {
-      original[key] = mergeList(Array.isArray(current) ? current : [], patchValue, childSchema);
+      original[key] = Array.isArray(current) ? mergeList(current, patchValue, childSchema) : takeListAsSent(patchValue, childSchema);
     } else {
       original[key] = patchValue;
     }
@@ -98,6 +98,39 @@ function stripDirectives(value: JsonMap): JsonMap {
   for (const [key, child] of Object.entries(value)) {
     if (isDirectiveKey(key) || child === null) continue;
     result[key] = cloneJson(child);
+  }
+  return result;
+}
+
+/**
+ * Like Go's strategicpatch when the original has no such list: the patch list is taken as sent,
+ * not merged into an empty list (so two elements with the same merge key both stay), after Go's
+ * `removeDirectives` (an element or map carrying `$patch` is dropped). Merge keys are still checked.
+ */
+function takeListAsSent(patch: unknown[], schema: PatchSchema | undefined): unknown[] {
+  if (patch.some((item) => Array.isArray(item))) throw new PatchError('unprocessable', 'lists of lists are not supported by strategic merge patch');
+  const mergeKey = schema?.listStrategy === 'merge' ? schema.mergeKey : undefined;
+  if (mergeKey) {
+    for (const item of patch) {
+      if (!isPlainObject(item)) throw new PatchError('bad-request', `invalid patch: a list merged by ${mergeKey} must only contain objects, found ${JSON.stringify(item)}`);
+      if (!(patchDirective in item) && !(mergeKey in item)) {
+        throw new PatchError('internal', `map: ${JSON.stringify(item)} does not contain declared merge key: ${mergeKey}`);
+      }
+    }
+  }
+  return removeDirectives(patch) as unknown[];
+}
+
+/** Go's `removeDirectives` on a patch value; `undefined` means the value is dropped. */
+function removeDirectives(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(removeDirectives).filter((item) => item !== undefined);
+  if (!isPlainObject(value)) return cloneJson(value);
+  if (patchDirective in value) return undefined;
+  const result: JsonMap = {};
+  for (const [key, child] of Object.entries(value)) {
+    if (isDirectiveKey(key)) continue;
+    const kept = removeDirectives(child);
+    if (kept !== undefined) result[key] = kept;
   }
   return result;
 }

@@ -44,14 +44,14 @@ describe('validateControllerEntries', () => {
   it.each([
     [['*'], []],
     [['*', '-route', 'service', 'cloud-node-controller'], []],
-    [['foo'], ['"foo" is not in the list of known controllers']],
-    [['-foo', 'bar', '*'], ['"foo" is not in the list of known controllers', '"bar" is not in the list of known controllers']],
-    [['**'], ['"**" is not in the list of known controllers']],
+    [['foo'], ['--controllers: "foo" is not in the list of known controllers']],
+    [['-foo', 'bar', '*'], ['--controllers: "foo" is not in the list of known controllers', '--controllers: "bar" is not in the list of known controllers']],
+    [['**'], ['--controllers: "**" is not in the list of known controllers']],
   ])('%j', (entries, expected) => {
     expect(validateControllerEntries(entries, CONTROLLER_NAMES)).toEqual(expected);
   });
 
   it('only accepts controllers this binary has', () => {
-    expect(validateControllerEntries(['route'], ['cloud-node-controller'])).toEqual(['"node-route-controller" is not in the list of known controllers']);
+    expect(validateControllerEntries(['route'], ['cloud-node-controller'])).toEqual(['--controllers: "node-route-controller" is not in the list of known controllers']);
   });
 });

@@ -37,7 +37,7 @@ export function validateControllerEntries(
   for (const entry of resolveControllerAliases(entries, aliases)) {
     if (entry === '*') continue;
     const name = entry.startsWith('-') ? entry.slice(1) : entry;
-    if (!knownControllers.includes(name)) errors.push(`${JSON.stringify(name)} is not in the list of known controllers`);
+    if (!knownControllers.includes(name)) errors.push(`--controllers: ${JSON.stringify(name)} is not in the list of known controllers`);
   }
   return errors;
 }

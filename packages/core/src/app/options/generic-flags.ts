@@ -1,3 +1,4 @@
+import { nonNegativeDuration } from './flag-checks.js';
 import { defineFlagGroup } from './flag-definition.js';
 
 /**
@@ -38,6 +39,7 @@ export const genericFlags = defineFlagGroup('generic', {
     name: 'controller-start-interval',
     type: 'duration',
     default: 0,
+    check: nonNegativeDuration,
     help: 'Interval between starting controller managers (each wait is jittered by up to 100%).',
   },
   controllers: {

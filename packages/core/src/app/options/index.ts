@@ -5,6 +5,7 @@ export * from './cloud-controller-manager-flags.js';
 export * from './cluster-cidrs.js';
 export * from './controller-selection.js';
 export * from './debugging-flags.js';
+export * from './flag-checks.js';
 export * from './flag-definition.js';
 export * from './flag-error.js';
 export * from './flag-registry.js';

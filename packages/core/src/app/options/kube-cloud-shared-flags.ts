@@ -1,3 +1,4 @@
+import { clusterCidrValue, positiveDuration } from './flag-checks.js';
 import { defineFlagGroup } from './flag-definition.js';
 import { parseGoBool } from './parse-flag-value.js';
 
@@ -40,12 +41,14 @@ export const kubeCloudSharedFlags = defineFlagGroup('generic', {
     name: 'route-reconciliation-period',
     type: 'duration',
     default: 10_000,
+    check: positiveDuration,
     help: 'The period for reconciling routes created for Nodes by cloud provider.',
   },
   nodeMonitorPeriodMs: {
     name: 'node-monitor-period',
     type: 'duration',
     default: 5_000,
+    check: positiveDuration,
     help: 'The period for syncing NodeStatus in cloud-node-lifecycle-controller.',
   },
   clusterName: {
@@ -58,6 +61,7 @@ export const kubeCloudSharedFlags = defineFlagGroup('generic', {
     name: 'cluster-cidr',
     type: 'string',
     default: '',
+    check: clusterCidrValue,
     help: 'CIDR Range for Pods in cluster. Only used when --allocate-node-cidrs=true; if false, this option will be ignored.',
   },
   allocateNodeCidrs: {

@@ -1,3 +1,4 @@
+import { positiveDuration } from './flag-checks.js';
 import { defineFlagGroup } from './flag-definition.js';
 
 /** Upstream `misc` section. */
@@ -18,6 +19,7 @@ export const miscFlags = defineFlagGroup('misc', {
     name: 'node-status-update-frequency',
     type: 'duration',
     default: 5 * 60_000,
+    check: positiveDuration,
     help: 'Specifies how often the controller updates nodes\' status.',
   },
 });

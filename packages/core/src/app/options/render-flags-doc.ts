@@ -18,8 +18,10 @@ Providers may add their own flags; their docs list them.
 Syntax follows kube/pflag: \`--flag=value\` or \`--flag value\`; booleans are \`--flag\`,
 \`--flag=true\` or \`--flag=false\` (a boolean never takes the next argument); durations use Go syntax
 (\`300ms\`, \`5s\`, \`1m30s\`, \`12h\`); list flags are comma-separated and repeatable (the first use
-replaces the default). An unknown flag or a bad value exits with code 2; an invalid combination of
-flags exits with code 1 after printing every problem.
+replaces the default). An unknown flag or a bad value of one flag (syntax, range, an unknown
+controller in \`--controllers\`) exits with code 2 and names the flag; flags that contradict each
+other, and problems with the kubeconfig, the cloud config or the provider, exit with code 1. Every
+problem is printed before exiting.
 
 **Status** says what a flag does here:
 

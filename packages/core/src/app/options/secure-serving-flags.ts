@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { portOrZero } from './flag-checks.js';
 import { defineFlagGroup } from './flag-definition.js';
 
 const TLS_VERSIONS = ['VersionTLS10', 'VersionTLS11', 'VersionTLS12', 'VersionTLS13'] as const;
@@ -21,6 +22,7 @@ export const secureServingFlags = defineFlagGroup(
       name: 'secure-port',
       type: 'int',
       default: 10258,
+      check: portOrZero,
       help: 'The port on which to serve HTTPS with authentication and authorization. If 0, don\'t serve HTTPS at all.',
     },
     certDir: {
@@ -102,9 +104,6 @@ export const secureServingFlags = defineFlagGroup(
   {
     validate(values) {
       const errors: string[] = [];
-      if (values.securePort < 0 || values.securePort > 65535) {
-        errors.push(`--secure-port ${values.securePort} must be between 0 and 65535, inclusive. 0 for turning off secure port`);
-      }
       if ((values.tlsCertFile === '') !== (values.tlsPrivateKeyFile === '')) {
         errors.push('--tls-cert-file and --tls-private-key-file must be given together');
       }

@@ -1,7 +1,9 @@
 /**
  * Validation of the parsed options (upstream `CloudControllerManagerOptions.Validate` plus the
  * checks client-go's leader elector and the route controller would make later). Returns every
- * problem; the command prints them all and exits 1.
+ * problem, in two kinds: a bad value of one flag (the command exits 2, like a parse error) and a
+ * bad combination of flags or a problem of the environment (exit 1). Range and format checks that
+ * need no context live in the flag declarations (`check`) and fail while parsing.
  */
 import type { CloudControllerManagerOptions } from './cloud-controller-manager-flags.js';
 import { parseClusterCidrFlag } from './cluster-cidrs.js';
@@ -20,30 +22,40 @@ export interface ValidationContext {
   registeredProviders?: readonly string[];
 }
 
-export function validateOptions(options: CloudControllerManagerOptions, flags: ParsedFlags, context: ValidationContext): string[] {
+export interface OptionProblems {
+  /** A bad value of one flag, each message naming the flag: a command-line error (exit 2). */
+  flagErrors: string[];
+  /** Flags that contradict each other, or a value this binary or environment cannot serve (exit 1). */
+  errors: string[];
+}
+
+/** Every problem, split by kind (see {@link OptionProblems}). */
+export function findOptionProblems(options: CloudControllerManagerOptions, flags: ParsedFlags, context: ValidationContext): OptionProblems {
+  const flagErrors: string[] = [];
   const errors: string[] = [];
 
   if (options.cloudProvider === '') {
-    errors.push('--cloud-provider cannot be empty');
+    flagErrors.push('--cloud-provider cannot be empty');
   } else if (context.registeredProviders && !context.registeredProviders.includes(options.cloudProvider)) {
     const known = context.registeredProviders.length === 0 ? 'none' : context.registeredProviders.map((name) => JSON.stringify(name)).join(', ');
     errors.push(`unknown cloud provider ${JSON.stringify(options.cloudProvider)} (this binary provides: ${known})`);
   }
 
-  errors.push(...validateControllerEntries(options.controllers, context.knownControllers, context.aliases));
+  flagErrors.push(...validateControllerEntries(options.controllers, context.knownControllers, context.aliases));
 
+  // Upstream checks the leader election settings only when leader election is on.
   if (options.leaderElect) {
     if (options.leaderElectResourceLock !== 'leases') {
-      errors.push(`leaderElection.resourceLock: Invalid value: ${JSON.stringify(options.leaderElectResourceLock)}: resourceLock value must be "leases"`);
+      flagErrors.push(`--leader-elect-resource-lock: Invalid value: ${JSON.stringify(options.leaderElectResourceLock)}: resourceLock value must be "leases"`);
     }
-    if (options.leaderElectResourceName === '') errors.push('--leader-elect-resource-name cannot be empty when --leader-elect is true');
-    if (options.leaderElectResourceNamespace === '') errors.push('--leader-elect-resource-namespace cannot be empty when --leader-elect is true');
+    if (options.leaderElectResourceName === '') flagErrors.push('--leader-elect-resource-name cannot be empty when --leader-elect is true');
+    if (options.leaderElectResourceNamespace === '') flagErrors.push('--leader-elect-resource-namespace cannot be empty when --leader-elect is true');
     const lease = options.leaderElectLeaseDurationMs;
     const renew = options.leaderElectRenewDeadlineMs;
     const retry = options.leaderElectRetryPeriodMs;
-    if (lease <= 0) errors.push('--leader-elect-lease-duration must be greater than zero');
-    if (renew <= 0) errors.push('--leader-elect-renew-deadline must be greater than zero');
-    if (retry <= 0) errors.push('--leader-elect-retry-period must be greater than zero');
+    if (lease <= 0) flagErrors.push(`--leader-elect-lease-duration must be greater than zero (got ${formatGoDuration(lease)})`);
+    if (renew <= 0) flagErrors.push(`--leader-elect-renew-deadline must be greater than zero (got ${formatGoDuration(renew)})`);
+    if (retry <= 0) flagErrors.push(`--leader-elect-retry-period must be greater than zero (got ${formatGoDuration(retry)})`);
     if (lease > 0 && renew > 0 && lease <= renew) {
       errors.push(`--leader-elect-lease-duration (${formatGoDuration(lease)}) must be greater than --leader-elect-renew-deadline (${formatGoDuration(renew)})`);
     }
@@ -52,24 +64,15 @@ export function validateOptions(options: CloudControllerManagerOptions, flags: P
     }
   }
 
-  // Upstream declares these checks (NodeControllerOptions.Validate) but never calls them, so a
-  // zero or negative worker count silently starts no workers. We do call them.
-  if (options.concurrentNodeSyncs <= 0) errors.push(`--concurrent-node-syncs must be greater than 0 (got ${options.concurrentNodeSyncs})`);
-  if (options.concurrentNodeStatusUpdates < 0) {
-    errors.push(`--concurrent-node-status-updates must be 0 (use --concurrent-node-syncs) or more (got ${options.concurrentNodeStatusUpdates})`);
-  }
-
-  for (const [name, value] of [
-    ['--node-monitor-period', options.nodeMonitorPeriodMs],
-    ['--node-status-update-frequency', options.nodeStatusUpdateFrequencyMs],
-    ['--route-reconciliation-period', options.routeReconciliationPeriodMs],
-  ] as const) {
-    if (value <= 0) errors.push(`${name} must be greater than zero (got ${formatGoDuration(value)})`);
-  }
-  if (options.controllerStartIntervalMs < 0) errors.push('--controller-start-interval cannot be negative');
-
+  // Group validators check combinations (and whatever a provider put there).
   errors.push(...flags.validateGroups());
-  return errors;
+  return { flagErrors, errors };
+}
+
+/** Every problem as one list, flag errors first (see {@link findOptionProblems} for the kinds). */
+export function validateOptions(options: CloudControllerManagerOptions, flags: ParsedFlags, context: ValidationContext): string[] {
+  const { flagErrors, errors } = findOptionProblems(options, flags, context);
+  return [...flagErrors, ...errors];
 }
 
 export interface RouteControllerFacts {

@@ -101,6 +101,37 @@ describe('defineGcfgSchema', () => {
     }
   });
 
+  it('never echoes the value of a secret key (declared secret or named like one)', () => {
+    const secrets = defineGcfgSchema({
+      global: {
+        name: 'Global',
+        keys: {
+          password: { type: 'string', name: 'password', description: 'Password.', allowed: ['a'] },
+          tokenTtl: { type: 'int', name: 'token-ttl', description: 'TTL.' },
+          keyRotation: { type: 'bool', name: 'use-key-rotation', description: 'Rotate.' },
+          hidden: { type: 'string', name: 'mode', description: 'Mode.', secret: true, allowed: ['x'] },
+          port: { type: 'int', name: 'port', description: 'Port.' },
+        },
+      },
+    });
+    const text = ['[Global]', 'password = Sup3rS3cret', 'token-ttl = S3cretTtl', 'use-key-rotation = S3cretBool', 'mode = S3cretMode', 'port = 44x', ''].join('\n');
+    let caught: unknown;
+    try {
+      secrets.parse(text, 'cloud.conf');
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(CloudConfigError);
+    expect((caught as CloudConfigError).message.split('\n')).toEqual([
+      'cloud.conf:2: section [Global], key "password": invalid value (value withheld): must be one of "a"',
+      'cloud.conf:3: section [Global], key "token-ttl": invalid integer (value withheld)',
+      'cloud.conf:4: section [Global], key "use-key-rotation": invalid boolean (value withheld) (use true/false, yes/no, on/off or 1/0)',
+      'cloud.conf:5: section [Global], key "mode": invalid value (value withheld): must be one of "x"',
+      'cloud.conf:6: section [Global], key "port": invalid integer "44x"',
+    ]);
+    expect((caught as CloudConfigError).message).not.toContain('S3cret');
+  });
+
   it('can treat unknown names as warnings (gcfg FatalOnly)', () => {
     const result = schema.read(parseGcfg('[Global]\nextra = 1\n[Other]\nx = y\n[Global "sub"]\n', 'c.conf'), { unknown: 'warning' });
     expect(result.problems).toEqual([]);

@@ -13,6 +13,7 @@
  * `''`, `false`, `0`, `[]`).
  */
 import { CloudConfigError, type CloudConfigProblem } from '../cloud-config-error.js';
+import { looksLikeSecretName } from '../secret-names.js';
 import type { GcfgDocument, GcfgSection, GcfgVariable } from './gcfg-document.js';
 import { parseGcfg } from './parse-gcfg.js';
 
@@ -37,7 +38,10 @@ export interface GcfgKeySpec<T extends GcfgKeyType = GcfgKeyType> {
   required?: boolean;
   /** Why it is deprecated / what to use instead; using it adds a warning. */
   deprecated?: string;
-  /** Marks passwords and tokens in the docs; values are never echoed in problems anyway. */
+  /**
+   * Marks passwords and tokens in the docs. Their values are never echoed in problems (nor those
+   * of keys named like a secret: password, secret, token, key, credential).
+   */
   secret?: boolean;
   /** For strings: the allowed values (compared exactly). */
   allowed?: readonly string[];
@@ -219,22 +223,24 @@ function convertAssignments(
 
 function convertValue(keySpec: GcfgKeySpec, variable: GcfgVariable): { value: unknown } | { problem: string } {
   const raw = variable.value;
+  // Secret keys (declared, or named like one in the file) never have their value echoed.
+  const withheld = keySpec.secret === true || looksLikeSecretName(keySpec.name) || looksLikeSecretName(variable.name);
+  const shown = (value: string): string => (withheld ? '(value withheld)' : JSON.stringify(value));
   switch (keySpec.type) {
     case 'bool': {
       if (raw === undefined) return { value: true };
       const parsed = parseGcfgBool(raw);
-      return parsed === undefined ? { problem: `invalid boolean ${JSON.stringify(raw)} (use true/false, yes/no, on/off or 1/0)` } : { value: parsed };
+      return parsed === undefined ? { problem: `invalid boolean ${shown(raw)} (use true/false, yes/no, on/off or 1/0)` } : { value: parsed };
     }
     case 'int': {
       if (raw === undefined) return { problem: 'a value is required (write name = value)' };
       const parsed = parseGcfgInt(raw);
-      return parsed === undefined ? { problem: `invalid integer ${JSON.stringify(raw)}` } : { value: parsed };
+      return parsed === undefined ? { problem: `invalid integer ${shown(raw)}` } : { value: parsed };
     }
     case 'string': {
       if (raw === undefined) return { problem: 'a value is required (write name = value)' };
       if (keySpec.allowed && !keySpec.allowed.includes(raw)) {
-        const shown = keySpec.secret ? '(value withheld)' : JSON.stringify(raw);
-        return { problem: `invalid value ${shown}: must be one of ${keySpec.allowed.map((value) => JSON.stringify(value)).join(', ')}` };
+        return { problem: `invalid value ${shown(raw)}: must be one of ${keySpec.allowed.map((value) => JSON.stringify(value)).join(', ')}` };
       }
       return { value: raw };
     }

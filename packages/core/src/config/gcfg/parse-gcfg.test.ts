@@ -126,6 +126,42 @@ describe('parseGcfg errors', () => {
     expect(document.values('global', 'key')).toEqual([]);
   });
 
+  it('never echoes the value of a secret-looking variable, even the rest of an unterminated one', () => {
+    const text = [
+      '[Global]',
+      'password = "Hunter2Secret',
+      'Hunter2More',
+      'Hunter2Rest" tail',
+      'zone = a',
+      'secret-access-key = "x\\QSecretEscape"',
+      'token = "Open',
+      '[Other]',
+      'k = v',
+      '',
+    ].join('\n');
+    const document = parseGcfg(text, 'cloud.conf');
+    const messages = document.problems.map(formatCloudConfigProblem);
+    const continued = (line: number, name: string, from: number) =>
+      `cloud.conf:${line}: cannot parse this line, it may continue the unterminated quoted value of variable "${name}" on line ${from} (text withheld)`;
+    expect(messages).toEqual([
+      'cloud.conf:2: unterminated quoted value of variable "password"',
+      continued(3, 'password', 2),
+      continued(4, 'password', 2),
+      "cloud.conf:6: invalid escape sequence '\\' followed by a character (withheld) in the value of variable \"secret-access-key\"",
+      'cloud.conf:7: unterminated quoted value of variable "token"',
+    ]);
+    for (const message of messages) expect(message).not.toMatch(/Hunter2|tail|QSecret|Open/);
+    expect(document.variable('global', 'zone')?.value).toBe('a');
+    expect(document.variable('other', 'k')?.value).toBe('v');
+  });
+
+  it('other variables keep their parse messages after an unterminated quote', () => {
+    expect(parseGcfg('[g]\nk = "abc\nrest of it\n', 'cloud.conf').problems.map(formatCloudConfigProblem)).toEqual([
+      'cloud.conf:2: unterminated quoted value of variable "k"',
+      'cloud.conf:3: missing \'=\' after variable "rest"',
+    ]);
+  });
+
   it('counts lines across continuations', () => {
     const document = parseGcfg('[g]\nk = a\\\nb\nbad line\n', 'cloud.conf');
     expect(document.problems.map(formatCloudConfigProblem)).toEqual(['cloud.conf:4: missing \'=\' after variable "bad"']);

@@ -12,8 +12,12 @@
  * - repeated variables are all kept, in order (multi-valued variables);
  * - one leading UTF-8 byte order mark is ignored; CRLF line ends are accepted.
  * It never throws: every problem is collected with its line, and parsing resumes on the next line.
+ * Problems name places, sections and variables, never the value of a secret-looking variable:
+ * after an unterminated quoted value of one, the lines that do not start a statement are taken
+ * as the rest of that value and reported without their text.
  */
 import type { CloudConfigProblem } from '../cloud-config-error.js';
+import { looksLikeSecretName } from '../secret-names.js';
 import { GcfgDocument, type GcfgSection, type GcfgVariable } from './gcfg-document.js';
 
 interface MutableSection {
@@ -40,6 +44,8 @@ class GcfgParser {
   #current: MutableSection | undefined;
   /** After a broken header, variables are checked but dropped (no cascade of problems). */
   #insideBrokenHeader = false;
+  /** A secret-looking variable whose quoted value was left open: the next lines may be its rest. */
+  #openSecret: { name: string; line: number } | undefined;
 
   constructor(text: string, fileName: string) {
     this.#text = text.startsWith('\uFEFF') ? text.slice(1) : text;
@@ -54,6 +60,11 @@ class GcfgParser {
       if (character === '\n') {
         this.#advance();
       } else if (character === ';' || character === '#') {
+        this.#skipToEndOfLine();
+      } else if (this.#openSecret !== undefined && !this.#startsStatement()) {
+        const { name, line } = this.#openSecret;
+        this.#problem(this.#line, `cannot parse this line, it may continue the unterminated quoted value of variable "${name}" on line ${line} (text withheld)`);
+        if (this.#restOfLine().includes('"')) this.#openSecret = undefined;
         this.#skipToEndOfLine();
       } else if (character === '[') {
         this.#statement(() => this.#parseHeader());
@@ -70,6 +81,7 @@ class GcfgParser {
 
   /** Runs one statement; on a problem, records it and skips the rest of the line. */
   #statement(parse: () => void): void {
+    this.#openSecret = undefined;
     try {
       parse();
     } catch (error) {
@@ -120,7 +132,13 @@ class GcfgParser {
     if (next !== '=') throw new StatementProblem(line, `missing '=' after variable "${name}"`);
     this.#advance();
     this.#skipBlanks();
-    const value = this.#value(line, name);
+    let value: string;
+    try {
+      value = this.#value(line, name);
+    } catch (error) {
+      if (error instanceof StatementProblem && error.unterminatedQuote && looksLikeSecretName(name)) this.#openSecret = { name, line };
+      throw error;
+    }
     this.#current?.variables.push({ name, value, line });
   }
 
@@ -134,7 +152,7 @@ class GcfgParser {
       const character = this.#peek();
       if (character === undefined || (character === '\n' && !inQuotes)) break;
       if (!inQuotes && (character === ';' || character === '#')) break;
-      if (character === '\n') throw new StatementProblem(line, `unterminated quoted value of variable "${name}"`);
+      if (character === '\n') throw new StatementProblem(line, `unterminated quoted value of variable "${name}"`, { unterminatedQuote: true });
       this.#advance();
       if (character === '"') {
         inQuotes = !inQuotes;
@@ -146,7 +164,8 @@ class GcfgParser {
         const escaped = this.#peek();
         const replacement = escaped === undefined ? undefined : ESCAPES[escaped];
         if (replacement === undefined) {
-          const shown = escaped === undefined || escaped === '\n' ? 'the end of the line' : describeCharacter(escaped);
+          const shown =
+            escaped === undefined || escaped === '\n' ? 'the end of the line' : looksLikeSecretName(name) ? 'a character (withheld)' : describeCharacter(escaped);
           throw new StatementProblem(this.#line, `invalid escape sequence '\\' followed by ${shown} in the value of variable "${name}"`);
         }
         this.#advance();
@@ -159,7 +178,7 @@ class GcfgParser {
       result += character;
       if (inQuotes || (character !== ' ' && character !== '\t')) keptLength = result.length;
     }
-    if (inQuotes) throw new StatementProblem(line, `unterminated quoted value of variable "${name}"`);
+    if (inQuotes) throw new StatementProblem(line, `unterminated quoted value of variable "${name}"`, { unterminatedQuote: true });
     return result.slice(0, keptLength);
   }
 
@@ -195,6 +214,16 @@ class GcfgParser {
       }
       result += character;
     }
+  }
+
+  /** A section header or `name =` (a bare word or other text may be the rest of an open value). */
+  #startsStatement(): boolean {
+    return /^(\[|\p{L}[\p{L}\p{Nd}-]*[ \t]*=)/u.test(this.#restOfLine());
+  }
+
+  #restOfLine(): string {
+    const end = this.#text.indexOf('\n', this.#position);
+    return this.#text.slice(this.#position, end < 0 ? undefined : end);
   }
 
   #expectEndOfStatement(line: number, what: string): void {
@@ -259,9 +288,11 @@ class GcfgParser {
 
 class StatementProblem extends Error {
   readonly line: number;
-  constructor(line: number, message: string) {
+  readonly unterminatedQuote: boolean;
+  constructor(line: number, message: string, options: { unterminatedQuote?: boolean } = {}) {
     super(message);
     this.line = line;
+    this.unterminatedQuote = options.unterminatedQuote ?? false;
   }
 }
 

@@ -183,6 +183,26 @@ describe('periodic address refresh (updateNodeAddress rules)', () => {
     expect(harness.kube.actions.filter((action) => action.subresource === 'status')).toHaveLength(1);
   });
 
+  it('dual-stack node (two InternalIPs): no patch while the list is unchanged, a replacing patch when it changes', async () => {
+    const dualStack: NodeAddress[] = [
+      { type: 'InternalIP', address: '10.0.0.1' },
+      { type: 'InternalIP', address: 'fd00::1' },
+    ];
+    const { harness, controller } = setup({ enableInstancesV2: true, addresses: dualStack }, { node0: { addresses: dualStack.map((address) => ({ ...address })) } });
+    await controller.updateNodeStatus();
+    await controller.updateNodeStatus();
+    expect(harness.kube.actions.filter((action) => action.subresource === 'status')).toEqual([]);
+
+    const changed: NodeAddress[] = [
+      { type: 'InternalIP', address: '10.0.0.2' },
+      { type: 'InternalIP', address: 'fd00::2' },
+    ];
+    const second = setup({ enableInstancesV2: true, addresses: changed }, { node0: { addresses: dualStack.map((address) => ({ ...address })) } });
+    await second.controller.updateNodeStatus();
+    expect(second.harness.kube.actions.filter((action) => action.subresource === 'status')).toHaveLength(1);
+    expect(second.harness.kube.getNode('node0')?.status?.addresses).toEqual(changed);
+  });
+
   it('skips empty cloud answers, cloud errors, nil metadata and unsatisfiable provided node IPs', async () => {
     const kubelet = [{ type: 'InternalIP', address: '10.0.0.9' }];
     for (const [cloudOptions, specification] of [

@@ -281,7 +281,7 @@ export class CloudNodeController implements Controller {
         return;
       case 'patch':
         try {
-          await this.#context.kube.nodes.patchStatus(nodeName, buildNodeAddressesPatch(node.status?.addresses ?? [], plan.addresses), 'strategic');
+          await this.#context.kube.nodes.patchStatus(nodeName, buildNodeAddressesPatch(plan.addresses), 'strategic');
         } catch (error) {
           this.#logger.error(`Error patching node with cloud ip addresses = [${errorMessage(error)}]`, { node: nodeName });
         }

@@ -43,11 +43,31 @@ describe('planNodeAddressUpdate (upstream updateNodeAddress rules)', () => {
   });
 });
 
-describe('buildNodeAddressesPatch (PatchNodeStatus address fix-up)', () => {
-  it('replaces a changed non-empty list', () => {
-    expect(buildNodeAddressesPatch([{ type: 'InternalDNS', address: 'x' }], cloud)).toEqual({ status: { addresses: [{ $patch: 'replace' }, ...cloud] } });
+describe('dual-stack nodes (two InternalIPs)', () => {
+  const dualStack: NodeAddress[] = [
+    { type: 'InternalIP', address: '10.0.0.1' },
+    { type: 'InternalIP', address: 'fd00::1' },
+    { type: 'Hostname', address: 'node0' },
+  ];
+  it('an unchanged list needs no patch although the by-type change detection says changed', () => {
+    expect(planNodeAddressUpdate(makeNode('node0', { addresses: dualStack.map((address) => ({ ...address })) }), dualStack)).toEqual({ action: 'unchanged' });
   });
-  it('sends a plain list when there were no addresses', () => {
-    expect(buildNodeAddressesPatch([], cloud)).toEqual({ status: { addresses: cloud } });
+  it('a changed list is patched with the whole list', () => {
+    const changed: NodeAddress[] = [
+      { type: 'InternalIP', address: '10.0.0.1' },
+      { type: 'InternalIP', address: 'fd00::2' },
+      { type: 'Hostname', address: 'node0' },
+    ];
+    expect(planNodeAddressUpdate(makeNode('node0', { addresses: dualStack.map((address) => ({ ...address })) }), changed)).toEqual({ action: 'patch', addresses: changed });
+    expect(buildNodeAddressesPatch(changed)).toEqual({ status: { addresses: [{ $patch: 'replace' }, ...changed] } });
+  });
+});
+
+describe('buildNodeAddressesPatch (PatchNodeStatus address fix-up)', () => {
+  it('replaces the list', () => {
+    expect(buildNodeAddressesPatch(cloud)).toEqual({ status: { addresses: [{ $patch: 'replace' }, ...cloud] } });
+  });
+  it('replaces the list also when there were no addresses', () => {
+    expect(buildNodeAddressesPatch(cloud)).toEqual({ status: { addresses: [{ $patch: 'replace' }, ...cloud] } });
   });
 });

@@ -30,6 +30,10 @@ export function planNodeAddressUpdate(node: V1Node, cloudAddresses: readonly Nod
     if (error instanceof NodeAddressError) return { action: 'error', error };
     throw error;
   }
+  // An identical list needs no patch. Checked first: the upstream change detection maps the old
+  // list by type (last wins), so a node with two addresses of one type (dual-stack InternalIPs)
+  // would otherwise always look changed.
+  if (sameAddresses(current, addresses)) return { action: 'unchanged' };
   if (!nodeAddressesChangeDetected(current, addresses)) return { action: 'unchanged' };
   return { action: 'patch', addresses };
 }
@@ -38,14 +42,14 @@ const sameAddresses = (left: readonly V1NodeAddress[], right: readonly V1NodeAdd
   left.length === right.length && left.every((address, index) => address.type === right[index]?.type && address.address === right[index]?.address);
 
 /**
- * A strategic merge patch of `status.addresses` (upstream `PatchNodeStatus`). The field is wrongly
- * tagged `patchStrategy=merge` (by type), so a changed non-empty list is sent with the
- * `$patch: replace` directive; otherwise stale addresses of other types would survive.
+ * A strategic merge patch of `status.addresses` (upstream `PatchNodeStatus`). Only called for a
+ * changed list (`planNodeAddressUpdate` answers 'unchanged' for an identical one, so no patch is
+ * sent). The field is wrongly tagged `patchStrategy=merge` by `type`, so the list is always sent
+ * with the `$patch: replace` directive, also when the old list is empty: without it stale addresses
+ * of other types would survive, and two addresses of one type (a dual-stack node's IPv4 and IPv6
+ * InternalIPs) would collapse into one merge key and be rejected as `Duplicate value`.
  */
-export function buildNodeAddressesPatch(oldAddresses: readonly V1NodeAddress[], newAddresses: readonly V1NodeAddress[]): { status: { addresses: unknown[] } } {
+export function buildNodeAddressesPatch(newAddresses: readonly V1NodeAddress[]): { status: { addresses: unknown[] } } {
   const items = newAddresses.map((address) => ({ type: address.type, address: address.address }));
-  if (oldAddresses.length > 0 && !sameAddresses(oldAddresses, newAddresses)) {
-    return { status: { addresses: [{ $patch: 'replace' }, ...items] } };
-  }
-  return { status: { addresses: items } };
+  return { status: { addresses: [{ $patch: 'replace' }, ...items] } };
 }

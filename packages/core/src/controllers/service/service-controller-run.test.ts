@@ -40,6 +40,21 @@ describe('createServiceController', () => {
     expect([...context.queues.keys()].sort()).toEqual(['node', 'service']);
   });
 
+  it('the "service" and "node" queues use only the per-item backoff, without the overall 10 qps bucket (upstream)', () => {
+    const context = createTestControllerContext(fakeCloudProvider({ loadBalancer: new FakeLoadBalancer() }), new InMemoryKubeAccess());
+    const created: WorkQueueOptions[] = [];
+    const createQueue = context.createWorkQueue;
+    context.createWorkQueue = <K extends string>(options: WorkQueueOptions): WorkQueue<K> => {
+      created.push(options);
+      return createQueue<K>(options);
+    };
+    createServiceController(context);
+    expect(created.sort((left, right) => left.name.localeCompare(right.name))).toEqual([
+      { name: 'node', baseDelayMs: 5_000, maxDelayMs: 300_000, overallQps: Infinity },
+      { name: 'service', baseDelayMs: 5_000, maxDelayMs: 300_000, overallQps: Infinity },
+    ]);
+  });
+
   it('two controllers can share one metrics registry', () => {
     const kube = new InMemoryKubeAccess();
     const context = createTestControllerContext(fakeCloudProvider({ loadBalancer: new FakeLoadBalancer() }), kube);

@@ -5,7 +5,7 @@
 import type { V1Service } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { KubeApiError } from '../../kube/kube-api-error.js';
-import { ImplementedElsewhereError, RetryError } from '../../provider/cloud-errors.js';
+import { ImplementedElsewhereError, InvalidServiceConfigurationError, RetryError } from '../../provider/cloud-errors.js';
 import { defaultLoadBalancerName } from '../../provider/load-balancer.js';
 import { LOAD_BALANCER_CLEANUP_FINALIZER } from './service-helpers.js';
 import {
@@ -401,6 +401,7 @@ describe('TestServiceQueueDelay', () => {
     ['processing successful', undefined, 0, undefined],
     ['regular error', new Error('something went wrong'), 1, undefined],
     ['retry error', new RetryError('LB create in progress', 42_000), 0, 42_000],
+    ['invalid input error (not retried)', new InvalidServiceConfigurationError('annotation example.com/lb-type: invalid value "huge"', { annotation: 'example.com/lb-type', value: 'huge' }), 0, undefined],
   ])('%s', async (_name, cloudError, wantRequeues, wantRetryDelay) => {
     const harness = createServiceHarness();
     if (cloudError !== undefined) harness.cloud.errors.ensure = cloudError;
@@ -443,6 +444,43 @@ describe('malformed services', () => {
     ]);
     expect(harness.serviceQueue.numRequeues('default/bad')).toBe(1);
     expect(harness.kube.getService('default', 'good')?.status?.loadBalancer?.ingress).toEqual([{ ip: harness.cloud.externalIp }]);
+    harness.serviceQueue.shutDown();
+  });
+
+  it('an invalid-input error (a permanently bad annotation) yields one Warning and no retry loop; a fix is synced', async () => {
+    const harness = createServiceHarness({ nodes: [makeNode(tweakName('node1'))] });
+    harness.cloud.errors.ensure = new InvalidServiceConfigurationError('annotation example.com/lb-type: invalid value "huge" (use "small" or "large")', {
+      annotation: 'example.com/lb-type',
+      value: 'huge',
+    });
+    store(harness, newService('bad', 'LoadBalancer', tweakAnnotation('example.com/lb-type', 'huge')));
+    expect(await harness.controller.processNextServiceItem()).toBe(true);
+
+    expect(harness.kube.eventLog.find({ reason: 'SyncLoadBalancerFailed', name: 'bad' }).map((event) => event.message)).toEqual([
+      'Error syncing load balancer: failed to ensure load balancer: annotation example.com/lb-type: invalid value "huge" (use "small" or "large")',
+    ]);
+    expect(harness.serviceQueue.numRequeues('default/bad')).toBe(0);
+    expect(harness.serviceQueue.delayedAdds).toEqual([]);
+    expect(harness.serviceQueue.pendingKeys()).toEqual([]);
+
+    // The user fixes the annotation: the informer update enqueues the service, which now syncs.
+    delete harness.cloud.errors.ensure;
+    await harness.kube.services.patch('default', 'bad', { metadata: { annotations: { 'example.com/lb-type': 'small' } } }, 'merge');
+    expect(harness.serviceQueue.pendingKeys()).toEqual(['default/bad']);
+    expect(await harness.controller.processNextServiceItem()).toBe(true);
+    expect(harness.kube.getService('default', 'bad')?.status?.loadBalancer?.ingress).toEqual([{ ip: harness.cloud.externalIp }]);
+    harness.serviceQueue.shutDown();
+  });
+
+  it('a provider error marked kind "InvalidInput" anywhere in the cause chain is not retried either', async () => {
+    const harness = createServiceHarness();
+    const providerError = Object.assign(new Error('invalid annotation service.beta.kubernetes.io/aws-load-balancer-type: "bogus"'), { kind: 'InvalidInput' });
+    harness.cloud.errors.ensure = new Error('ensuring the load balancer failed', { cause: providerError });
+    store(harness, newService('bad', 'LoadBalancer'));
+    expect(await harness.controller.processNextServiceItem()).toBe(true);
+    expect(harness.serviceQueue.numRequeues('default/bad')).toBe(0);
+    expect(harness.serviceQueue.delayedAdds).toEqual([]);
+    expect(harness.kube.eventLog.find({ reason: 'SyncLoadBalancerFailed', name: 'bad' })).toHaveLength(1);
     harness.serviceQueue.shutDown();
   });
 

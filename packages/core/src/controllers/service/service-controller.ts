@@ -6,7 +6,8 @@
  * Services flow through the "service" queue (`--concurrent-service-syncs` workers); node events
  * flow through the "node" queue (one worker), each starting a host sync of every cached service.
  * Both queues back off per item from 5 s to 300 s. A provider RetryError requeues after its
- * fixed delay without counting as a failure.
+ * fixed delay without counting as a failure. An invalid-input error (`kind` `InvalidInput`, e.g.
+ * a malformed annotation) is reported once and not retried until the service or a node changes.
  */
 import type { V1Node, V1Service } from '@kubernetes/client-node';
 import type { Controller, ControllerConstructor, ControllerContext } from '../controller.js';
@@ -14,7 +15,7 @@ import type { EventRecorder, ServiceApi, SharedInformer } from '../../kube/ports
 import type { WorkQueue } from '../../kube/work-queue.js';
 import type { Logger } from '../../logging/logger.js';
 import { SERVICE_LB_CONTROLLER } from '../../names/controller-names.js';
-import { asRetryError } from '../../provider/cloud-errors.js';
+import { asRetryError, isInvalidInput } from '../../provider/cloud-errors.js';
 import type { LoadBalancer } from '../../provider/load-balancer.js';
 import { LoadBalancerSync, type LoadBalancerOperation } from './load-balancer-sync.js';
 import { shouldSyncUpdatedNode } from './node-predicates.js';
@@ -186,7 +187,12 @@ export class ServiceController implements Controller {
         this.serviceQueue.forget(key);
       } catch (error) {
         const retry = asRetryError(error);
-        if (retry !== undefined) {
+        if (isInvalidInput(error)) {
+          // A bad annotation or field: retrying cannot help. The Warning event is already out
+          // (SyncLoadBalancerFailed); the service is synced again when it (or a node) changes.
+          this.#logger.warn('service has an invalid configuration, not retrying until it changes', { service: key, error: errorMessage(error) });
+          this.serviceQueue.forget(key);
+        } else if (retry !== undefined) {
           this.#logger.warn('error processing service (retrying after the delay the provider asked for)', {
             service: key,
             retryAfterMs: retry.retryAfterMs,
@@ -297,7 +303,9 @@ export class ServiceController implements Controller {
 export const createServiceController: ControllerConstructor = (context: ControllerContext) => {
   const loadBalancer = context.cloud.loadBalancer();
   if (loadBalancer === undefined) return { skipped: 'the cloud provider does not support external load balancers' };
-  const queueOptions = { baseDelayMs: SERVICE_MIN_RETRY_DELAY_MS, maxDelayMs: SERVICE_MAX_RETRY_DELAY_MS };
+  // Upstream's service controller uses only the per-item backoff (5 s .. 300 s), not the default
+  // controller rate limiter's overall 10 qps / burst 100 bucket.
+  const queueOptions = { baseDelayMs: SERVICE_MIN_RETRY_DELAY_MS, maxDelayMs: SERVICE_MAX_RETRY_DELAY_MS, overallQps: Infinity };
   return new ServiceController({
     loadBalancer,
     providerName: context.cloud.providerName,

@@ -3,7 +3,7 @@ import { Registry } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../logging/logger.js';
 import { FakeApiServer } from './__tests__/fake-api-server.js';
-import { createKubeAccess, type ClientNodeKubeAccess } from './create-kube-access.js';
+import { clientRateLimit, createKubeAccess, type ClientNodeKubeAccess } from './create-kube-access.js';
 
 describe('createKubeAccess against a fake API server', () => {
   let server: FakeApiServer;
@@ -76,6 +76,14 @@ describe('createKubeAccess against a fake API server', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(190);
   });
 
+  it('--kube-api-qps=0 means client-go\'s default 5 qps / burst 10, not unthrottled', async () => {
+    access = createKubeAccess({ kubeConfig: server.kubeConfig(), qps: 0, burst: 0, userAgent: 'ua', logger: silentLogger, minResyncPeriodMs: 0 });
+    const started = Date.now();
+    await Promise.all(Array.from({ length: 12 }, () => access?.nodes.get('n1')));
+    // 10 at once (burst), then one every 200 ms.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(380);
+  });
+
   it('stops the watches when the start signal aborts', async () => {
     const local = new AbortController();
     access = createKubeAccess({ kubeConfig: server.kubeConfig(), qps: 20, burst: 30, userAgent: 'ua', logger: silentLogger });
@@ -86,5 +94,18 @@ describe('createKubeAccess against a fake API server', () => {
     while (server.watches.some((watch) => !watch.closed) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(server.watches.every((watch) => watch.closed)).toBe(true);
     expect(() => access?.start(new AbortController().signal)).toThrow(/stopped/);
+  });
+});
+
+describe('clientRateLimit (client-go RESTClientFor)', () => {
+  it.each([
+    [20, 30, { qps: 20, burst: 30 }],
+    [0, 0, { qps: 5, burst: 10 }],
+    [0, 30, { qps: 5, burst: 30 }],
+    [20, 0, { qps: 20, burst: 10 }],
+    [-1, 30, { qps: Infinity, burst: 30 }],
+    [0.5, -3, { qps: 0.5, burst: 1 }],
+  ])('qps %d burst %d', (qps, burst, expected) => {
+    expect(clientRateLimit(qps, burst)).toEqual(expected);
   });
 });

@@ -16,6 +16,7 @@ import { listNodes, listServicesInAllNamespaces } from './list-functions.js';
 import { RequestExecutor } from './request-executor.js';
 import { restClientMetrics } from './rest-client-metrics.js';
 import { ResilientInformer } from './resilient-informer.js';
+import { shareDispatcher } from './share-dispatcher.js';
 import { createClientNodeWatch } from './watch-function.js';
 
 /** Upstream `--min-resync-period` default: 12 h. */
@@ -23,9 +24,9 @@ export const DEFAULT_MIN_RESYNC_PERIOD_MS = 12 * 60 * 60 * 1000;
 
 export interface CreateKubeAccessOptions {
   kubeConfig: KubeConfig;
-  /** `--kube-api-qps` (upstream CCM default 20). */
+  /** `--kube-api-qps` (upstream CCM default 20); 0 means client-go's default 5, negative disables throttling. */
   qps: number;
-  /** `--kube-api-burst` (upstream CCM default 30). */
+  /** `--kube-api-burst` (upstream CCM default 30); 0 means client-go's default 10. */
   burst: number;
   userAgent: string;
   logger: Logger;
@@ -39,6 +40,20 @@ export interface CreateKubeAccessOptions {
   random?: () => number;
 }
 
+/** client-go `rest.DefaultQPS` / `rest.DefaultBurst`: what a QPS or burst of 0 means. */
+export const CLIENT_DEFAULT_QPS = 5;
+export const CLIENT_DEFAULT_BURST = 10;
+
+/**
+ * The client-side token bucket settings for `--kube-api-qps` / `--kube-api-burst`, as client-go's
+ * `RESTClientFor`: 0 means the default (5 qps, burst 10), a negative QPS disables throttling.
+ */
+export function clientRateLimit(qps: number, burst: number): { qps: number; burst: number } {
+  const effectiveQps = qps === 0 ? CLIENT_DEFAULT_QPS : qps;
+  const effectiveBurst = burst === 0 ? CLIENT_DEFAULT_BURST : burst;
+  return { qps: effectiveQps > 0 ? effectiveQps : Infinity, burst: Math.max(1, effectiveBurst) };
+}
+
 export interface ClientNodeKubeAccess extends KubeAccess {
   readonly nodeInformer: ResilientInformer<V1Node>;
   readonly serviceInformer: ResilientInformer<V1Service>;
@@ -48,11 +63,17 @@ export interface ClientNodeKubeAccess extends KubeAccess {
   stop(): void;
   /** Resolves once queued events have been written (call before `stop()` on shutdown). */
   flushEvents(): Promise<void>;
+  /** Why the informers have not synced (the last list/watch error), or undefined. */
+  syncProblem(): string | undefined;
+  /** The API server URL of the kubeconfig. */
+  readonly serverUrl: string;
 }
 
 export function createKubeAccess(options: CreateKubeAccessOptions): ClientNodeKubeAccess {
+  // One connection pool for every request and watch, instead of client-node's agent per request.
+  shareDispatcher(options.kubeConfig);
   const logger = options.logger.child({ component: 'kube-access' });
-  const bucket = new TokenBucket({ qps: options.qps > 0 ? options.qps : Infinity, burst: Math.max(1, options.burst) });
+  const bucket = new TokenBucket(clientRateLimit(options.qps, options.burst));
   const server = options.kubeConfig.getCurrentCluster()?.server ?? '';
   const host = URL.canParse(server) ? new URL(server).host : server;
   const executor = new RequestExecutor({ bucket, userAgent: options.userAgent, logger, metrics: restClientMetrics(options.metrics, host) });
@@ -126,5 +147,7 @@ export function createKubeAccess(options: CreateKubeAccessOptions): ClientNodeKu
     },
     stop,
     flushEvents: () => broadcaster.flush(),
+    syncProblem: () => nodeInformer.syncProblem() ?? serviceInformer.syncProblem(),
+    serverUrl: server,
   };
 }

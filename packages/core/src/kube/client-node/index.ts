@@ -8,5 +8,6 @@ export * from './patch-content-type.js';
 export * from './request-executor.js';
 export * from './resilient-informer.js';
 export * from './rest-client-metrics.js';
+export * from './share-dispatcher.js';
 export * from './to-kube-api-error.js';
 export * from './watch-function.js';

@@ -55,6 +55,7 @@ describe('ResilientInformer against a fake API server', () => {
       logger,
       initialBackoffMs: 10,
       maxBackoffMs: 40,
+      relistBackoffMs: 10,
       random: () => 0,
       pageSize: 2,
     });
@@ -160,6 +161,32 @@ describe('ResilientInformer against a fake API server', () => {
     expect(events).toEqual(['add n1@5', 'update n1 5->5']);
   });
 
+  it('backs off before relisting when the server answers 410 again and again (no tight loop)', async () => {
+    const goneInformer = new ResilientInformer<V1Node>({
+      resource: 'nodes',
+      apiVersion: 'v1',
+      kind: 'Node',
+      model: 'V1Node',
+      watchPath: '/api/v1/nodes',
+      list: listNodes(server.kubeConfig().makeApiClient(CoreV1Api), new RequestExecutor({ userAgent: 'test', logger: silentLogger })),
+      watch: createClientNodeWatch(server.kubeConfig()),
+      logger: silentLogger,
+      relistBackoffMs: 100,
+      maxBackoffMs: 1_000,
+      random: () => 0,
+    });
+    informer = goneInformer;
+    server.on('GET', /^\/api\/v1\/nodes$/, () => ({ body: { kind: 'NodeList', apiVersion: 'v1', metadata: { resourceVersion: '10' }, items: [wireNode('n1', '5')] } }));
+    server.onWatch(/^\/api\/v1\/nodes$/, () => ({ status: 410, body: status(410, 'Expired', 'too old resource version') }));
+    goneInformer.start();
+    await goneInformer.waitForSync();
+    // Relists after 100, 200 and 400 ms: four lists within ~700 ms, then the next only at ~1.5 s.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const lists = server.requestsTo('GET', /nodes$/).filter((request) => request.query.get('watch') !== 'true').length;
+    expect(lists).toBeGreaterThanOrEqual(3);
+    expect(lists).toBeLessThanOrEqual(5);
+  });
+
   it('keeps going after HTTP 500 on the watch and after connection resets, re-watching from the same resourceVersion', async () => {
     scriptList([wireNode('n1', '5')], '10');
     let watches = 0;
@@ -188,7 +215,11 @@ describe('ResilientInformer against a fake API server', () => {
     const logger = recordingLogger();
     const nodes = createInformer(logger);
     nodes.start();
+    expect(nodes.syncProblem()).toBe('no answer yet');
+    await until(() => nodes.syncProblem() !== 'no answer yet' || nodes.hasSynced());
+    if (!nodes.hasSynced()) expect(nodes.syncProblem()).toMatch(/starting|not json|JSON/);
     await nodes.waitForSync();
+    expect(nodes.syncProblem()).toBeUndefined();
     expect(events).toEqual(['add n1@5']);
     expect(logger.warnings).toEqual(['Listing failed, retrying', 'Listing failed, retrying']);
   });
@@ -341,6 +372,56 @@ describe('ResilientInformer backoff', () => {
     watchDone?.(new Error('connection reset'));
     await vi.advanceTimersByTimeAsync(199);
     expect(attempts.length).toBe(before);
+    await informer.stop();
+  });
+});
+
+describe('ResilientInformer relist backoff after 410 Gone', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('waits 800 ms before relisting, doubling up to 30 s while 410s keep coming (client-go reflector)', async () => {
+    const lists: number[] = [];
+    const list = async (): Promise<ListPage<V1Node>> => {
+      lists.push(Date.now());
+      return { items: [], resourceVersion: String(lists.length) };
+    };
+    const watch: WatchFunction = async (_path, _query, _onEvent, onDone) => {
+      onDone(new KubeApiError('too old resource version', 410, 'Expired'));
+      return () => {};
+    };
+    const informer = new ResilientInformer<V1Node>({ resource: 'nodes', apiVersion: 'v1', kind: 'Node', model: 'V1Node', watchPath: '/api/v1/nodes', list, watch, logger: silentLogger, random: () => 0 });
+    const start = Date.now();
+    informer.start();
+    await vi.advanceTimersByTimeAsync(120_000);
+    const gaps = lists.map((at, index) => at - (lists[index - 1] ?? start));
+    expect(gaps.slice(0, 9)).toEqual([0, 800, 1600, 3200, 6400, 12800, 25600, 30000, 30000]);
+    await informer.stop();
+  });
+
+  it('jitters the relist delay by up to 100%', async () => {
+    const lists: number[] = [];
+    const list = async (): Promise<ListPage<V1Node>> => {
+      lists.push(Date.now());
+      return { items: [], resourceVersion: '1' };
+    };
+    let watches = 0;
+    const watch: WatchFunction = async (_path, _query, _onEvent, onDone) => {
+      watches += 1;
+      if (watches === 1) onDone(new KubeApiError('gone', 410, 'Expired'));
+      return () => {};
+    };
+    const informer = new ResilientInformer<V1Node>({ resource: 'nodes', apiVersion: 'v1', kind: 'Node', model: 'V1Node', watchPath: '/api/v1/nodes', list, watch, logger: silentLogger, random: () => 0.5, watchTimeoutSeconds: () => 300 });
+    const start = Date.now();
+    informer.start();
+    await vi.advanceTimersByTimeAsync(1_199);
+    expect(lists).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(lists.map((at) => at - start)).toEqual([0, 1_200]);
     await informer.stop();
   });
 });

@@ -1,9 +1,11 @@
 /**
  * A shared informer (client-go `SharedIndexInformer` semantics) that never gives up: it lists
  * (paginated), then watches from the list's resourceVersion with bookmarks. A 410 Gone (HTTP or
- * in-stream) relists at once; any other failure (HTTP 5xx, connection reset, list error, bad
- * event) is logged and retried with exponential backoff (200 ms .. 30 s, reset after a healthy
- * minute). Unlike client-node's ListWatch, it hands handlers the previous cached object on
+ * in-stream) relists after a jittered backoff like client-go's reflector (800 ms doubling to
+ * 30 s, jitter up to 100%, reset after two healthy minutes), so a server answering 410 again and
+ * again cannot cause a tight list loop; any other failure (HTTP 5xx, connection reset, list
+ * error, bad event) is logged and retried with exponential backoff (200 ms .. 30 s, reset after a
+ * healthy minute). Unlike client-node's ListWatch, it hands handlers the previous cached object on
  * updates, the last known state on deletes, synthesises adds for late handlers, and can resync.
  */
 import type { Logger } from '../../logging/logger.js';
@@ -51,6 +53,8 @@ export interface ResilientInformerOptions<T> {
   maxBackoffMs?: number;
   /** A failure after this long without one starts again from the initial backoff. */
   backoffResetMs?: number;
+  /** First wait before relisting after a 410 Gone; default 800 ms (client-go reflector). Doubles up to maxBackoffMs. */
+  relistBackoffMs?: number;
   /** Server-side watch timeout; default random in [300, 600) s like client-go. */
   watchTimeoutSeconds?: () => number;
   pageSize?: number;
@@ -66,6 +70,10 @@ export function objectKey(object: KubeObject): string {
 
 class GoneError extends Error {}
 
+/** client-go reflector backoff manager: 800 ms initial, reset after 2 minutes without a failure. */
+const RELIST_INITIAL_BACKOFF_MS = 800;
+const RELIST_BACKOFF_RESET_MS = 120_000;
+
 export class ResilientInformer<T extends KubeObject> implements SharedInformer<T> {
   readonly #options: ResilientInformerOptions<T>;
   readonly #objects = new Map<string, T>();
@@ -74,11 +82,16 @@ export class ResilientInformer<T extends KubeObject> implements SharedInformer<T
   readonly #stopController = new AbortController();
   #resourceVersion = '';
   #synced = false;
+  /** Why the last list or watch attempt failed; undefined after a success. */
+  #lastFailure: string | undefined;
+  /** A list page has been received at least once (the server answers). */
+  #answered = false;
   #started = false;
   #abortWatch: (() => void) | undefined;
   #resyncTimer: NodeJS.Timeout | undefined;
   readonly #handlerTimers: NodeJS.Timeout[] = [];
   readonly #backoff: ExponentialBackoff;
+  readonly #relistBackoff: ExponentialBackoff;
   #loop: Promise<void> | undefined;
 
   /** The cache: `name` or `namespace/name` keys. Objects are shared with handlers: do not mutate. */
@@ -94,6 +107,13 @@ export class ResilientInformer<T extends KubeObject> implements SharedInformer<T
       maxMs: options.maxBackoffMs ?? 30_000,
       resetAfterMs: options.backoffResetMs ?? 60_000,
       jitter: 0.2,
+      ...(options.random ? { random: options.random } : {}),
+    });
+    this.#relistBackoff = new ExponentialBackoff({
+      initialMs: options.relistBackoffMs ?? RELIST_INITIAL_BACKOFF_MS,
+      maxMs: options.maxBackoffMs ?? 30_000,
+      resetAfterMs: RELIST_BACKOFF_RESET_MS,
+      jitter: 1.0,
       ...(options.random ? { random: options.random } : {}),
     });
   }
@@ -170,6 +190,16 @@ export class ResilientInformer<T extends KubeObject> implements SharedInformer<T
     for (const object of this.#objects.values()) this.#notify('onUpdate', (handlers) => handlers.onUpdate?.(object, object));
   }
 
+  /**
+   * Why the informer has not synced yet, or undefined when it has synced or is still listing
+   * normally: the last list/watch failure, or a note that the server never answered.
+   */
+  syncProblem(): string | undefined {
+    if (this.#synced) return undefined;
+    if (this.#lastFailure !== undefined) return this.#lastFailure;
+    return this.#answered ? undefined : 'no answer yet';
+  }
+
   /** The resourceVersion the next watch starts from. */
   lastSyncResourceVersion(): string {
     return this.#resourceVersion;
@@ -195,9 +225,12 @@ export class ResilientInformer<T extends KubeObject> implements SharedInformer<T
         }
       } catch (error) {
         if (this.#stopped) break;
+        this.#lastFailure = error instanceof Error ? error.message : String(error);
         if (error instanceof GoneError || (error instanceof KubeApiError && error.isGone)) {
-          this.#options.logger.verbose(2, 'Watch expired, relisting', { resource: this.#options.resource, resourceVersion: this.#resourceVersion });
+          const delay = this.#relistBackoff.next();
+          this.#options.logger.verbose(2, 'Watch expired, relisting', { resource: this.#options.resource, resourceVersion: this.#resourceVersion, relistInMs: delay });
           needList = true;
+          await abortableSleep(delay, this.#stopController.signal);
           continue;
         }
         const delay = this.#backoff.next();
@@ -218,6 +251,8 @@ export class ResilientInformer<T extends KubeObject> implements SharedInformer<T
     do {
       if (this.#stopped) return;
       const page = await this.#options.list({ limit: this.#options.pageSize ?? 500, ...(continueToken ? { continueToken } : {}) });
+      this.#answered = true;
+      this.#lastFailure = undefined;
       for (const item of page.items) {
         const object = this.#stamp(item);
         listed.set(objectKey(object), object);

@@ -75,6 +75,12 @@ describe('applyStrategicMergePatch with the Node schema', () => {
       expected: { status: { addresses: [{ type: 'ExternalIP', address: '1.2.3.4' }] } },
     },
     {
+      name: 'absent addresses take the patch list, the $patch: replace marker dropped (dual-stack)',
+      target: { status: {} },
+      patch: { status: { addresses: [{ $patch: 'replace' }, { type: 'InternalIP', address: '10.0.0.1' }, { type: 'InternalIP', address: 'fd00::1' }] } },
+      expected: { status: { addresses: [{ type: 'InternalIP', address: '10.0.0.1' }, { type: 'InternalIP', address: 'fd00::1' }] } },
+    },
+    {
       name: 'list item deleted with $patch: delete',
       target: { status: { conditions: [ready, network] } },
       patch: { status: { conditions: [{ type: 'NetworkUnavailable', $patch: 'delete' }] } },

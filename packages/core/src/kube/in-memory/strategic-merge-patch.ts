@@ -171,8 +171,12 @@ function withoutKey(object: JsonObject, key: string): JsonObject {
   return copy;
 }
 
+/**
+ * Removes directive keys; like Go's `removeDirectives`, a list item carrying `$patch` (e.g. the
+ * `{"$patch": "replace"}` marker sent into a list the original does not have) is dropped.
+ */
 function stripDirectives<T extends JsonValue>(value: T): T {
-  if (Array.isArray(value)) return value.map((item) => stripDirectives(item)) as T;
+  if (Array.isArray(value)) return value.filter((item) => !(isObject(item) && DIRECTIVE in item)).map((item) => stripDirectives(item)) as T;
   if (!isObject(value)) return value;
   const result: JsonObject = {};
   for (const [key, item] of Object.entries(value)) {

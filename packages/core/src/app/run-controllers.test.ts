@@ -1,0 +1,105 @@
+/** The bounded wait for the informer caches at startup (upstream `WaitForAPIServer`). */
+import { KubeConfig } from '@kubernetes/client-node';
+import { Registry } from 'prom-client';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CONTROLLER_CONFIG } from '../controllers/controller.js';
+import { InMemoryKubeAccess } from '../kube/in-memory/in-memory-kube-access.js';
+import type { SharedInformer } from '../kube/ports.js';
+import { silentLogger } from '../logging/logger.js';
+import { runnableInMemoryKube, TestCloud, TEST_CLOUD_CONFIG_SCHEMA } from './__tests__/command-harness.js';
+import { ControllerManagerMetrics } from './metrics/controller-manager-metrics.js';
+import { FatalStartupError, INFORMER_SYNC_HEALTH_CHECK, runControllers, type RunControllersOptions, type RunnableKubeAccess } from './run-controllers.js';
+import { HealthChecks } from './serving/health-checks.js';
+
+/** The informer with its waitForSync replaced (the other members still reach the real one). */
+function withSync<T extends object>(informer: SharedInformer<T>, waitForSync: () => Promise<void>): SharedInformer<T> {
+  return new Proxy(informer, {
+    get(target, property) {
+      if (property === 'waitForSync') return waitForSync;
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+function setup(kube: RunnableKubeAccess, apiServerWaitTimeoutMs: number) {
+  const healthChecks = new HealthChecks();
+  const metrics = new Registry();
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromOptions({
+    clusters: [{ name: 'c', server: 'https://api.example:6443', skipTLSVerify: true }],
+    users: [{ name: 'u' }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
+  const options: RunControllersOptions = {
+    cloud: new TestCloud(TEST_CLOUD_CONFIG_SCHEMA.parse('', 'cloud.conf').config),
+    clientBuilder: { kubeConfig: () => kubeConfig },
+    createKubeAccess: () => kube,
+    controllerConfig: { ...DEFAULT_CONTROLLER_CONFIG },
+    controllerEntries: ['*'],
+    disabledByDefault: new Set(),
+    constructors: {},
+    controllerStartIntervalMs: 0,
+    metrics,
+    controllerManagerMetrics: new ControllerManagerMetrics(metrics),
+    healthChecks,
+    logger: silentLogger,
+    shutdownTimeoutMs: 100,
+    apiServerWaitTimeoutMs,
+  };
+  return { options, healthChecks };
+}
+
+describe('runControllers: waiting for the API server', () => {
+  it('fails with FatalStartupError naming the server and the last error when the caches do not sync in time', async () => {
+    const inMemory = new InMemoryKubeAccess();
+    const base = runnableInMemoryKube(inMemory);
+    const never = () => new Promise<void>(() => {});
+    const kube: RunnableKubeAccess = {
+      ...base,
+      nodeInformer: withSync(inMemory.nodeInformer, never),
+      serviceInformer: withSync(inMemory.serviceInformer, never),
+      syncProblem: () => 'list nodes: connect ECONNREFUSED 10.0.0.1:6443',
+    };
+    const { options, healthChecks } = setup(kube, 50);
+    const stop = new AbortController();
+    const running = runControllers(stop.signal, options);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(healthChecks.list().map((check) => check.name)).toEqual([INFORMER_SYNC_HEALTH_CHECK]);
+    await expect((async () => healthChecks.list()[0]?.check())()).rejects.toThrow('informer caches have not synced: list nodes: connect ECONNREFUSED');
+    const error = await running.then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    expect(error).toBeInstanceOf(FatalStartupError);
+    expect((error as Error).message).toBe('cannot reach the Kubernetes API server at https://api.example:6443: list nodes: connect ECONNREFUSED 10.0.0.1:6443');
+    expect(healthChecks.list().map((check) => check.name)).toEqual(['ping']);
+  });
+
+  it('keeps waiting past the deadline while the server answers and the lists progress', async () => {
+    const inMemory = new InMemoryKubeAccess();
+    const base = runnableInMemoryKube(inMemory);
+    let release!: () => void;
+    const slow = new Promise<void>((resolve) => (release = resolve));
+    const kube: RunnableKubeAccess = {
+      ...base,
+      nodeInformer: withSync(inMemory.nodeInformer, () => slow),
+      serviceInformer: withSync(inMemory.serviceInformer, () => slow),
+      syncProblem: () => undefined,
+    };
+    const { options, healthChecks } = setup(kube, 20);
+    const stop = new AbortController();
+    let failure: unknown;
+    const running = runControllers(stop.signal, options).catch((error: unknown) => (failure = error));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(failure).toBeUndefined();
+    expect(healthChecks.list().map((check) => check.name)).toEqual([INFORMER_SYNC_HEALTH_CHECK]);
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(healthChecks.list().map((check) => check.name)).toEqual(['ping']);
+    stop.abort();
+    await running;
+    expect(failure).toBeUndefined();
+  });
+});
