@@ -3,6 +3,7 @@
  * original error as `cause`. Retryability is decided where the error is born (the SDK adapter for
  * cloud API errors), never guessed later from a message.
  */
+import { InvalidServiceConfigurationError } from '@ccm/core';
 
 /** What went wrong with a cloud API call, independent of the AWS error code spelling. */
 export type AwsApiErrorKind =
@@ -64,25 +65,24 @@ export function isAwsErrorCode(error: unknown, code: string): boolean {
 
 /**
  * A Service annotation holds a value we cannot use. Thrown before any cloud change so the
- * service controller reports it as a Warning event and nothing half-done is left behind.
+ * service controller reports it as a Warning event, does not retry, and nothing half-done is
+ * left behind (core kind `InvalidInput`: synced again when the Service changes).
  */
-export class InvalidAnnotationError extends Error {
-  readonly kind = 'InvalidAnnotation' as const;
-  readonly annotation: string;
-  readonly value: string;
+export class InvalidAnnotationError extends InvalidServiceConfigurationError {
+  declare readonly annotation: string;
+  declare readonly value: string;
 
   constructor(annotation: string, value: string, reason: string, options?: { cause?: unknown }) {
-    super(`invalid value ${JSON.stringify(value)} for annotation ${annotation}: ${reason}`, options);
+    super(`invalid value ${JSON.stringify(value)} for annotation ${annotation}: ${reason}`, { annotation, value, cause: options?.cause });
     this.name = 'InvalidAnnotationError';
-    this.annotation = annotation;
-    this.value = value;
   }
 }
 
-/** The Service spec asks for something AWS load balancers cannot do (mixed protocols, affinity...). */
-export class UnsupportedServiceError extends Error {
-  readonly kind = 'UnsupportedService' as const;
-
+/**
+ * The Service spec asks for something AWS load balancers cannot do (mixed protocols, affinity...).
+ * Also invalid input: retrying cannot help until the Service changes.
+ */
+export class UnsupportedServiceError extends InvalidServiceConfigurationError {
   constructor(message: string) {
     super(message);
     this.name = 'UnsupportedServiceError';
