@@ -36,7 +36,13 @@ const report = JSON.parse(readFileSync(reportPath, 'utf8'));
 const passed = report.numPassedTests ?? 0;
 // Suites that failed to load count as failures too.
 const failedSuites = (report.testResults ?? []).filter((suite) => suite.status === 'failed' && (suite.assertionResults ?? []).length === 0).length;
-const failed = (report.numFailedTests ?? 0) + failedSuites;
+let failed = (report.numFailedTests ?? 0) + failedSuites;
+// Unhandled errors (a crashed worker, an error thrown after a test ended) fail the run without
+// failing a test: count them so the summary line never says 0 failed for a red run.
+if (vitest.status !== 0 && failed === 0) {
+  console.error('vitest exited non-zero without a failed test (unhandled errors): counted as 1 failure');
+  failed = 1;
+}
 const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 if (skipped > 0) {
   for (const suite of report.testResults ?? []) {
