@@ -1,5 +1,6 @@
 /** @ccm/cloud-provider-sandbox: the sandbox cloud provider (talks to @ccm/testing's sandbox cloud over HTTP). */
 export * from './config/sandbox-cloud-config.js';
+export * from './operations/instance-lookup.js';
 export * from './operations/instance-operations.js';
 export * from './operations/load-balancer-operations.js';
 export * from './operations/plan-load-balancer.js';

@@ -22,6 +22,8 @@ describe('readSandboxCloudConfig', () => {
       region: '',
       requestTimeoutMs: 10_000,
       retries: 3,
+      lookupPolicy: 'batched',
+      cloudApi: { qps: 20, burst: 40 },
       loadBalancer: { enabled: true, ingress: 'ip' },
       routes: { enabled: true },
     });

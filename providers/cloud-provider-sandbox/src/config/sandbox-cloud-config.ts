@@ -1,4 +1,5 @@
 import { CloudConfigError, defineGcfgSchema, parseGcfg, type CloudConfigProblem } from '@ccm/core';
+import type { LookupPolicy } from '../operations/instance-lookup.js';
 
 /** The sandbox cloud-config file (gcfg), declared once: the reader and the docs come from it. */
 export const SANDBOX_CLOUD_CONFIG_SCHEMA = defineGcfgSchema({
@@ -15,6 +16,21 @@ export const SANDBOX_CLOUD_CONFIG_SCHEMA = defineGcfgSchema({
       region: { type: 'string', name: 'region', description: 'Only instances in this region are considered; empty means every region.' },
       requestTimeoutSeconds: { type: 'int', name: 'request-timeout', default: 10, description: 'Seconds before a cloud API request is abandoned.' },
       retries: { type: 'int', name: 'retries', default: 3, description: 'Retries of a throttled, failed (5xx) or unreachable call; 0 disables retrying.' },
+      lookupPolicy: {
+        type: 'string',
+        name: 'lookup-policy',
+        default: 'batched',
+        allowed: ['batched', 'single'],
+        description:
+          'How instance lookups reach the cloud: `batched` coalesces the concurrent per-node lookups of every controller into batch calls; `single` makes one call per lookup (the upstream behaviour).',
+      },
+      apiQps: {
+        type: 'int',
+        name: 'api-qps',
+        default: 20,
+        description: 'Cloud API budget shared by every controller: requests per second, lowered automatically while the cloud throttles.',
+      },
+      apiBurst: { type: 'int', name: 'api-burst', default: 40, description: 'Cloud API budget: requests allowed at once after an idle period.' },
     },
   },
   loadBalancer: {
@@ -50,6 +66,10 @@ export interface SandboxCloudConfig {
   region: string;
   requestTimeoutMs: number;
   retries: number;
+  /** The reader's default is `batched`; when absent (a config built in code) lookups are `single`. */
+  lookupPolicy?: LookupPolicy;
+  /** The client-side cloud API budget; none when absent. */
+  cloudApi?: { qps: number; burst: number };
   loadBalancer: { enabled: boolean; ingress: LoadBalancerIngressMode };
   routes: { enabled: boolean };
 }
@@ -78,6 +98,8 @@ export function readSandboxCloudConfig(text: string, fileName: string): { config
   if (raw.global.requestTimeoutSeconds <= 0) problem('request-timeout', 'section [Global], key "request-timeout": must be a positive number of seconds');
   if (raw.global.retries < 0) problem('retries', 'section [Global], key "retries": must not be negative');
   if (/\s/.test(raw.global.clusterId)) problem('cluster-id', 'section [Global], key "cluster-id": must not contain spaces');
+  if (raw.global.apiQps <= 0) problem('api-qps', 'section [Global], key "api-qps": must be a positive number of requests per second');
+  if (raw.global.apiBurst <= 0) problem('api-burst', 'section [Global], key "api-burst": must be a positive number of requests');
   if (problems.length > 0) throw new CloudConfigError(problems);
 
   return {
@@ -87,6 +109,8 @@ export function readSandboxCloudConfig(text: string, fileName: string): { config
       region: raw.global.region,
       requestTimeoutMs: raw.global.requestTimeoutSeconds * 1000,
       retries: raw.global.retries,
+      lookupPolicy: raw.global.lookupPolicy as LookupPolicy,
+      cloudApi: { qps: raw.global.apiQps, burst: raw.global.apiBurst },
       loadBalancer: { enabled: raw.loadBalancer.enabled, ingress: raw.loadBalancer.ingress as LoadBalancerIngressMode },
       routes: { enabled: raw.routes.enabled },
     },

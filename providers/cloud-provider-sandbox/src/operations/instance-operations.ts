@@ -1,10 +1,13 @@
 import type { V1Node } from '@kubernetes/client-node';
 import type { CallOptions, CloudInstance, SandboxCloudClient } from '../ports/sandbox-cloud-client.js';
 import { parseSandboxProviderId } from '../sandbox-provider-id.js';
+import { singleInstanceLookup, type InstanceLookup } from './instance-lookup.js';
 
 export interface InstanceOperationsOptions {
   /** Only instances in this region count; '' for every region. */
   region: string;
+  /** How lookups reach the cloud; default one call per lookup (`singleInstanceLookup`). */
+  lookup?: InstanceLookup;
 }
 
 export class InstanceNotUniqueError extends Error {
@@ -23,21 +26,21 @@ export function pickInstanceByName(nodeName: string, candidates: readonly CloudI
 
 /** Finding the cloud instance behind a Node: by `spec.providerID`, else by the Node's name. */
 export class InstanceOperations {
-  readonly #client: SandboxCloudClient;
+  readonly #lookup: InstanceLookup;
   readonly #region: string;
 
   constructor(client: SandboxCloudClient, options: InstanceOperationsOptions) {
-    this.#client = client;
+    this.#lookup = options.lookup ?? singleInstanceLookup(client);
     this.#region = options.region;
   }
 
   /** `undefined` when no instance exists (or it is in another region). */
   async findForNode(node: V1Node, options?: CallOptions): Promise<CloudInstance | undefined> {
     const providerId = node.spec?.providerID ?? '';
-    if (providerId !== '') return this.#inRegion(await this.#client.getInstance(parseSandboxProviderId(providerId), options));
+    if (providerId !== '') return this.#inRegion(await this.#lookup.getById(parseSandboxProviderId(providerId), options));
     const nodeName = node.metadata?.name ?? '';
     if (nodeName === '') return undefined;
-    const candidates = (await this.#client.findInstancesByName(nodeName, options)).filter((instance) => this.#inRegion(instance) !== undefined);
+    const candidates = (await this.#lookup.findByName(nodeName, options)).filter((instance) => this.#inRegion(instance) !== undefined);
     return pickInstanceByName(nodeName, candidates);
   }
 
@@ -56,7 +59,7 @@ export class InstanceOperations {
     }
     const found = new Map<string, CloudInstance>();
     if (idsByNode.size === 0 && namesToFind.length === 0) return found;
-    const instances = (await this.#client.batchGetInstances({ ids: [...new Set(idsByNode.values())], names: namesToFind }, options)).filter(
+    const instances = (await this.#lookup.getMany({ ids: [...new Set(idsByNode.values())], names: namesToFind }, options)).filter(
       (instance) => this.#inRegion(instance) !== undefined,
     );
     const byId = new Map(instances.map((instance) => [instance.id, instance]));
@@ -73,7 +76,7 @@ export class InstanceOperations {
 
   /** The live instance named `nodeName`, if any. */
   async findLiveByName(nodeName: string, options?: CallOptions): Promise<CloudInstance | undefined> {
-    const candidates = (await this.#client.findInstancesByName(nodeName, options)).filter((instance) => this.#inRegion(instance) !== undefined);
+    const candidates = (await this.#lookup.findByName(nodeName, options)).filter((instance) => this.#inRegion(instance) !== undefined);
     const instance = pickInstanceByName(nodeName, candidates);
     return instance?.state === 'terminated' ? undefined : instance;
   }

@@ -14,6 +14,11 @@ export interface RetryPolicy {
   baseDelayMs?: number;
   /** Cap for backoff and for the cloud's Retry-After. Default 5 s. */
   maxDelayMs?: number;
+  /**
+   * Whether throttled calls are retried here (default true). False when a cloud API budget in
+   * front of the client already retries them with its own backoff.
+   */
+  retryThrottled?: boolean;
   /** Injected for tests; must reject when `signal` aborts. */
   sleep?: (delayMs: number, signal?: AbortSignal) => Promise<void>;
 }
@@ -34,6 +39,7 @@ export function retrySandboxCalls(policy: RetryPolicy = {}): SandboxCallWrapper 
         return await call();
       } catch (error) {
         if (!(error instanceof SandboxApiError) || !error.retryable || attempt >= attempts || isAborted(signal)) throw error;
+        if (error.kind === 'Throttled' && policy.retryThrottled === false) throw error;
         const backoffMs = baseDelayMs * 2 ** (attempt - 1);
         try {
           await wait(Math.min(maxDelayMs, error.retryAfterMs ?? backoffMs), signal);

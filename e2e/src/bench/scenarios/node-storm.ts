@@ -1,0 +1,109 @@
+/**
+ * node-storm: N kubelets register their Nodes at once, each with the uninitialized taint and a
+ * matching cloud instance. Measured from the moment the Nodes are created until every taint is
+ * gone.
+ */
+import type { ScenarioName } from '../bench-arguments.js';
+import { BenchEnvironment } from '../bench-environment.js';
+import { createBenchInstances, hasUninitializedTaint, uninitializedNode } from '../bench-objects.js';
+import { percentile, type MetricDefinition, type RowResult } from '../bench-results.js';
+import type { CcmPolicy } from '../ccm-policies.js';
+import { waitFor } from '../../harness/wait-for.js';
+import { waitForQuiet } from './quiet.js';
+
+export const NODE_STORM: ScenarioName = 'node-storm';
+
+export const NODE_STORM_METRICS: MetricDefinition[] = [
+  { key: 'allInitializedSeconds', label: 'all nodes initialized (s)', unit: 'seconds', scaling: 'linear', target: 30 },
+  { key: 'taintRemovalP50Seconds', label: 'taint removal delay p50 (s)', unit: 'seconds', scaling: 'linear' },
+  { key: 'taintRemovalP99Seconds', label: 'taint removal delay p99 (s)', unit: 'seconds', scaling: 'linear' },
+  { key: 'cloudCalls', label: 'cloud API calls', unit: 'count', scaling: 'linear', target: 200 },
+  { key: 'throttledCalls', label: 'throttled cloud calls', unit: 'count', scaling: 'linear' },
+  { key: 'kubeWrites', label: 'kube API writes', unit: 'count', scaling: 'linear' },
+  { key: 'ccmPeakRssMegabytes', label: 'CCM peak RSS (MB)', unit: 'megabytes', scaling: 'constant', target: 300 },
+];
+
+export interface NodeStormParameters {
+  nodes: number;
+  latencyMs: number;
+  rate: number | undefined;
+  apiQps: number;
+  timeoutMs: number;
+}
+
+export async function runNodeStorm(policy: CcmPolicy, parameters: NodeStormParameters): Promise<Omit<RowResult, 'values' | 'extrapolated' | 'reportedSize'>> {
+  const environment = await BenchEnvironment.start({ latencyMs: parameters.latencyMs, rate: parameters.rate, apiQps: parameters.apiQps });
+  try {
+    const instances = createBenchInstances(environment.cloud, parameters.nodes);
+    const ccm = await environment.startCcm(policy);
+    await environment.resetCounters();
+
+    const createdAt = new Map<string, number>();
+    const delays: number[] = [];
+    let initialized = 0;
+    const unsubscribe = environment.emulator.onChange((change) => {
+      if (change.resource !== 'nodes' || change.type !== 'MODIFIED') return;
+      const name = (change.object.metadata as { name?: string } | undefined)?.name ?? '';
+      const started = createdAt.get(name);
+      if (started === undefined || hasUninitializedTaint(change.object as never)) return;
+      createdAt.delete(name);
+      delays.push((performance.now() - started) / 1000);
+      initialized++;
+    });
+    const started = performance.now();
+    try {
+      for (const instance of instances) {
+        createdAt.set(instance.name, performance.now());
+        environment.emulator.create('nodes', uninitializedNode(instance));
+      }
+      await waitFor(
+        `all ${parameters.nodes} nodes to lose the uninitialized taint`,
+        (observe) => {
+          ccm.assertRunning();
+          observe(`${initialized}/${parameters.nodes} initialized`);
+          return initialized >= parameters.nodes;
+        },
+        parameters.timeoutMs,
+        { intervalMs: 20, describeContext: () => ccm.process.report(30), abortIf: ccm.exitedReport },
+      );
+    } finally {
+      unsubscribe();
+    }
+    const allInitializedSeconds = (performance.now() - started) / 1000;
+    // The address patches and Synced events follow the taint removal: count them too.
+    await waitForQuiet(environment, ccm, parameters.timeoutMs);
+    const calls = await environment.cloudCalls();
+    const kube = environment.emulator.requestCounts();
+    const peakRss = await ccm.peakRssBytes();
+    return {
+      scenario: NODE_STORM,
+      policy: policy.name,
+      label: policy.label,
+      measuredSize: parameters.nodes,
+      measured: {
+        allInitializedSeconds,
+        taintRemovalP50Seconds: percentile(delays, 50),
+        taintRemovalP99Seconds: percentile(delays, 99),
+        cloudCalls: calls.calls,
+        throttledCalls: calls.throttled,
+        kubeWrites: kube.writes,
+        ccmPeakRssMegabytes: peakRss === undefined ? undefined : peakRss / 1024 / 1024,
+      },
+      notes: [`cloud calls by operation: ${JSON.stringify(calls.byOperation)}`, `kube writes by verb: ${JSON.stringify(writesByResource(kube.byResource))}`],
+    };
+  } finally {
+    await environment.close();
+  }
+}
+
+/** `nodes: {update: 5000}` etc., writes only. */
+export function writesByResource(byResource: Record<string, Record<string, number>>): Record<string, Record<string, number>> {
+  const writes: Record<string, Record<string, number>> = {};
+  for (const [resource, verbs] of Object.entries(byResource)) {
+    for (const [verb, count] of Object.entries(verbs)) {
+      if (!['create', 'update', 'patch', 'delete', 'deletecollection'].includes(verb)) continue;
+      (writes[resource] ??= {})[verb] = count;
+    }
+  }
+  return writes;
+}

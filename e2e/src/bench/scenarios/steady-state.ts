@@ -1,0 +1,74 @@
+/**
+ * steady-state: N initialized nodes whose addresses already match the cloud. The node
+ * controller refreshes every node's addresses once per `--node-status-update-frequency`; we
+ * count the cloud calls (and kube writes) of one such refresh, after the start-up refresh.
+ */
+import type { ScenarioName } from '../bench-arguments.js';
+import { BenchEnvironment } from '../bench-environment.js';
+import { createBenchInstances, initializedNode } from '../bench-objects.js';
+import type { MetricDefinition, RowResult } from '../bench-results.js';
+import type { CcmPolicy } from '../ccm-policies.js';
+import { waitFor } from '../../harness/wait-for.js';
+import { waitForQuiet } from './quiet.js';
+
+export const STEADY_STATE: ScenarioName = 'steady-state';
+
+export const STEADY_STATE_METRICS: MetricDefinition[] = [
+  { key: 'cloudCallsPerPeriod', label: 'cloud API calls per refresh period', unit: 'count', scaling: 'linear', target: 100 },
+  { key: 'refreshSeconds', label: 'refresh pass duration (s)', unit: 'seconds', scaling: 'linear' },
+  { key: 'kubeWritesPerPeriod', label: 'kube API writes per period', unit: 'count', scaling: 'linear' },
+  { key: 'ccmPeakRssMegabytes', label: 'CCM peak RSS (MB)', unit: 'megabytes', scaling: 'constant' },
+];
+
+export interface SteadyStateParameters {
+  nodes: number;
+  latencyMs: number;
+  rate: number | undefined;
+  apiQps: number;
+  periodSeconds: number;
+  timeoutMs: number;
+}
+
+export async function runSteadyState(policy: CcmPolicy, parameters: SteadyStateParameters): Promise<Omit<RowResult, 'values' | 'extrapolated' | 'reportedSize'>> {
+  const environment = await BenchEnvironment.start({ latencyMs: parameters.latencyMs, rate: parameters.rate, apiQps: parameters.apiQps });
+  try {
+    const instances = createBenchInstances(environment.cloud, parameters.nodes);
+    for (const instance of instances) environment.emulator.create('nodes', initializedNode(instance));
+    const ccm = await environment.startCcm(policy, { nodeStatusUpdateFrequencySeconds: parameters.periodSeconds });
+    // The first refresh runs at start-up; wait for it to begin and finish, then count the next one.
+    await waitFor('the start-up refresh to begin', async () => (await environment.cloudCalls()).calls > 0, parameters.timeoutMs, { intervalMs: 50, abortIf: ccm.exitedReport });
+    await waitForQuiet(environment, ccm, parameters.timeoutMs);
+    await environment.resetCounters();
+    let firstCallAt = 0;
+    await waitFor(
+      'the next refresh to begin',
+      async () => {
+        ccm.assertRunning();
+        return (await environment.cloudCalls()).calls > 0;
+      },
+      parameters.periodSeconds * 1000 + parameters.timeoutMs,
+      { intervalMs: 10, abortIf: ccm.exitedReport },
+    );
+    firstCallAt = performance.now();
+    const lastActivityAt = await waitForQuiet(environment, ccm, parameters.timeoutMs);
+    const calls = await environment.cloudCalls();
+    const kube = environment.emulator.requestCounts();
+    const peakRss = await ccm.peakRssBytes();
+    return {
+      scenario: STEADY_STATE,
+      policy: policy.name,
+      label: policy.label,
+      measuredSize: parameters.nodes,
+      measured: {
+        cloudCallsPerPeriod: calls.calls,
+        // From the first to the last call seen (sampled every 100 ms).
+        refreshSeconds: Math.max(0, (lastActivityAt - firstCallAt) / 1000),
+        kubeWritesPerPeriod: kube.writes,
+        ccmPeakRssMegabytes: peakRss === undefined ? undefined : peakRss / 1024 / 1024,
+      },
+      notes: [`cloud calls by operation: ${JSON.stringify(calls.byOperation)}`, `period: --node-status-update-frequency=${parameters.periodSeconds}s`],
+    };
+  } finally {
+    await environment.close();
+  }
+}
