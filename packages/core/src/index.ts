@@ -12,3 +12,4 @@ export * from './node-helpers/index.js';
 export * from './config/index.js';
 export * from './app/index.js';
 export * from './cloud/index.js';
+export * from './util/index.js';

@@ -51,7 +51,13 @@ export function registerServingScenarios(driver: ProviderDriver): void {
     it('serves the upstream metric names on /metrics', async () => {
       // A node initialization fills the node-controller histograms and the Nodes work queue.
       await addInitializedNode(context, 'metrics');
-      const response = await context.ccm.metrics();
+      // The histograms are observed right after the node's writes: poll until the scrape shows them.
+      const response = await context.cluster.waitFor('/metrics to show the node initialization', async (observe) => {
+        const scrape = await context.ccm.metrics();
+        const count = parseMetricSamples(scrape.body).find((sample) => sample.name === 'node_controller_initial_node_sync_delay_seconds_count')?.value ?? 0;
+        observe({ status: scrape.status, node_controller_initial_node_sync_delay_seconds_count: count });
+        return scrape.status === 200 && count >= 1 ? scrape : undefined;
+      });
       expect(response.status, response.body.slice(0, 300)).toBe(200);
 
       const families = metricFamilyNames(response.body);

@@ -3,7 +3,7 @@
  * `cloudcontrollermanager.config.k8s.io`, shaped like upstream's CloudControllerManagerConfiguration
  * (Go field names, durations in Go syntax).
  */
-import { formatGoDuration } from './options/go-duration.js';
+import { formatGoDuration } from '../util/go-duration.js';
 import type { CloudControllerManagerOptions } from './options/cloud-controller-manager-flags.js';
 import { resolveControllerAliases } from './options/controller-selection.js';
 

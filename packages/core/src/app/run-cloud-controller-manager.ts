@@ -21,7 +21,6 @@ import type { Logger } from '../logging/logger.js';
 import { NODE_ROUTE_CONTROLLER, type ControllerName } from '../names/controller-names.js';
 import type { CloudProvider } from '../provider/cloud-provider.js';
 import type { CloudProviderRegistry } from '../provider/provider-registry.js';
-import { waitAtMost } from './abortable-sleep.js';
 import { buildConfigz } from './configz.js';
 import { CloudProviderStartupError, createCloudProvider } from './create-cloud-provider.js';
 import { CONTROLLERS_DISABLED_BY_DEFAULT, defaultControllerConstructors } from './default-controllers.js';
@@ -44,6 +43,7 @@ import { startSecureServer, type RunningSecureServer } from './serving/secure-se
 import { loadServingCertificate } from './serving/serving-certificate.js';
 import { createServingHandler } from './serving/serving-handler.js';
 import { CCM_CORE_VERSION } from './version.js';
+import { waitAtMost } from './wait-helpers.js';
 
 /** Seams for tests, tools and the benchmark; each defaults to the real client-node implementation. */
 export interface RuntimeDependencies {

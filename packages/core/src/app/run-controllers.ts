@@ -12,10 +12,11 @@ import { workQueueFactory } from '../kube/rate-limited-work-queue.js';
 import type { Logger } from '../logging/logger.js';
 import { CONTROLLER_NAMES, type ControllerName } from '../names/controller-names.js';
 import type { CloudProvider, ControllerClientBuilder } from '../provider/cloud-provider.js';
-import { abortableSleep, jitter } from './abortable-sleep.js';
+import { abortableSleep } from '../util/abortable-sleep.js';
 import type { ControllerManagerMetrics } from './metrics/controller-manager-metrics.js';
 import { isControllerEnabled } from './options/controller-selection.js';
 import type { HealthChecks } from './serving/health-checks.js';
+import { jitter } from './wait-helpers.js';
 
 /** The Kubernetes access the runtime drives: the ports plus informer lifecycle. */
 export interface RunnableKubeAccess extends KubeAccess {
@@ -127,7 +128,8 @@ export async function runControllers(signal: AbortSignal, options: RunController
       }
       running.push(start(name, built, stopControllers.signal, options));
       logger.info(`Started ${JSON.stringify(name)}`);
-      await abortableSleep(jitter(options.controllerStartIntervalMs, 1.0, options.random), signal);
+      const startDelayMs = jitter(options.controllerStartIntervalMs, 1.0, options.random);
+      if (startDelayMs > 0) await abortableSleep(startDelayMs, signal);
     }
     for (const controller of running) {
       options.healthChecks.add({

@@ -4,10 +4,10 @@
  */
 import type { LeaderElectorOptions, StoppedLeadingReason } from '../kube/leader-election.js';
 import type { Logger } from '../logging/logger.js';
-import { waitAtMost } from './abortable-sleep.js';
 import { runControllers, type RunControllersOptions } from './run-controllers.js';
 import type { HealthChecks } from './serving/health-checks.js';
 import type { ShutdownSignal } from './shutdown-signal.js';
+import { waitAtMost } from './wait-helpers.js';
 
 export type RunOutcome = { kind: 'stopped' } | { kind: 'lost' } | { kind: 'fatal'; error: unknown };
 

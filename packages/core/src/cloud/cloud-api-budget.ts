@@ -17,6 +17,7 @@
 import type { Registry } from 'prom-client';
 import type { CloudApiObserver } from '../app/metrics/cloud-api-observer.js';
 import type { Logger } from '../logging/logger.js';
+import { sleepOrThrowOnAbort } from '../util/abortable-sleep.js';
 import { AdaptiveRateLimiter } from './adaptive-rate-limiter.js';
 import { cloudApiBudgetMetrics, type CloudApiBudgetMetrics } from './cloud-api-budget-metrics.js';
 import { defaultThrottlingClassifier, type ThrottlingClassifier } from './throttling-classifier.js';
@@ -175,7 +176,7 @@ export class CloudApiBudget {
           operation,
           attempt,
         });
-        await sleepOrAbort(delayMs, signal);
+        await sleepOrThrowOnAbort(delayMs, signal);
       }
     }
   }
@@ -203,19 +204,4 @@ export class CloudApiBudget {
       return undefined;
     }
   }
-}
-
-function sleepOrAbort(delayMs: number, signal: AbortSignal | undefined): Promise<void> {
-  if (signal?.aborted) return Promise.reject(signal.reason);
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, delayMs);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { abortableSleep } from './abortable-sleep.js';
 import { ExponentialBackoff } from './exponential-backoff.js';
 
 describe('ExponentialBackoff', () => {
@@ -15,17 +14,5 @@ describe('ExponentialBackoff', () => {
   it('adds bounded jitter', () => {
     const backoff = new ExponentialBackoff({ initialMs: 100, maxMs: 1000, resetAfterMs: 1000, jitter: 0.2, random: () => 0.5, now: () => 0 });
     expect(backoff.next()).toBe(110);
-  });
-});
-
-describe('abortableSleep', () => {
-  it('resolves early when aborted', async () => {
-    const controller = new AbortController();
-    const started = Date.now();
-    const sleeping = abortableSleep(10_000, controller.signal);
-    controller.abort();
-    await sleeping;
-    expect(Date.now() - started).toBeLessThan(1000);
-    await abortableSleep(10_000, controller.signal);
   });
 });

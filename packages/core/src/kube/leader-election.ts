@@ -19,7 +19,7 @@ import { hostname } from 'node:os';
 import { CoordinationV1Api, V1MicroTime, type KubeConfig, type V1Lease } from '@kubernetes/client-node';
 import { Gauge, type Registry } from 'prom-client';
 import type { Logger } from '../logging/logger.js';
-import { abortableSleep } from './abortable-sleep.js';
+import { abortableSleep } from '../util/abortable-sleep.js';
 import { createClientNodeLeaseClient } from './client-node/client-node-lease-client.js';
 import { RequestExecutor } from './client-node/request-executor.js';
 import { KubeApiError } from './kube-api-error.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forEachConcurrently, runUntilAborted, sleepUnlessAborted } from './async-helpers.js';
+import { forEachConcurrently, runUntilAborted } from './async-helpers.js';
 
 describe('forEachConcurrently (ParallelizeUntil)', () => {
   it('runs every item once with at most `limit` in flight, isolating errors', async () => {
@@ -54,14 +54,5 @@ describe('runUntilAborted (wait.Until, sliding)', () => {
     await loop;
     expect(runs).toBe(3);
     expect(errors).toHaveLength(1);
-  });
-
-  it('sleepUnlessAborted resolves early on abort', async () => {
-    const abort = new AbortController();
-    const started = Date.now();
-    const sleeping = sleepUnlessAborted(10_000, abort.signal);
-    abort.abort();
-    await sleeping;
-    expect(Date.now() - started).toBeLessThan(1_000);
   });
 });

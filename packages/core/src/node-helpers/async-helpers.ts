@@ -1,18 +1,6 @@
 /** Small async building blocks shared by the node controllers (no threads: async concurrency). */
 
-/** Resolves after `milliseconds`, or at once when `signal` aborts (never rejects). */
-export function sleepUnlessAborted(milliseconds: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, milliseconds);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
+import { abortableSleep } from '../util/abortable-sleep.js';
 
 /**
  * Runs `task` for every item with at most `limit` tasks in flight (upstream
@@ -58,6 +46,6 @@ export async function runUntilAborted(
     } catch (error) {
       onError(error);
     }
-    await sleepUnlessAborted(periodMs, signal);
+    await abortableSleep(periodMs, signal);
   }
 }

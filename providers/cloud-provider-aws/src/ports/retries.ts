@@ -4,9 +4,12 @@
  * every attempt takes a token again; throttling is left to the budget, which has already retried
  * it, so it is never retried twice. Exponential backoff with full jitter.
  */
+import { sleepOrThrowOnAbort } from '@ccm/core';
 import { asAwsApiError } from '../errors.js';
-import { abortableSleep, type Sleep } from '../sleep.js';
 import { decoratePort } from './decorate-port.js';
+
+/** A setTimeout promise that rejects with the signal's reason when aborted. */
+export type Sleep = (milliseconds: number, signal?: AbortSignal) => Promise<void>;
 
 export interface RetryOptions {
   maxAttempts?: number;
@@ -27,7 +30,7 @@ export function withRetries<T extends object>(port: T, service: string, options:
   const baseDelayMs = options.baseDelayMs ?? 100;
   const maxDelayMs = options.maxDelayMs ?? 20_000;
   const random = options.random ?? Math.random;
-  const sleep = options.sleep ?? abortableSleep;
+  const sleep = options.sleep ?? sleepOrThrowOnAbort;
   return decoratePort(port, service, async (operation, signal, invoke) => {
     for (let attempt = 1; ; attempt++) {
       try {

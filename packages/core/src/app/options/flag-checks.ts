@@ -3,7 +3,7 @@
  * found while parsing, so they surface as a `FlagError` naming the flag (exit code 2).
  */
 import { parseClusterCidrFlag } from './cluster-cidrs.js';
-import { formatGoDuration } from './go-duration.js';
+import { formatGoDuration } from '../../util/go-duration.js';
 
 /** A duration that must be greater than zero (a period or an interval). */
 export const positiveDuration = (value: number): string | undefined =>

@@ -3,7 +3,7 @@
  * section, help) in a `FlagGroup`; parsing, `--help`, docs/flags.md and the typed options are
  * all derived from these declarations. Providers declare their own groups the same way.
  */
-import { formatGoDuration } from './go-duration.js';
+import { formatGoDuration } from '../../util/go-duration.js';
 
 export type FlagType = 'string' | 'bool' | 'int' | 'float' | 'duration' | 'stringList';
 

@@ -11,8 +11,6 @@ export * from './flag-error.js';
 export * from './flag-registry.js';
 export * from './generic-flags.js';
 export * from './global-flags.js';
-// formatGoDuration and parseGoBool are also exported by controllers/ (same semantics); only the parsers not exported elsewhere are re-exported here.
-export { parseGoDuration } from './go-duration.js';
 export * from './kube-cloud-shared-flags.js';
 export * from './leader-migration-flags.js';
 export * from './logging-flags.js';

@@ -1,6 +1,6 @@
 import { clusterCidrValue, positiveDuration } from './flag-checks.js';
 import { defineFlagGroup } from './flag-definition.js';
-import { parseGoBool } from './parse-flag-value.js';
+import { parseGoBool } from '../../util/parse-go-bool.js';
 
 /** Upstream `generic` section, cloud part (options/kubecloudshared.go, cloudprovider.go, the feature gates). */
 export const kubeCloudSharedFlags = defineFlagGroup('generic', {

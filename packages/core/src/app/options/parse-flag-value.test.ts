@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseGoBool, parseGoFloat, parseGoInt, splitCommaSeparated } from './parse-flag-value.js';
+import { parseGoBool } from '../../util/parse-go-bool.js';
+import { parseGoFloat, parseGoInt, splitCommaSeparated } from './parse-flag-value.js';
 
 describe('Go value parsers', () => {
   it.each([

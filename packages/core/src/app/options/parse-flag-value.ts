@@ -3,7 +3,8 @@
  * invalid (the registry turns that into a `FlagError` naming the flag and the value).
  */
 import type { FlagDefinition, FlagValue } from './flag-definition.js';
-import { parseGoDuration } from './go-duration.js';
+import { parseGoDuration } from '../../util/go-duration.js';
+import { parseGoBool } from '../../util/parse-go-bool.js';
 
 export type ParsedFlagValue = { value: FlagValue } | { problem: string };
 
@@ -40,13 +41,6 @@ export function parseFlagValue(definition: FlagDefinition, text: string): Parsed
         return { problem: (error as Error).message };
       }
   }
-}
-
-/** Go `strconv.ParseBool`. */
-export function parseGoBool(text: string): boolean | undefined {
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false;
-  return undefined;
 }
 
 /** Go `strconv.ParseInt(text, 0, 64)`: decimal, `0x` hex, `0o`/leading-`0` octal, `0b` binary; `_` only after a base prefix. */

@@ -9,7 +9,7 @@ import type { CloudControllerManagerOptions } from './cloud-controller-manager-f
 import { parseClusterCidrFlag } from './cluster-cidrs.js';
 import { validateControllerEntries } from './controller-selection.js';
 import type { ParsedFlags } from './flag-registry.js';
-import { formatGoDuration } from './go-duration.js';
+import { formatGoDuration } from '../../util/go-duration.js';
 
 /** client-go leaderelection.JitterFactor: the renew deadline must exceed retryPeriod × 1.2. */
 const LEADER_ELECTION_JITTER_FACTOR = 1.2;

@@ -4,6 +4,8 @@
  * canonical string form matches Go's `IPNet.String()` (RFC 5952 for IPv6).
  */
 
+import { formatIpv6Groups, parseIpv4Octets, parseIpv6Groups } from '../../net/ip-text.js';
+
 export type IpFamily = 4 | 6;
 
 export interface IpAddress {
@@ -32,51 +34,11 @@ export function parseIp(text: string): IpAddress | undefined {
 }
 
 function parseIpv4(text: string): bigint | undefined {
-  const parts = text.split('.');
-  if (parts.length !== 4) return undefined;
-  let value = 0n;
-  for (const part of parts) {
-    if (!/^[0-9]{1,3}$/.test(part)) return undefined;
-    const octet = Number(part);
-    if (octet > 255) return undefined;
-    value = (value << 8n) | BigInt(octet);
-  }
-  return value;
+  return parseIpv4Octets(text)?.reduce((value, octet) => (value << 8n) | BigInt(octet), 0n);
 }
 
 function parseIpv6(text: string): bigint | undefined {
-  if (text.length === 0 || text.includes('%')) return undefined;
-  const doubleColon = text.indexOf('::');
-  if (doubleColon !== -1 && text.indexOf('::', doubleColon + 1) !== -1) return undefined;
-  const parseGroups = (part: string): number[] | undefined => {
-    if (part === '') return [];
-    const groups: number[] = [];
-    const pieces = part.split(':');
-    for (let index = 0; index < pieces.length; index++) {
-      const piece = pieces[index] as string;
-      if (index === pieces.length - 1 && piece.includes('.')) {
-        const ipv4 = parseIpv4(piece);
-        if (ipv4 === undefined) return undefined;
-        groups.push(Number(ipv4 >> 16n), Number(ipv4 & 0xffffn));
-        continue;
-      }
-      if (!/^[0-9a-fA-F]{1,4}$/.test(piece)) return undefined;
-      groups.push(parseInt(piece, 16));
-    }
-    return groups;
-  };
-  let groups: number[];
-  if (doubleColon === -1) {
-    const all = parseGroups(text);
-    if (all === undefined || all.length !== 8) return undefined;
-    groups = all;
-  } else {
-    const head = parseGroups(text.slice(0, doubleColon));
-    const tail = parseGroups(text.slice(doubleColon + 2));
-    if (head === undefined || tail === undefined || head.length + tail.length > 7) return undefined;
-    groups = [...head, ...new Array<number>(8 - head.length - tail.length).fill(0), ...tail];
-  }
-  return groups.reduce((value, group) => (value << 16n) | BigInt(group), 0n);
+  return parseIpv6Groups(text)?.reduce((value, group) => (value << 16n) | BigInt(group), 0n);
 }
 
 const maskOf = (family: IpFamily, prefixLength: number): bigint => {
@@ -138,25 +100,7 @@ export function formatIp(address: IpAddress): string {
   }
   const groups: number[] = [];
   for (let index = 7; index >= 0; index--) groups.push(Number((address.value >> BigInt(index * 16)) & 0xffffn));
-  // Longest run of at least two zero groups, leftmost on ties.
-  let bestStart = -1;
-  let bestLength = 0;
-  for (let start = 0; start < 8; ) {
-    if (groups[start] !== 0) {
-      start++;
-      continue;
-    }
-    let end = start;
-    while (end < 8 && groups[end] === 0) end++;
-    if (end - start > bestLength && end - start >= 2) {
-      bestStart = start;
-      bestLength = end - start;
-    }
-    start = end;
-  }
-  const hex = groups.map((group) => group.toString(16));
-  if (bestStart === -1) return hex.join(':');
-  return `${hex.slice(0, bestStart).join(':')}::${hex.slice(bestStart + bestLength).join(':')}`;
+  return formatIpv6Groups(groups);
 }
 
 /** Canonical `network/prefix` (Go's `IPNet.String()`). */

@@ -1,5 +1,4 @@
 export * from './cidr.js';
-export * from './go-duration.js';
 export * from './network-condition.js';
 export * from './plan-routes.js';
 export * from './reconcile-scheduler.js';

@@ -5,11 +5,11 @@ import {
   filterWithPredicates,
   loggableNodeNames,
   nodesSufficientlyEqual,
-  parseGoBool,
   respectsPredicates,
   shouldSyncUpdatedNode,
   stableNodeSetPredicates,
 } from './node-predicates.js';
+import { parseGoBool } from '../../util/parse-go-bool.js';
 import { makeNode, PROVIDER_ID, tweakCondition, tweakDeleted, tweakLabel, tweakName, tweakProviderId, tweakReady, tweakTaint, tweakUnsetCondition } from './test-support/builders.js';
 
 const EXCLUDE = 'node.kubernetes.io/exclude-from-external-load-balancers';

@@ -4,15 +4,9 @@
  */
 import type { V1Node } from '@kubernetes/client-node';
 import { LABEL_EXCLUDE_FROM_EXTERNAL_LOAD_BALANCERS, TAINT_TO_BE_DELETED_BY_CLUSTER_AUTOSCALER } from '../../api/well-known.js';
+import { parseGoBool } from '../../util/parse-go-bool.js';
 
 export type NodeConditionPredicate = (node: V1Node) => boolean;
-
-/** Go's `strconv.ParseBool`; undefined when the text is not a boolean. */
-export function parseGoBool(text: string): boolean | undefined {
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false;
-  return undefined;
-}
 
 /**
  * Not labelled for exclusion. With the label `node.kubernetes.io/exclude-from-external-load-balancers`

@@ -17,6 +17,7 @@ import type { Logger } from '../../logging/logger.js';
 import { SERVICE_LB_CONTROLLER } from '../../names/controller-names.js';
 import { asRetryError, isInvalidInput } from '../../provider/cloud-errors.js';
 import type { LoadBalancer } from '../../provider/load-balancer.js';
+import { abortableSleep } from '../../util/abortable-sleep.js';
 import { LoadBalancerSync, type LoadBalancerOperation } from './load-balancer-sync.js';
 import { shouldSyncUpdatedNode } from './node-predicates.js';
 import { NodeSync } from './node-sync.js';
@@ -33,19 +34,6 @@ export const SERVICE_MAX_RETRY_DELAY_MS = 300_000;
 const WORKER_RESTART_DELAY_MS = 1_000;
 /** Event source component (`kubectl describe` shows it as `From`). */
 export const SERVICE_CONTROLLER_EVENT_COMPONENT = 'service-controller';
-
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
 
 export interface ServiceControllerOptions {
   loadBalancer: LoadBalancer;

@@ -9,7 +9,7 @@
  * updates, the last known state on deletes, synthesises adds for late handlers, and can resync.
  */
 import type { Logger } from '../../logging/logger.js';
-import { abortableSleep } from '../abortable-sleep.js';
+import { abortableSleep } from '../../util/abortable-sleep.js';
 import { ExponentialBackoff } from '../exponential-backoff.js';
 import { KubeApiError } from '../kube-api-error.js';
 import type { HandlerOptions, InformerHandlers, ObjectStore, SharedInformer } from '../ports.js';

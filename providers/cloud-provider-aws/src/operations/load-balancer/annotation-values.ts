@@ -2,16 +2,10 @@
  * Parsers for annotation values with upstream's Go semantics (strconv.ParseBool/ParseInt,
  * `getKeyValuePropertiesFromAnnotation`, `getPortSets`). Failures become InvalidAnnotationError.
  */
+import { parseGoBool } from '@ccm/core';
 import { InvalidAnnotationError } from '../../errors.js';
 
 export type Annotations = Readonly<Record<string, string>>;
-
-/** Go strconv.ParseBool. */
-export function parseGoBool(value: string): boolean | undefined {
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
-  return undefined;
-}
 
 export function has(annotations: Annotations, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(annotations, key);

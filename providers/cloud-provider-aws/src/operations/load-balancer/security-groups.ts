@@ -2,11 +2,10 @@
  * Security group operations for load balancers: find-or-create by name (upstream
  * `ensureSecurityGroup`), rule reconciliation, and deletion of groups we own.
  */
-import { RetryError, type Logger } from '@ccm/core';
+import { RetryError, sleepOrThrowOnAbort, type Logger } from '@ccm/core';
 import { isAwsErrorCode, isAwsErrorKind, NotOwnedError } from '../../errors.js';
 import type { CallOptions } from '../../ports/call-options.js';
 import { ec2Filter, type Ec2Instance, type Ec2Port, type Ec2SecurityGroup } from '../../ports/ec2-port.js';
-import { abortableSleep } from '../../sleep.js';
 import type { ClusterTagging, Tags } from '../../tags.js';
 import { ruleKey, toPermissions, ungroupPermissions, type IngressRule, type RulePlan } from './ingress-rules.js';
 
@@ -23,7 +22,7 @@ export interface SecurityGroupTiming {
 }
 
 export const DEFAULT_SECURITY_GROUP_TIMING: SecurityGroupTiming = {
-  sleep: abortableSleep,
+  sleep: sleepOrThrowOnAbort,
   duplicateRetries: 30,
   duplicateRetryDelayMs: 1000,
   deleteAttempts: 6,

@@ -1,7 +1,8 @@
 /** NLB and target group attributes (upstream `reconcileLBAttributes`, target-group-attributes validation). */
+import { parseGoBool } from '@ccm/core';
 import { ANNOTATIONS } from '../../../annotations.js';
 import { InvalidAnnotationError } from '../../../errors.js';
-import { booleanAnnotation, get, has, parseGoBool, type Annotations } from '../annotation-values.js';
+import { booleanAnnotation, get, has, type Annotations } from '../annotation-values.js';
 
 export const ATTRIBUTE_CROSS_ZONE = 'load_balancing.cross_zone.enabled';
 export const ATTRIBUTE_ACCESS_LOGS_ENABLED = 'access_logs.s3.enabled';

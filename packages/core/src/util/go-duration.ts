@@ -42,26 +42,29 @@ export function parseGoDuration(text: string): number {
   return (sign * Math.round(nanoseconds)) / 1e6;
 }
 
-/** Go's `Duration.String()`: `0s`, `300ms`, `1.5s`, `1m30s`, `5m0s`, `12h0m0s`. */
+/** Go's `time.Duration.String()` for a duration in milliseconds: `0s`, `300ms`, `1.5µs`, `1m30s`, `12h0m0s`. */
 export function formatGoDuration(milliseconds: number): string {
   let nanoseconds = Math.round(milliseconds * 1e6);
   if (nanoseconds === 0) return '0s';
-  const sign = nanoseconds < 0 ? '-' : '';
-  nanoseconds = Math.abs(nanoseconds);
-  if (nanoseconds < 1e9) {
-    if (nanoseconds < 1e3) return `${sign}${nanoseconds}ns`;
-    if (nanoseconds < 1e6) return `${sign}${trimFraction(nanoseconds / 1e3)}µs`;
-    return `${sign}${trimFraction(nanoseconds / 1e6)}ms`;
-  }
-  const hours = Math.floor(nanoseconds / 3600e9);
-  const minutes = Math.floor((nanoseconds % 3600e9) / 60e9);
-  const seconds = (nanoseconds % 60e9) / 1e9;
-  let text = `${trimFraction(seconds)}s`;
+  const negative = nanoseconds < 0;
+  if (negative) nanoseconds = -nanoseconds;
+  const sign = negative ? '-' : '';
+  const fraction = (value: number, unit: number): string => {
+    const whole = Math.floor(value / unit);
+    const rest = value % unit;
+    if (rest === 0) return String(whole);
+    const digits = String(unit).length - 1;
+    return `${whole}.${String(rest).padStart(digits, '0').replace(/0+$/, '')}`;
+  };
+  if (nanoseconds < 1_000) return `${sign}${nanoseconds}ns`;
+  if (nanoseconds < 1_000_000) return `${sign}${fraction(nanoseconds, 1_000)}µs`;
+  if (nanoseconds < 1_000_000_000) return `${sign}${fraction(nanoseconds, 1_000_000)}ms`;
+  const totalSeconds = Math.floor(nanoseconds / 1_000_000_000);
+  const secondsNanos = nanoseconds % 60_000_000_000;
+  const hours = Math.floor(totalSeconds / 3600);
+  const minutes = Math.floor((totalSeconds % 3600) / 60);
+  let text = `${fraction(secondsNanos, 1_000_000_000)}s`;
   if (hours > 0 || minutes > 0) text = `${minutes}m${text}`;
   if (hours > 0) text = `${hours}h${text}`;
-  return sign + text;
-}
-
-function trimFraction(value: number): string {
-  return Number(value.toFixed(9)).toString();
+  return `${sign}${text}`;
 }

@@ -1,16 +1,4 @@
-/** Resolves after `milliseconds`, or as soon as `signal` aborts (never rejects). */
-export function abortableSleep(milliseconds: number, signal: AbortSignal): Promise<void> {
-  if (milliseconds <= 0 || signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, milliseconds);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
+/** Timing helpers of the controller-manager runtime (the abortable sleep lives in util/). */
 
 /** client-go `wait.Jitter(duration, maxFactor)`: duration + random × maxFactor × duration. */
 export function jitter(durationMs: number, maxFactor: number, random: () => number = Math.random): number {
