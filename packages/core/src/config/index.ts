@@ -1,5 +1,4 @@
 /** Cloud-config files: the error type providers throw, the file reader, and the gcfg reader. */
 export * from './cloud-config-error.js';
 export * from './read-cloud-config-file.js';
-export * from './secret-names.js';
 export * from './gcfg/index.js';

@@ -3,16 +3,12 @@
  * credentials, private keys, ...) are replaced before anything reaches the log, at any depth.
  * Errors become their message, so no stack traces or attached request objects leak.
  */
+import { isSecretName } from '../util/secret-names.js';
 import type { LogFields } from './logger.js';
 
 export const REDACTED = '[REDACTED]';
 
-const SECRET_KEY = /password|passwd|passphrase|secret|token|credential|private[-_]?key|api[-_]?key|access[-_]?key|authorization|cookie/i;
 const MAX_DEPTH = 6;
-
-export function isSecretKey(key: string): boolean {
-  return SECRET_KEY.test(key);
-}
 
 export function redactLogFields(fields: LogFields): LogFields {
   return redactValue(fields, 0, new WeakSet()) as LogFields;
@@ -31,7 +27,7 @@ function redactValue(value: unknown, depth: number, seen: WeakSet<object>): unkn
     if (value instanceof Set) return redactValue([...value], depth, seen);
     const result: Record<string, unknown> = {};
     for (const [key, entry] of Object.entries(value)) {
-      result[key] = isSecretKey(key) && entry !== undefined && entry !== null && entry !== '' ? REDACTED : redactValue(entry, depth + 1, seen);
+      result[key] = isSecretName(key) && entry !== undefined && entry !== null && entry !== '' ? REDACTED : redactValue(entry, depth + 1, seen);
     }
     return result;
   } finally {

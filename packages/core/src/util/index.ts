@@ -2,3 +2,4 @@
 export * from './abortable-sleep.js';
 export * from './go-duration.js';
 export * from './parse-go-bool.js';
+export * from './secret-names.js';

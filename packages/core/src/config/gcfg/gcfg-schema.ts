@@ -13,7 +13,7 @@
  * `''`, `false`, `0`, `[]`).
  */
 import { CloudConfigError, type CloudConfigProblem } from '../cloud-config-error.js';
-import { looksLikeSecretName } from '../secret-names.js';
+import { mayHoldSecret } from '../../util/secret-names.js';
 import type { GcfgDocument, GcfgSection, GcfgVariable } from './gcfg-document.js';
 import { parseGcfg } from './parse-gcfg.js';
 
@@ -224,7 +224,7 @@ function convertAssignments(
 function convertValue(keySpec: GcfgKeySpec, variable: GcfgVariable): { value: unknown } | { problem: string } {
   const raw = variable.value;
   // Secret keys (declared, or named like one in the file) never have their value echoed.
-  const withheld = keySpec.secret === true || looksLikeSecretName(keySpec.name) || looksLikeSecretName(variable.name);
+  const withheld = keySpec.secret === true || mayHoldSecret(keySpec.name) || mayHoldSecret(variable.name);
   const shown = (value: string): string => (withheld ? '(value withheld)' : JSON.stringify(value));
   switch (keySpec.type) {
     case 'bool': {

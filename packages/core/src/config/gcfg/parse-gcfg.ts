@@ -17,7 +17,7 @@
  * as the rest of that value and reported without their text.
  */
 import type { CloudConfigProblem } from '../cloud-config-error.js';
-import { looksLikeSecretName } from '../secret-names.js';
+import { mayHoldSecret } from '../../util/secret-names.js';
 import { GcfgDocument, type GcfgSection, type GcfgVariable } from './gcfg-document.js';
 
 interface MutableSection {
@@ -136,7 +136,7 @@ class GcfgParser {
     try {
       value = this.#value(line, name);
     } catch (error) {
-      if (error instanceof StatementProblem && error.unterminatedQuote && looksLikeSecretName(name)) this.#openSecret = { name, line };
+      if (error instanceof StatementProblem && error.unterminatedQuote && mayHoldSecret(name)) this.#openSecret = { name, line };
       throw error;
     }
     this.#current?.variables.push({ name, value, line });
@@ -165,7 +165,7 @@ class GcfgParser {
         const replacement = escaped === undefined ? undefined : ESCAPES[escaped];
         if (replacement === undefined) {
           const shown =
-            escaped === undefined || escaped === '\n' ? 'the end of the line' : looksLikeSecretName(name) ? 'a character (withheld)' : describeCharacter(escaped);
+            escaped === undefined || escaped === '\n' ? 'the end of the line' : mayHoldSecret(name) ? 'a character (withheld)' : describeCharacter(escaped);
           throw new StatementProblem(this.#line, `invalid escape sequence '\\' followed by ${shown} in the value of variable "${name}"`);
         }
         this.#advance();
