@@ -149,14 +149,19 @@ export class CloudNodeLifecycleController implements Controller {
     if (instancesV2 !== undefined) return instancesV2.instanceExists(node, callOptions);
     const instances = this.#context.cloud.instances();
     if (instances === undefined) throw new Error('instances interface not supported in the cloud provider');
-    let providerId: string;
+    const providerId = await this.#providerIdUnlessGone(node, callOptions);
+    if (providerId === undefined) return false;
+    return instances.instanceExistsByProviderId(providerId, callOptions);
+  }
+
+  /** V1 path: the provider ID, or `undefined` when resolving it says the instance is gone (InstanceNotFound). */
+  async #providerIdUnlessGone(node: V1Node, callOptions?: CloudCallOptions): Promise<string | undefined> {
     try {
-      providerId = await this.getProviderId(node, callOptions);
+      return await this.getProviderId(node, callOptions);
     } catch (error) {
-      if (isInstanceNotFound(error)) return false;
+      if (isInstanceNotFound(error)) return undefined;
       throw error;
     }
-    return instances.instanceExistsByProviderId(providerId, callOptions);
   }
 
   /** V2: `instanceShutdown(node)`. V1: InstanceNotFound and NotImplemented mean "not shut down". */
@@ -165,13 +170,8 @@ export class CloudNodeLifecycleController implements Controller {
     if (instancesV2 !== undefined) return instancesV2.instanceShutdown(node, callOptions);
     const instances = this.#context.cloud.instances();
     if (instances === undefined) throw new Error('cloud provider does not support instances');
-    let providerId: string;
-    try {
-      providerId = await this.getProviderId(node, callOptions);
-    } catch (error) {
-      if (isInstanceNotFound(error)) return false;
-      throw error;
-    }
+    const providerId = await this.#providerIdUnlessGone(node, callOptions);
+    if (providerId === undefined) return false;
     try {
       return await instances.instanceShutdownByProviderId(providerId, callOptions);
     } catch (error) {
