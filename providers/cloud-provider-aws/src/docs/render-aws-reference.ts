@@ -2,7 +2,7 @@
  * Renders docs/cloud-controller-manager.md from the typed registries: the cloud-config schema
  * and key status, the annotation registry, the IAM action table and core's flag registry.
  */
-import { renderFlagsDoc, type GcfgKeySpec } from '@ccm/core';
+import { describeGcfgKeyDefault, describeGcfgKeyType, renderFlagsDoc, type GcfgKeySpec } from '@ccm/core';
 import { ALL_ANNOTATIONS } from '../annotations.js';
 import { LABEL_ZONE_ID } from '../aws-instances.js';
 import { AWS_CLOUD_CONFIG_SCHEMA, GLOBAL_KEY_STATUS, SERVICE_OVERRIDE_KEY_STATUS, type KeyStatus } from '../config/cloud-config-schema.js';
@@ -19,26 +19,6 @@ const throttlingCodes = AWS_THROTTLING_CODES.map((code) => `\`${code}\``).join('
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-function typeOf(key: GcfgKeySpec): string {
-  switch (key.type) {
-    case 'list':
-      return 'string, repeatable';
-    case 'bool':
-      return 'boolean';
-    case 'int':
-      return 'integer';
-    case 'string':
-      return key.allowed ? key.allowed.map((value) => (value === '' ? '(empty)' : `\`${value}\``)).join(', ') : 'string';
-  }
-}
-
-function defaultOf(key: GcfgKeySpec): string {
-  const value = key.default;
-  if (value === undefined) return key.type === 'bool' ? '`false`' : key.type === 'int' ? '`0`' : '(empty)';
-  if (Array.isArray(value)) return value.map((item) => `\`${String(item)}\``).join(', ');
-  return value === '' ? '(empty)' : `\`${cell(String(value))}\``;
-}
-
 function statusOf(status: KeyStatus): string {
   return status.note === undefined ? status.status : `${status.status}: ${cell(status.note)}`;
 }
@@ -48,7 +28,7 @@ function keyTable(keys: Readonly<Record<string, GcfgKeySpec>>, statuses: Readonl
   for (const [property, key] of Object.entries(keys)) {
     const status = statuses[property];
     if (!status) throw new Error(`no status declared for cloud-config key ${key.name}`);
-    lines.push(`| \`${key.name}\` | ${typeOf(key)} | ${defaultOf(key)} | ${statusOf(status)} | ${cell(key.description)} |`);
+    lines.push(`| \`${key.name}\` | ${describeGcfgKeyType(key)} | ${describeGcfgKeyDefault(key)} | ${statusOf(status)} | ${cell(key.description)} |`);
   }
   return lines;
 }

@@ -14,14 +14,15 @@ export function renderGcfgSchemaDoc(schema: GcfgSchema<GcfgSchemaSpec>, options:
     if (section.subsections) parts.push('This section may be repeated with different names.', '');
     parts.push('| Key | Type | Default | Description |', '| --- | --- | --- | --- |');
     for (const key of Object.values(section.keys)) {
-      parts.push(`| \`${key.name}\` | ${describeType(key)} | ${describeDefault(key)} | ${describeKey(key)} |`);
+      parts.push(`| \`${key.name}\` | ${describeGcfgKeyType(key)} | ${describeGcfgKeyDefault(key)} | ${describeKey(key)} |`);
     }
     parts.push('');
   }
   return parts.join('\n');
 }
 
-function describeType(key: GcfgKeySpec): string {
+/** The type column of a cloud-config key (shared by every provider's generated reference). */
+export function describeGcfgKeyType(key: GcfgKeySpec): string {
   switch (key.type) {
     case 'list':
       return 'string, repeatable';
@@ -30,11 +31,12 @@ function describeType(key: GcfgKeySpec): string {
     case 'int':
       return 'integer';
     case 'string':
-      return key.allowed ? `one of ${key.allowed.map((value) => `\`${value}\``).join(', ')}` : 'string';
+      return key.allowed ? `one of ${key.allowed.map((value) => (value === '' ? '(empty)' : `\`${value}\``)).join(', ')}` : 'string';
   }
 }
 
-function describeDefault(key: GcfgKeySpec): string {
+/** The default column of a cloud-config key. */
+export function describeGcfgKeyDefault(key: GcfgKeySpec): string {
   if (key.required) return '(required)';
   const value = key.default;
   if (value === undefined) {
@@ -42,7 +44,7 @@ function describeDefault(key: GcfgKeySpec): string {
   }
   if (Array.isArray(value)) return value.length === 0 ? '(none)' : value.map((item) => `\`${String(item)}\``).join(', ');
   if (value === '') return '(empty)';
-  return `\`${String(value)}\``;
+  return `\`${escapeCell(String(value))}\``;
 }
 
 function describeKey(key: GcfgKeySpec): string {
