@@ -6,6 +6,7 @@
 export * from './options/index.js';
 export * from './metrics/index.js';
 export * from './serving/index.js';
+export * from './delegated-auth/index.js';
 export * from './configz.js';
 export * from './create-cloud-provider.js';
 export * from './default-controllers.js';

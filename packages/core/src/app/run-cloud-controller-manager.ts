@@ -38,6 +38,8 @@ import { findOptionProblems, validateRouteControllerOptions } from './options/va
 import { runWithLeaderElection, runWithoutLeaderElection, type LeaderElection } from './run-modes.js';
 import { FatalStartupError, type RunControllersOptions, type RunnableKubeAccess } from './run-controllers.js';
 import { ShutdownSignal } from './shutdown-signal.js';
+import { createDelegatedAuth, type DelegatedAuth } from './delegated-auth/create-delegated-auth.js';
+import { protectHandler } from './delegated-auth/protect-handler.js';
 import { HealthChecks } from './serving/health-checks.js';
 import { startSecureServer, type RunningSecureServer } from './serving/secure-server.js';
 import { loadServingCertificate } from './serving/serving-certificate.js';
@@ -208,19 +210,24 @@ async function runCommand(settings: RunCloudControllerManagerOptions, state: Com
   state.ran = true;
   const healthChecks = new HealthChecks();
   let server: RunningSecureServer | undefined;
+  let delegatedAuth: DelegatedAuth | undefined;
   if (options.securePort > 0) {
     try {
       const certificate = await loadServingCertificate(options);
+      const servingLogger = logger.child({ component: 'secure-serving' });
+      delegatedAuth = await createDelegatedAuth(options, { logger: servingLogger, environment: settings.env ?? process.env, loadKubeConfig: dependencies.loadKubeConfig });
       server = await startSecureServer({
         bindAddress: options.bindAddress,
         port: options.securePort,
         certificate,
         minVersion: options.tlsMinVersion,
-        handler: createServingHandler({ healthChecks, metrics, configz: () => buildConfigz(options), logger: logger.child({ component: 'secure-serving' }) }),
+        requestClientCertificate: delegatedAuth.requestsClientCertificates,
+        handler: protectHandler(delegatedAuth, createServingHandler({ healthChecks, metrics, configz: () => buildConfigz(options), logger: servingLogger }), servingLogger),
       });
       logger.info('Serving securely', { address: `${options.bindAddress}:${server.address.port}`, certificate: certificate.origin });
       settings.onServing?.({ address: server.address.address, port: server.address.port });
     } catch (error) {
+      delegatedAuth?.close();
       return fail([error instanceof Error ? error.message : String(error)]);
     }
   } else {
@@ -283,6 +290,7 @@ async function runCommand(settings: RunCloudControllerManagerOptions, state: Com
   } finally {
     shutdown.dispose();
     await server?.close();
+    delegatedAuth?.close();
     logger.info('Stopped cloud-controller-manager');
     if (state.lostLeadership) await flushDestination(stderr);
   }

@@ -16,6 +16,12 @@ export interface SecureServerOptions {
   /** `--tls-min-version` (VersionTLS12 ...); default Node's (TLS 1.2). */
   minVersion?: string;
   handler: Parameters<typeof createServer>[1];
+  /**
+   * Ask clients for a certificate (TLS CertificateRequest) without requiring one: delegated
+   * authentication verifies it against the client CA or the front proxy CA, which can change
+   * while serving. Default false.
+   */
+  requestClientCertificate?: boolean;
 }
 
 export interface RunningSecureServer {
@@ -40,7 +46,12 @@ const TLS_VERSIONS: Readonly<Record<string, SecureVersion>> = {
 export async function startSecureServer(options: SecureServerOptions): Promise<RunningSecureServer> {
   const minVersion = options.minVersion ? TLS_VERSIONS[options.minVersion] : undefined;
   const server = createServer(
-    { cert: options.certificate.certificatePem, key: options.certificate.privateKeyPem, ...(minVersion ? { minVersion } : {}) },
+    {
+      cert: options.certificate.certificatePem,
+      key: options.certificate.privateKeyPem,
+      ...(minVersion ? { minVersion } : {}),
+      ...(options.requestClientCertificate ? { requestCert: true, rejectUnauthorized: false } : {}),
+    },
     options.handler,
   );
   server.keepAliveTimeout = 5_000;

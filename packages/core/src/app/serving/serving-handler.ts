@@ -1,7 +1,8 @@
 /**
  * The routes of the secure port: `/healthz`, `/livez`, `/readyz` (same checks), `/metrics`
  * (Prometheus text of the shared registry), `/configz` (the effective configuration). Anything
- * else is 404. No authentication or authorization (see docs/flags.md).
+ * else is 404. Delegated authentication and authorization run before these routes
+ * (`delegated-auth/protect-handler.ts`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Registry } from 'prom-client';
