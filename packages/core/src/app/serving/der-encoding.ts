@@ -54,3 +54,31 @@ export function derTime(date: Date): Buffer {
   if (year >= 1950 && year < 2050) return derElement(0x17, Buffer.from(`${pad(year % 100)}${rest}`, 'ascii'));
   return derElement(0x18, Buffer.from(`${String(year).padStart(4, '0')}${rest}`, 'ascii'));
 }
+
+/** The complete child TLVs of a constructed element (a SEQUENCE, a SET, an explicit tag). */
+export function derChildren(element: Uint8Array): Buffer[] {
+  const { contentStart, contentEnd } = derHeader(element, 0);
+  const children: Buffer[] = [];
+  for (let offset = contentStart; offset < contentEnd; ) {
+    const child = derHeader(element, offset);
+    children.push(Buffer.from(element.subarray(offset, child.contentEnd)));
+    offset = child.contentEnd;
+  }
+  return children;
+}
+
+function derHeader(bytes: Uint8Array, offset: number): { contentStart: number; contentEnd: number } {
+  const first = bytes[offset + 1];
+  if (first === undefined) throw new Error('DER: truncated element');
+  let length = first;
+  let contentStart = offset + 2;
+  if (first & 0x80) {
+    const count = first & 0x7f;
+    length = 0;
+    for (let index = 0; index < count; index += 1) length = length * 256 + (bytes[offset + 2 + index] ?? 0);
+    contentStart += count;
+  }
+  const contentEnd = contentStart + length;
+  if (contentEnd > bytes.length) throw new Error('DER: element longer than its input');
+  return { contentStart, contentEnd };
+}
