@@ -68,6 +68,11 @@ export interface ProviderDriver {
   unavailableReason(): Promise<string | undefined>;
   /** Optional: how to install what `unavailableReason` reports missing (shown when skipping or failing). */
   readonly installHint?: string;
+  /**
+   * The kustomize overlay under manifests/ whose RBAC the CCM runs with on the real
+   * kube-apiserver (default: the driver's name).
+   */
+  readonly manifestsOverlay?: string;
   /** Starts the cloud or its simulator and prepares shared resources (VPC, datacenter...). */
   start(): Promise<void>;
   stop(): Promise<void>;

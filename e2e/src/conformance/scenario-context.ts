@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
+import type { RecordedKubeRequest } from '../harness/kube-api-proxy.js';
+import type { KubeApiKind } from '../harness/kube-api-selection.js';
+import type { RbacUsageCollector } from '../harness/rbac-usage.js';
 import { TestCluster, type CcmInstance } from '../harness/test-cluster.js';
 import { waitFor } from '../harness/wait-for.js';
 import type { ProviderDriver } from './provider-driver.js';
@@ -14,6 +17,17 @@ export interface GroupContext {
   readonly cluster: TestCluster;
   /** The CCM started for the group (throws when the group starts its own). */
   readonly ccm: CcmInstance;
+}
+
+/** What every group of one suite run shares: the API server kind and what to collect from it. */
+export interface SuiteSettings {
+  kubeApi: KubeApiKind;
+  /** Real server: the manifests overlay applied for the CCM's RBAC (`manifests/<overlay>`). */
+  manifestsOverlay: string;
+  /** Real server: gathers the CCM's audited requests of every group. */
+  rbacUsage?: RbacUsageCollector;
+  /** Real server: receives every request of the CCM and the harness, per group. */
+  recordRequests?: (requests: RecordedKubeRequest[]) => void;
 }
 
 export interface GroupOptions {
@@ -35,12 +49,16 @@ export function uniqueName(prefix: string): string {
  * beforeAll, the CCM output printed when a test fails, and a teardown that deletes every
  * Service and Node, waits until the CCM cleaned the cloud, then stops everything.
  */
-export function useGroupCluster(driver: ProviderDriver, options: GroupOptions = {}): GroupContext {
+export function useGroupCluster(driver: ProviderDriver, suite: SuiteSettings, options: GroupOptions = {}): GroupContext {
   let cluster: TestCluster | undefined;
   let ccm: CcmInstance | undefined;
 
   beforeAll(async () => {
-    cluster = await TestCluster.start();
+    cluster = await TestCluster.start({
+      kubeApi: suite.kubeApi,
+      manifestsOverlay: suite.manifestsOverlay,
+      recordRequests: suite.recordRequests !== undefined,
+    });
     if (options.startCcm ?? true) ccm = await cluster.startCcm(driver.ccmProcess(), { label: `${driver.name}-ccm` });
   }, GROUP_HOOK_TIMEOUT_MS);
 
@@ -56,6 +74,13 @@ export function useGroupCluster(driver: ProviderDriver, options: GroupOptions = 
     try {
       await cleanUpCluster(driver, cluster);
     } finally {
+      try {
+        const audit = await cluster.api.rbacAudit();
+        if (audit !== undefined) suite.rbacUsage?.add(audit.rules, audit.events);
+        suite.recordRequests?.(cluster.api.recordedRequests());
+      } catch (error) {
+        console.error(`could not read the audit log of the group: ${String(error)}`);
+      }
       await cluster.close();
       cluster = undefined;
       ccm = undefined;

@@ -1,4 +1,5 @@
 import type { ProviderDriver, ProviderDriverCapabilities } from './provider-driver.js';
+import type { SuiteSettings } from './scenario-context.js';
 import { registerLeaderElectionScenarios } from './scenarios/leader-election.js';
 import { registerLoadBalancerScenarios } from './scenarios/load-balancer.js';
 import { registerNodeInitializationScenarios } from './scenarios/node-initialization.js';
@@ -12,7 +13,7 @@ export interface ScenarioGroup {
   name: string;
   /** Capabilities the provider must offer for the group to make sense. */
   requires: Capability[];
-  register(driver: ProviderDriver): void;
+  register(driver: ProviderDriver, suite: SuiteSettings): void;
 }
 
 export const SCENARIO_GROUPS: readonly ScenarioGroup[] = [

@@ -12,7 +12,7 @@ describe('TestCluster against the kube emulator', () => {
   let cluster: TestCluster;
 
   beforeAll(async () => {
-    cluster = await TestCluster.start();
+    cluster = await TestCluster.start({ kubeApi: 'emulator' });
   });
 
   afterAll(async () => {

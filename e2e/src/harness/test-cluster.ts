@@ -1,16 +1,32 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startKubeEmulator } from '@ccm/kube-emulator';
 import type { CcmProcessSpec } from '../conformance/provider-driver.js';
 import { commonCcmFlags } from './ccm-flags.js';
 import { fetchCcmEndpoint } from './ccm-endpoints.js';
 import { SpawnedProcess } from './ccm-process.js';
 import { findFreePort } from './free-port.js';
+import { EmulatorBackend, RealBackend, type KubeApiBackend } from './kube-api-backend.js';
+import { selectKubeApi, type KubeApiKind } from './kube-api-selection.js';
 import { KubeTestClient } from './kube-test-client.js';
 import { waitFor, type WaitResult } from './wait-for.js';
 
-export type KubeEmulator = Awaited<ReturnType<typeof startKubeEmulator>>;
+export type { KubeEmulator } from './kube-api-backend.js';
+
+export interface TestClusterOptions {
+  /**
+   * The API server: the real kube-apiserver or @ccm/kube-emulator. Default: as `CCM_KUBE_API`
+   * and `CI` select it (see kube-api-selection.ts); fails when that server cannot run here.
+   */
+  kubeApi?: KubeApiKind;
+  /**
+   * Real server only: `manifests/<overlay>` is applied and the CCM runs with a token of its
+   * ServiceAccount, bound by exactly those manifests (default `sandbox`).
+   */
+  manifestsOverlay?: string;
+  /** Real server only: record every request of the CCM and the harness (emulator replay). */
+  recordRequests?: boolean;
+}
 
 /** Default bound of every wait in the suite. */
 export const DEFAULT_WAIT_MS = 20_000;
@@ -60,8 +76,8 @@ export interface StartCcmOptions {
 }
 
 /**
- * One Kubernetes API (the in-process emulator, served over HTTP like a real apiserver), a
- * kubeconfig for it, a test client, and the CCM processes started against it.
+ * One Kubernetes API server (the real kube-apiserver, or the emulator served over HTTP), a
+ * kubeconfig for the CCM, a test client with full rights, and the CCM processes started against it.
  */
 export class TestCluster {
   readonly client: KubeTestClient;
@@ -69,22 +85,44 @@ export class TestCluster {
   private closed = false;
 
   private constructor(
-    readonly emulator: KubeEmulator,
+    readonly api: KubeApiBackend,
     readonly kubeconfigPath: string,
     private readonly workDirectory: string,
   ) {
-    this.client = new KubeTestClient(emulator.url);
+    this.client = new KubeTestClient(api.testClientUrl);
   }
 
-  static async start(): Promise<TestCluster> {
+  static async start(options: TestClusterOptions = {}): Promise<TestCluster> {
+    let kind = options.kubeApi;
+    if (kind === undefined) {
+      const selection = await selectKubeApi();
+      if (selection.kind === 'unavailable') throw new Error(selection.reason);
+      kind = selection.kind;
+    }
     const workDirectory = await mkdtemp(join(tmpdir(), 'ccm-e2e-'));
-    const emulator = await startKubeEmulator({ host: '127.0.0.1', port: 0 });
-    const kubeconfigPath = join(workDirectory, 'kubeconfig.yaml');
-    await emulator.writeKubeconfig(kubeconfigPath);
-    const cluster = new TestCluster(emulator, kubeconfigPath, workDirectory);
-    await cluster.client.ensureNamespace('default');
-    await cluster.client.ensureNamespace('kube-system');
-    return cluster;
+    try {
+      const api =
+        kind === 'real'
+          ? await RealBackend.start({ manifestsOverlay: options.manifestsOverlay ?? 'sandbox', recordRequests: options.recordRequests ?? false })
+          : await EmulatorBackend.start();
+      const kubeconfigPath = join(workDirectory, 'kubeconfig.yaml');
+      await api.writeCcmKubeconfig(kubeconfigPath);
+      return new TestCluster(api, kubeconfigPath, workDirectory);
+    } catch (error) {
+      await rm(workDirectory, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  /** Which API server this cluster runs on. */
+  get kubeApi(): KubeApiKind {
+    return this.api.kind;
+  }
+
+  /** The emulator (throws on the real server): for tests that use its in-process hooks. */
+  get emulator(): import('./kube-api-backend.js').KubeEmulator {
+    if (!(this.api instanceof EmulatorBackend)) throw new Error('this TestCluster runs on the real kube-apiserver, not the emulator');
+    return this.api.emulator;
   }
 
   /** A scratch directory removed on close (for cloud configs and the like). */
@@ -123,8 +161,9 @@ export class TestCluster {
 
   /** Output of every CCM started here, for failure messages. */
   report(lines = 80): string {
-    if (this.instances.length === 0) return 'no CCM process was started';
+    if (this.instances.length === 0) return `no CCM process was started; ${this.api.describe()}`;
     return [
+      this.api.describe(),
       `command: ${this.instances[0]?.process.commandLine ?? ''}`,
       ...this.instances.map((instance) => instance.process.report(lines)),
     ].join('\n');
@@ -155,7 +194,7 @@ export class TestCluster {
     if (this.closed) return;
     this.closed = true;
     await Promise.all(this.instances.map((instance) => instance.stop()));
-    await this.emulator.close();
+    await this.api.close();
     await rm(this.workDirectory, { recursive: true, force: true });
   }
 }

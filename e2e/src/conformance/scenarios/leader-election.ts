@@ -6,7 +6,7 @@ import type { KubeLease } from '../../harness/kube-objects.js';
 import type { CcmInstance } from '../../harness/test-cluster.js';
 import { expectToHold } from '../../harness/wait-for.js';
 import type { ProviderDriver } from '../provider-driver.js';
-import { SCENARIO_TIMEOUT_MS, useGroupCluster, type GroupContext } from '../scenario-context.js';
+import { SCENARIO_TIMEOUT_MS, useGroupCluster, type GroupContext, type SuiteSettings } from '../scenario-context.js';
 import { addInitializedNode } from '../scenario-helpers.js';
 
 const LEASE = `${DEFAULT_LEASE_NAMESPACE}/${DEFAULT_LEASE_NAME}`;
@@ -23,9 +23,9 @@ async function leaderGauge(instance: CcmInstance): Promise<number | undefined> {
 }
 
 /** Leader election over the `kube-system/cloud-controller-manager` Lease. */
-export function registerLeaderElectionScenarios(driver: ProviderDriver): void {
+export function registerLeaderElectionScenarios(driver: ProviderDriver, suite: SuiteSettings): void {
   describe('leader election', { timeout: SCENARIO_TIMEOUT_MS }, () => {
-    const context = useGroupCluster(driver, { startCcm: false });
+    const context = useGroupCluster(driver, suite, { startCcm: false });
 
     it('lets exactly one of two replicas lead, and hands over when the leader dies', async () => {
       const cluster = context.cluster;

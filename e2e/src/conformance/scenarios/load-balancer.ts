@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { KubeService, LoadBalancerIngress } from '../../harness/kube-objects.js';
 import { eligibleBackendNames } from '../expectations.js';
 import type { ProviderDriver } from '../provider-driver.js';
-import { GROUP_HOOK_TIMEOUT_MS, SCENARIO_TIMEOUT_MS, uniqueName, useGroupCluster, type GroupContext } from '../scenario-context.js';
+import { GROUP_HOOK_TIMEOUT_MS, SCENARIO_TIMEOUT_MS, uniqueName, useGroupCluster, type GroupContext, type SuiteSettings } from '../scenario-context.js';
 import {
   addInitializedNode,
   loadBalancerService,
@@ -59,9 +59,9 @@ async function deleteServiceAndWait(context: GroupContext, service: KubeService)
 }
 
 /** Service controller: cloud load balancers for `type: LoadBalancer` Services. */
-export function registerLoadBalancerScenarios(driver: ProviderDriver): void {
+export function registerLoadBalancerScenarios(driver: ProviderDriver, suite: SuiteSettings): void {
   describe('service load balancers', { timeout: SCENARIO_TIMEOUT_MS }, () => {
-    const context = useGroupCluster(driver);
+    const context = useGroupCluster(driver, suite);
 
     beforeAll(async () => {
       await addInitializedNode(context, 'lb-node');

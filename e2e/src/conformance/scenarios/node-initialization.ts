@@ -14,7 +14,7 @@ import { findTaint, kubeletAddresses, registerNode, type KubeletNodeOptions } fr
 import { expectToHold } from '../../harness/wait-for.js';
 import { expectedNodeAddresses } from '../expectations.js';
 import type { DriverInstance, ProviderDriver } from '../provider-driver.js';
-import { SCENARIO_TIMEOUT_MS, uniqueName, useGroupCluster, type GroupContext } from '../scenario-context.js';
+import { SCENARIO_TIMEOUT_MS, uniqueName, useGroupCluster, type GroupContext, type SuiteSettings } from '../scenario-context.js';
 import { waitForEvent, waitForInitializedNode } from '../scenario-helpers.js';
 
 function expectLabelPair(node: KubeNode, stable: string, beta: string, expected: string | undefined): void {
@@ -42,9 +42,9 @@ async function waitForAddresses(
 }
 
 /** Cloud node controller: initialization of nodes registered with --cloud-provider=external. */
-export function registerNodeInitializationScenarios(driver: ProviderDriver): void {
+export function registerNodeInitializationScenarios(driver: ProviderDriver, suite: SuiteSettings): void {
   describe('node initialization', { timeout: SCENARIO_TIMEOUT_MS }, () => {
-    const context = useGroupCluster(driver);
+    const context = useGroupCluster(driver, suite);
 
     it('sets providerID, instance-type/zone/region labels (stable and beta) and addresses, removes the taint and emits Synced', async () => {
       const instance = await driver.createInstance(uniqueName('init'));

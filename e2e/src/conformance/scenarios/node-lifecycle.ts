@@ -3,16 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { findTaint, setNodeReady } from '../../harness/node-registration.js';
 import { expectToHold } from '../../harness/wait-for.js';
 import type { ProviderDriver } from '../provider-driver.js';
-import { SCENARIO_TIMEOUT_MS, useGroupCluster } from '../scenario-context.js';
+import { SCENARIO_TIMEOUT_MS, useGroupCluster, type SuiteSettings } from '../scenario-context.js';
 import { addInitializedNode, waitForEvent } from '../scenario-helpers.js';
 
 /** A few node-monitor periods (1 s each in the suite). */
 const MONITOR_PERIODS_MS = 3_000;
 
 /** Cloud node lifecycle controller: deletion of gone instances and the shutdown taint. */
-export function registerNodeLifecycleScenarios(driver: ProviderDriver): void {
+export function registerNodeLifecycleScenarios(driver: ProviderDriver, suite: SuiteSettings): void {
   describe('node lifecycle', { timeout: SCENARIO_TIMEOUT_MS }, () => {
-    const context = useGroupCluster(driver);
+    const context = useGroupCluster(driver, suite);
 
     it('deletes a NotReady node whose instance is gone and keeps a Ready one', async () => {
       const notReady = await addInitializedNode(context, 'gone-notready');

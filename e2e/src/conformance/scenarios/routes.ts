@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { findCondition } from '../../harness/node-registration.js';
 import { expectToHold } from '../../harness/wait-for.js';
 import type { CloudRouteView, InjectedRoute, ProviderDriver } from '../provider-driver.js';
-import { SCENARIO_TIMEOUT_MS, useGroupCluster, type GroupContext } from '../scenario-context.js';
+import { SCENARIO_TIMEOUT_MS, useGroupCluster, type GroupContext, type SuiteSettings } from '../scenario-context.js';
 import { addInitializedNode } from '../scenario-helpers.js';
 
 /** A few route-reconciliation periods (1 s each in the suite). */
@@ -40,9 +40,9 @@ function hasRoute(routes: readonly CloudRouteView[], destinationCidr: string, ta
 }
 
 /** Route controller: one cloud route per pod CIDR, stale routes removed, NetworkUnavailable. */
-export function registerRouteScenarios(driver: ProviderDriver): void {
+export function registerRouteScenarios(driver: ProviderDriver, suite: SuiteSettings): void {
   describe('routes', { timeout: SCENARIO_TIMEOUT_MS }, () => {
-    const context = useGroupCluster(driver);
+    const context = useGroupCluster(driver, suite);
 
     it('creates a route per pod CIDR and sets NetworkUnavailable=False with reason RouteCreated', async () => {
       const first = await addInitializedNode(context, 'route', { podCidrs: [nextPodCidr()] });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { metricFamilyNames, parseMetricSamples } from '../../harness/ccm-endpoints.js';
 import type { ProviderDriver, ProviderDriverCapabilities } from '../provider-driver.js';
-import { SCENARIO_TIMEOUT_MS, useGroupCluster } from '../scenario-context.js';
+import { SCENARIO_TIMEOUT_MS, useGroupCluster, type SuiteSettings } from '../scenario-context.js';
 import { addInitializedNode } from '../scenario-helpers.js';
 
 /** Upstream metric families a CCM with these capabilities exposes (core-checklist §4.1). */
@@ -38,9 +38,9 @@ export function expectedRunningControllers(capabilities: ProviderDriverCapabilit
 }
 
 /** The secure port: /healthz and /metrics. */
-export function registerServingScenarios(driver: ProviderDriver): void {
+export function registerServingScenarios(driver: ProviderDriver, suite: SuiteSettings): void {
   describe('serving', { timeout: SCENARIO_TIMEOUT_MS }, () => {
-    const context = useGroupCluster(driver);
+    const context = useGroupCluster(driver, suite);
 
     it('answers /healthz with 200 ok', async () => {
       const response = await context.ccm.healthz();
