@@ -141,9 +141,18 @@ describe('runCloudControllerManager: running', () => {
   it('runs the enabled controllers without leader election, serves health and metrics, and stops cleanly', async () => {
     const { controllers, constructors } = recordingConstructors();
     const port = await freePort();
-    const exit = start(['--leader-elect=false', '--bind-address=127.0.0.1', `--secure-port=${port}`, '--controllers=*,-cloud-node-lifecycle', '--cluster-name=demo'], {
-      controllerConstructors: constructors,
-    });
+    const exit = start(
+      [
+        '--leader-elect=false',
+        '--bind-address=127.0.0.1',
+        `--secure-port=${port}`,
+        '--controllers=*,-cloud-node-lifecycle',
+        '--cluster-name=demo',
+        // No authorization kubeconfig and not in a cluster: only these paths are served.
+        '--authorization-always-allow-paths=/healthz,/metrics,/configz',
+      ],
+      { controllerConstructors: constructors },
+    );
     await waitFor(() => (controllers.get('service-lb-controller')?.runs ?? 0) === 1, 'the service controller to run');
 
     expect([...controllers.keys()]).toEqual(['cloud-node-controller', 'service-lb-controller']);
@@ -176,6 +185,23 @@ describe('runCloudControllerManager: running', () => {
     expect(await metrics.metrics()).toContain('running_managed_controllers{manager="cloud-controller-manager",name="cloud-node"} 0');
     await expect(httpsGet(port, '/healthz')).rejects.toThrow();
     expect(stderr.text).toContain('"Received signal, shutting down" signal="abort"');
+  });
+
+  it('guards /metrics and /configz with delegated authorization: without an authorization kubeconfig they are forbidden', async () => {
+    const { controllers, constructors } = recordingConstructors();
+    const port = await freePort();
+    const exit = start(['--leader-elect=false', '--bind-address=127.0.0.1', `--secure-port=${port}`], { controllerConstructors: constructors });
+    await waitFor(() => controllers.size === 3, 'controllers to start');
+    expect((await httpsGet(port, '/healthz')).status).toBe(200);
+    for (const path of ['/metrics', '/configz']) {
+      expect(await httpsGet(port, path)).toEqual({
+        status: 403,
+        body: `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"forbidden: User \\"system:anonymous\\" cannot get path \\"${path}\\"","reason":"Forbidden","details":{},"code":403}\n`,
+      });
+    }
+    expect(stderr.text).toContain("No authorization-kubeconfig provided, so SubjectAccessReview of authorization tokens won't work.");
+    stop.abort();
+    expect(await exit).toBe(0);
   });
 
   it('starts controllers only after winning the lease, and releases it on shutdown', async () => {

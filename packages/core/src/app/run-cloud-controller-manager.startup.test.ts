@@ -4,6 +4,15 @@ import { CapturedOutput, TempDirectory, createTestRegistry, runCommand } from '.
 import { runCloudControllerManager } from './run-cloud-controller-manager.js';
 import { CCM_CORE_VERSION } from './version.js';
 
+async function freePortForTest(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
 /** Startup failures and informational exits: no Kubernetes access is needed for any of them. */
 describe('runCloudControllerManager: exit codes for bad input', () => {
   const directory = new TempDirectory();
@@ -169,16 +178,43 @@ describe('runCloudControllerManager: exit codes for bad input', () => {
     }
   });
 
+  it('exits 1 with one line for an unreadable --authentication-kubeconfig or --authorization-kubeconfig', async () => {
+    const kubeconfig = await directory.kubeconfig();
+    for (const flag of ['authentication', 'authorization']) {
+      const path = `${directory.path}/missing-${flag}.kubeconfig`;
+      const result = await runCommand(['--cloud-provider=test', `--kubeconfig=${kubeconfig}`, '--bind-address=127.0.0.1', '--secure-port=0', '--leader-elect=false', `--${flag}-kubeconfig=${path}`], {
+        dependencies: { createKubeAccess: () => { throw new Error('not reached'); } },
+        signal: AbortSignal.abort(),
+      });
+      // --secure-port=0: nothing is served, so the delegated auth kubeconfigs are not read.
+      expect(result.code).toBe(0);
+      const port = await freePortForTest();
+      const serving = await runCommand(['--cloud-provider=test', `--kubeconfig=${kubeconfig}`, '--bind-address=127.0.0.1', `--secure-port=${port}`, `--${flag}-kubeconfig=${path}`]);
+      expect(serving.code).toBe(1);
+      expect(serving.stderr).toContain(`error: failed to get delegated ${flag} kubeconfig (--${flag}-kubeconfig): cannot read kubeconfig ${path}: no such file\n`);
+      expect(serving.stderr.split('\n').filter((line) => line.startsWith('error:'))).toHaveLength(1);
+    }
+  });
+
+  it('exits 2 for a * inside an always-allow path and a blank request header name', async () => {
+    const paths = await runCommand(['--cloud-provider=test', '--authorization-always-allow-paths=/healthz,/de*bug']);
+    expect(paths.code).toBe(2);
+    expect(paths.stderr).toContain('--authorization-always-allow-paths');
+    expect(paths.stderr).toContain('only trailing * allowed in "/de*bug"');
+    const headers = await runCommand(['--cloud-provider=test', '--requestheader-username-headers=x-remote-user,']);
+    expect(headers.code).toBe(2);
+    expect(headers.stderr).toContain('empty value in "requestheader-username-headers"');
+  });
+
   it('logs a line for every ignored flag that is set', async () => {
     const controller = new AbortController();
     controller.abort();
     const kubeconfig = await directory.kubeconfig();
     const result = await runCommand(
-      ['--cloud-provider=test', `--kubeconfig=${kubeconfig}`, '--secure-port=0', '--leader-elect=false', '--authentication-kubeconfig=/x', '--feature-gates=A=true', '--enable-leader-migration'],
+      ['--cloud-provider=test', `--kubeconfig=${kubeconfig}`, '--secure-port=0', '--leader-elect=false', '--feature-gates=A=true', '--enable-leader-migration'],
       { signal: controller.signal, dependencies: { createKubeAccess: () => { throw new Error('not reached'); } } },
     );
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain('"Flag --authentication-kubeconfig is accepted for compatibility but has no effect: delegated authentication is not implemented');
     expect(result.stderr).toContain('"Flag --feature-gates is accepted for compatibility but has no effect: no feature gate changes');
     expect(result.stderr).toContain('"Leader migration is not supported by this cloud-controller-manager; --enable-leader-migration is ignored"');
   });

@@ -24,7 +24,8 @@ describe('docs/flags.md', () => {
     expect(doc).toContain('| `--leader-elect-lease-duration` | duration | `15s` | supported |');
     expect(doc).toContain('| `--controllers` | strings | `[*]` | supported |');
     expect(doc).toContain('| `-v`, `--v` | Level | `0` | supported |');
-    expect(doc).toMatch(/\| `--authentication-kubeconfig` \| string \| \(empty\) \| ignored: delegated authentication is not implemented/);
+    expect(doc).toMatch(/\| `--authentication-kubeconfig` \| string \| \(empty\) \| supported \|/);
+    expect(doc).toContain('| `--authorization-always-allow-paths` | strings | `[/healthz,/readyz,/livez]` | supported |');
     expect(doc).toContain('| `--node-sync-period` | duration | `0s` | deprecated: This flag is currently no-op and will be deleted. |');
     expect(doc).toContain('## Secure serving flags');
   });
