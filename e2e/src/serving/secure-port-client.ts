@@ -1,0 +1,120 @@
+/**
+ * Requests to a CCM's secure port as its real clients make them: Prometheus with a bearer token,
+ * an operator with a client certificate, the aggregator (front proxy) with a client certificate
+ * and `X-Remote-*` headers, or nobody at all. The CCM's serving certificate is self-signed, so it
+ * is not verified (a test talking to a process it started).
+ */
+import { request } from 'node:https';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseAllDocuments } from 'yaml';
+import type { KubeTestClient } from '../harness/kube-test-client.js';
+
+export interface SecurePortRequest {
+  /** Sent as `Authorization: Bearer <token>`. */
+  token?: string;
+  headers?: Record<string, string | string[]>;
+  clientCertificate?: { certificatePem: string; privateKeyPem: string };
+  method?: string;
+}
+
+export interface SecurePortResponse {
+  status: number;
+  contentType: string | undefined;
+  body: string;
+}
+
+export function fetchSecurePort(port: number, path: string, options: SecurePortRequest = {}, timeoutMs = 5_000): Promise<SecurePortResponse> {
+  const headers: Record<string, string | string[]> = { accept: '*/*', ...options.headers };
+  if (options.token !== undefined) headers['authorization'] = `Bearer ${options.token}`;
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: options.method ?? 'GET',
+        headers,
+        rejectUnauthorized: false,
+        timeout: timeoutMs,
+        agent: false,
+        ...(options.clientCertificate ? { cert: options.clientCertificate.certificatePem, key: options.clientCertificate.privateKeyPem } : {}),
+      },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, contentType: response.headers['content-type'], body }));
+        response.on('error', reject);
+      },
+    );
+    outgoing.on('timeout', () => outgoing.destroy(new Error(`GET https://127.0.0.1:${port}${path} timed out after ${timeoutMs} ms`)));
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
+/** The flags that make a CCM started outside a pod use the cluster for delegated auth, with upstream's always-allow paths. */
+export function delegatedAuthFlags(kubeconfigPath: string): string[] {
+  return [`--authentication-kubeconfig=${kubeconfigPath}`, `--authorization-kubeconfig=${kubeconfigPath}`, '--authorization-always-allow-paths=/healthz,/readyz,/livez'];
+}
+
+export const TROUBLESHOOTING_DOC = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'docs', 'troubleshooting.md');
+const PROMETHEUS_SECTION = '### Scraping `/metrics` with Prometheus';
+
+export interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string };
+  subjects?: Array<{ apiGroup?: string; kind: string; name: string; namespace?: string }>;
+  [field: string]: unknown;
+}
+
+/** The RBAC objects docs/troubleshooting.md tells operators to apply for Prometheus (its first yaml block). */
+export function documentedPrometheusRbac(markdown = readFileSync(TROUBLESHOOTING_DOC, 'utf8')): KubeObject[] {
+  const start = markdown.indexOf(PROMETHEUS_SECTION);
+  if (start < 0) throw new Error(`docs/troubleshooting.md has no "${PROMETHEUS_SECTION}" section`);
+  const block = /```yaml\n([\s\S]*?)```/.exec(markdown.slice(start));
+  if (block?.[1] === undefined) throw new Error(`the "${PROMETHEUS_SECTION}" section of docs/troubleshooting.md has no yaml block`);
+  return parseAllDocuments(block[1]).map((document) => document.toJSON() as KubeObject);
+}
+
+const RBAC_COLLECTIONS: Record<string, string> = {
+  ClusterRole: '/apis/rbac.authorization.k8s.io/v1/clusterroles',
+  ClusterRoleBinding: '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings',
+};
+
+/** Creates objects of the documented kinds (ClusterRoles and ClusterRoleBindings) with the admin client. */
+export async function createClusterRbac(admin: KubeTestClient, objects: readonly KubeObject[]): Promise<void> {
+  for (const object of objects) {
+    const collection = RBAC_COLLECTIONS[object.kind];
+    if (collection === undefined) throw new Error(`createClusterRbac: unexpected kind ${object.kind}`);
+    await admin.request('POST', collection, object);
+  }
+}
+
+/** A ServiceAccount (its namespace created if needed) and a token for it. */
+export async function serviceAccountToken(admin: KubeTestClient, namespace: string, name: string): Promise<string> {
+  await admin.ensureNamespace(namespace);
+  await admin.request('POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace } });
+  const answer = await admin.request<{ status: { token: string } }>('POST', `/api/v1/namespaces/${namespace}/serviceaccounts/${name}/token`, {
+    apiVersion: 'authentication.k8s.io/v1',
+    kind: 'TokenRequest',
+    spec: { expirationSeconds: 3_600 },
+  });
+  return answer.status.token;
+}
+
+/**
+ * The documented Prometheus RBAC applied, and a token of the ServiceAccount it binds
+ * (`monitoring/prometheus` in the docs): what a scrape sends.
+ */
+export async function grantDocumentedMetricsReader(admin: KubeTestClient): Promise<{ token: string; user: string }> {
+  const objects = documentedPrometheusRbac();
+  const subject = objects.flatMap((object) => object.subjects ?? []).find((candidate) => candidate.kind === 'ServiceAccount');
+  if (subject?.namespace === undefined) throw new Error('the documented Prometheus RBAC binds no ServiceAccount');
+  const token = await serviceAccountToken(admin, subject.namespace, subject.name);
+  await createClusterRbac(admin, objects);
+  return { token, user: `system:serviceaccount:${subject.namespace}:${subject.name}` };
+}
