@@ -97,6 +97,8 @@ export class RealBackend implements KubeApiBackend {
       await applyOverlay(server.adminKubeconfigPath, options.manifestsOverlay);
       const rules = rulesBoundToServiceAccount(await renderOverlay(options.manifestsOverlay));
       const token = await requestServiceAccountToken(new KubeTestClient(server.adminUrl));
+      // The set-up (the token request) is the harness's business, not a scenario's.
+      server.clearAdminRequests();
       let ccmProxy: KubeApiProxy | undefined;
       if (options.recordRequests) {
         const serveTls = { cert: readFileSync(join(FIXTURES, 'localhost-test-only.crt'), 'utf8'), key: readFileSync(join(FIXTURES, 'localhost-test-only.key'), 'utf8') };
@@ -140,7 +142,7 @@ export class RealBackend implements KubeApiBackend {
   }
 
   recordedRequests(): RecordedKubeRequest[] {
-    return [...this.server.adminRequests(), ...(this.ccmProxy?.recorded() ?? [])];
+    return [...this.server.adminRequests(), ...(this.ccmProxy?.recorded() ?? [])].sort((left, right) => left.sequence - right.sequence);
   }
 
   async rbacAudit(): Promise<{ rules: BoundRule[]; events: AuditEvent[] }> {

@@ -5,6 +5,13 @@ import type { AddressInfo } from 'node:net';
 
 /** One request that went through the proxy, as the API server answered it. */
 export interface RecordedKubeRequest {
+  /**
+   * Order of completion (the response's end) across every proxy of this process: for two
+   * requests in flight at once, the one answered first most likely saw the older state.
+   */
+  sequence: number;
+  /** Tick of the request's arrival, on the same clock as `sequence`. */
+  startedAt: number;
   /** Who sent it: the proxy's label (e.g. `ccm` or `harness`). */
   client: string;
   method: string;
@@ -36,6 +43,7 @@ export interface KubeApiProxyOptions {
 }
 
 const MAX_RECORDED_BODY = 1024 * 1024;
+let nextSequence = 0;
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'host']);
 
 /**
@@ -96,6 +104,7 @@ export class KubeApiProxy {
     const requestChunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => requestChunks.push(chunk));
     request.on('end', () => {
+      const startedAt = nextSequence++;
       const body = Buffer.concat(requestChunks);
       const headers: Record<string, string | string[]> = {};
       for (const [name, value] of Object.entries(request.headers)) {
@@ -120,7 +129,7 @@ export class KubeApiProxy {
         });
         answer.on('end', () => {
           response.end();
-          this.record(request, body, answer.statusCode ?? 0, Buffer.concat(recordedChunks));
+          this.record(startedAt, nextSequence++, request, body, answer.statusCode ?? 0, Buffer.concat(recordedChunks));
         });
         answer.on('error', () => response.destroy());
         response.on('close', () => answer.destroy());
@@ -137,11 +146,18 @@ export class KubeApiProxy {
     });
   }
 
-  private record(request: IncomingMessage, body: Buffer, status: number, responseBody: Buffer): void {
+  /** Forgets what was recorded so far (e.g. the harness's own set-up requests). */
+  clearRecorded(): void {
+    this.requests.length = 0;
+  }
+
+  private record(startedAt: number, sequence: number, request: IncomingMessage, body: Buffer, status: number, responseBody: Buffer): void {
     if (!this.options.record) return;
     const url = request.url ?? '/';
     const query = new URL(url, 'http://proxy').searchParams;
     this.requests.push({
+      sequence,
+      startedAt,
       client: this.options.label,
       method: request.method ?? 'GET',
       url,
