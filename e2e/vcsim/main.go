@@ -2,7 +2,7 @@
 //
 // Build (module mode; go.mod pins github.com/vmware/govmomi, fetched through the Go module proxy):
 //
-//	go build -o .bin/vcsim .
+//	GOFLAGS='-mod=readonly -buildvcs=false' go build -o .bin/vcsim .
 //
 // It listens on 127.0.0.1 (port 0 by default) with a fresh self-signed certificate and prints
 // exactly one JSON line on stdout once it serves:
@@ -22,7 +22,7 @@
 //	POST /admin/vms/<name>/power-off|power-on|suspend|destroy
 //	POST /admin/vms/<name>/guest            {"hostName", "ipAddress", "net": [{"network","ipAddress":[],"deviceConfigId","macAddress"}]}
 //	POST /admin/vms/<name>/extra-config     {"key": "value", ...} through ReconfigVM_Task
-//	POST /admin/credentials                 {"username", "password"}: the only SOAP login accepted from now on
+//	POST /admin/credentials                 {"username", "password"}: the only login accepted from now on (SOAP and vAPI REST)
 //	POST /admin/sessions/terminate          ends every SOAP session (clients must log in again)
 package main
 
