@@ -16,7 +16,7 @@
  *   no other events the i-th gap between two such lines is at least 5 ms * 2^i, so T ms hold
  *   at most about log2(T / 5 + 1) + 1 of them (see expectBackoff).
  *
- * Needs Go and govmomi (see docs/testing.md) and the built CCM (`pnpm exec turbo run build`).
+ * Needs Go >= the go line of e2e/vcsim/go.mod (see docs/testing.md) and the built CCM (`pnpm exec turbo run build`).
  */
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
