@@ -57,7 +57,7 @@ vcsimSuite('vSphere CCM binary end to end (kube-emulator, vCenter simulator)', (
       if (vcsim !== undefined) console.error(`vcsim output:\n${vcsim.logs().slice(-4_000)}`);
     });
     vcsim = await startVcsim();
-    cluster = await TestCluster.start();
+    cluster = await TestCluster.start({ manifestsOverlay: 'vsphere' });
   });
 
   afterEach(async () => {
