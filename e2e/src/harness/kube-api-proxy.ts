@@ -40,6 +40,22 @@ export interface KubeApiProxyOptions {
   serveTls?: { cert: string; key: string };
   /** Keep every request in memory (see `recorded()`). */
   record?: boolean;
+  /** Told of every request as it starts and ends (counting without keeping bodies). */
+  observer?: KubeApiProxyObserver;
+}
+
+/** What a proxy tells an observer about one request. */
+export interface ProxiedRequestInfo {
+  method: string;
+  url: string;
+  watch: boolean;
+  /** 0 until the answer's status is known. */
+  status: number;
+}
+
+export interface KubeApiProxyObserver {
+  started?(request: ProxiedRequestInfo): void;
+  finished?(request: ProxiedRequestInfo): void;
 }
 
 const MAX_RECORDED_BODY = 1024 * 1024;
@@ -112,6 +128,16 @@ export class KubeApiProxy {
       }
       if (body.length > 0) headers['content-length'] = String(body.length);
       const target = new URL(request.url ?? '/', this.options.upstream);
+      const watchValue = target.searchParams.get('watch');
+      const info: ProxiedRequestInfo = { method: request.method ?? 'GET', url: request.url ?? '/', watch: watchValue === 'true' || watchValue === '1', status: 0 };
+      this.options.observer?.started?.(info);
+      let finished = false;
+      const finish = (status: number) => {
+        if (finished) return;
+        finished = true;
+        info.status = status;
+        this.options.observer?.finished?.(info);
+      };
       const upstream = httpsRequest(target, { method: request.method, headers, agent: this.agent }, (answer) => {
         const answerHeaders: Record<string, string | string[]> = {};
         for (const [name, value] of Object.entries(answer.headers)) {
@@ -128,13 +154,21 @@ export class KubeApiProxy {
           response.write(chunk);
         });
         answer.on('end', () => {
+          finish(answer.statusCode ?? 0);
           response.end();
           this.record(startedAt, nextSequence++, request, body, answer.statusCode ?? 0, Buffer.concat(recordedChunks));
         });
-        answer.on('error', () => response.destroy());
-        response.on('close', () => answer.destroy());
+        answer.on('error', () => {
+          finish(answer.statusCode ?? 0);
+          response.destroy();
+        });
+        response.on('close', () => {
+          finish(answer.statusCode ?? 0);
+          answer.destroy();
+        });
       });
       upstream.on('error', (error) => {
+        finish(502);
         if (!response.headersSent) {
           response.writeHead(502, { 'content-type': 'text/plain' });
           response.end(`kube-api-proxy ${this.options.label}: upstream error: ${error.message}`);

@@ -37,7 +37,8 @@ const OBSERVE_MS = 4_000;
 const WAIT_MS = 20_000;
 const TEST_TIMEOUT_MS = 45_000;
 const SECRET_NAMESPACE = 'kube-system';
-const SECRET_NAME = 'vsphere-creds';
+// The Secret name manifests/vsphere's Role allows (the real API server enforces it).
+const SECRET_NAME = 'vsphere-cloud-secret';
 const ROTATED_PASSWORD = 'rotated-Passw0rd!';
 
 vcsimSuite('vSphere CCM binary end to end (kube-emulator, vCenter simulator)', () => {
