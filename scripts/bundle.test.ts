@@ -266,7 +266,9 @@ describe.each(providers)('$folder', (provider) => {
           }
           expect(child.exitCode, output).toBeNull();
           expect(node?.spec?.providerID, output).toBe(`sandbox://${instance.id}`);
-          expect(node?.spec?.taints ?? []).toEqual([]);
+          // Only the uninitialized taint is the CCM's; not-ready comes from the API server's
+          // TaintNodesByCondition admission and stays until the node lifecycle controller runs.
+          expect((node?.spec?.taints ?? []).map((taint) => taint.key)).toEqual(['node.kubernetes.io/not-ready']);
           expect(node?.metadata.labels?.['topology.kubernetes.io/zone']).toBe(instance.zone);
 
           const health = await getHealthz(securePort);

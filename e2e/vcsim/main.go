@@ -1,8 +1,8 @@
 // Command vcsim runs govmomi's vCenter simulator (VPX model) for the TypeScript test suites.
 //
-// Build (GOPATH mode, offline, Debian's golang-github-vmware-govmomi-dev):
+// Build (module mode; go.mod pins github.com/vmware/govmomi, fetched through the Go module proxy):
 //
-//	GO111MODULE=off GOPATH=/usr/share/gocode GOPROXY=off go build -o vcsim .
+//	GOFLAGS='-mod=readonly -buildvcs=false' go build -o .bin/vcsim .
 //
 // It listens on 127.0.0.1 (port 0 by default) with a fresh self-signed certificate and prints
 // exactly one JSON line on stdout once it serves:
@@ -22,7 +22,7 @@
 //	POST /admin/vms/<name>/power-off|power-on|suspend|destroy
 //	POST /admin/vms/<name>/guest            {"hostName", "ipAddress", "net": [{"network","ipAddress":[],"deviceConfigId","macAddress"}]}
 //	POST /admin/vms/<name>/extra-config     {"key": "value", ...} through ReconfigVM_Task
-//	POST /admin/credentials                 {"username", "password"}: the only SOAP login accepted from now on
+//	POST /admin/credentials                 {"username", "password"}: the only login accepted from now on (SOAP and vAPI REST)
 //	POST /admin/sessions/terminate          ends every SOAP session (clients must log in again)
 package main
 
@@ -41,7 +41,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/ioutil"
 	"log"
 	"math/big"
 	"net"
@@ -57,6 +56,7 @@ import (
 
 	"github.com/vmware/govmomi/object"
 	"github.com/vmware/govmomi/simulator"
+	"github.com/vmware/govmomi/simulator/sim25"
 	_ "github.com/vmware/govmomi/vapi/simulator" // registers the vAPI REST endpoints (tagging)
 	"github.com/vmware/govmomi/vim25"
 	"github.com/vmware/govmomi/vim25/mo"
@@ -104,7 +104,6 @@ func main() {
 	log.SetPrefix("vcsim: ")
 	o := parseOptions()
 
-	simulator.SessionIdleTimeout = o.sessionIdle
 	model := simulator.VPX()
 	model.Datacenter = o.datacenters
 	model.Cluster = o.clusters
@@ -126,7 +125,7 @@ func main() {
 			log.Fatalf("creating a certificate: %v", err)
 		}
 		model.Service.TLS = &tls.Config{Certificates: []tls.Certificate{certificate}}
-		file, err := ioutil.TempFile("", "vcsim-ca-*.pem")
+		file, err := os.CreateTemp("", "vcsim-ca-*.pem")
 		if err != nil {
 			log.Fatalf("writing the certificate: %v", err)
 		}
@@ -147,7 +146,13 @@ func main() {
 	if err != nil {
 		log.Fatalf("creating the in-process client: %v", err)
 	}
-	admin := &admin{model: model, client: client, server: server}
+	if o.sessionIdle > 0 {
+		if err := sim25.SetSessionTimeout(ctx, client, o.sessionIdle); err != nil {
+			log.Fatalf("setting the session idle timeout: %v", err)
+		}
+	}
+	admin := &admin{model: model, client: client, server: server, username: o.username, password: o.password}
+	model.Map().SessionManager().ValidLogin = admin.validLogin
 	if o.seedGuest {
 		if err := admin.seedAllGuests(); err != nil {
 			log.Fatalf("seeding guest data: %v", err)
@@ -172,7 +177,7 @@ func main() {
 	signal.Notify(stop, syscall.SIGINT, syscall.SIGTERM)
 	if o.exitOnStdinEOF {
 		go func() {
-			_, _ = io.Copy(ioutil.Discard, os.Stdin)
+			_, _ = io.Copy(io.Discard, os.Stdin)
 			stop <- syscall.SIGTERM
 		}()
 	}
@@ -229,9 +234,32 @@ type admin struct {
 	client *vim25.Client
 	server *simulator.Server
 
-	mu         sync.Mutex
-	nextGuest  int
+	mu        sync.Mutex
+	nextGuest int
+
 	credential sync.Mutex
+	username   string
+	password   string
+}
+
+// registry is the simulator's inventory (vim25 namespace).
+func (a *admin) registry() *simulator.Registry {
+	return a.model.Map()
+}
+
+// withLock runs f holding the simulator's lock on obj. Each call gets its own locking context,
+// so two admin requests never share a lock holder.
+func (a *admin) withLock(obj mo.Reference, f func()) {
+	locker := &simulator.Context{Context: context.Background(), Map: a.registry()}
+	locker.WithLock(obj, f)
+}
+
+// validLogin is the simulator's login check (SOAP Login and the vAPI REST session): only the
+// current credentials pass.
+func (a *admin) validLogin(request *types.Login) bool {
+	a.credential.Lock()
+	defer a.credential.Unlock()
+	return request.UserName == a.username && request.Password == a.password
 }
 
 type adminError struct {
@@ -330,7 +358,7 @@ func (a *admin) route(r *http.Request) (interface{}, error) {
 			return nil, badRequest("username and password are required")
 		}
 		a.credential.Lock()
-		a.model.Service.Listen.User = url.UserPassword(request.Username, request.Password)
+		a.username, a.password = request.Username, request.Password
 		a.credential.Unlock()
 		return nil, nil
 	case r.Method == http.MethodPost && path == "sessions/terminate":
@@ -340,7 +368,7 @@ func (a *admin) route(r *http.Request) (interface{}, error) {
 }
 
 func decode(r *http.Request, into interface{}) error {
-	body, err := ioutil.ReadAll(r.Body)
+	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		return badRequest("reading the body: %v", err)
 	}
@@ -411,8 +439,8 @@ func named(entity mo.Entity) namedObject {
 	return view
 }
 
-func sortedEntities(kind string) []mo.Entity {
-	entities := simulator.Map.All(kind)
+func (a *admin) sortedEntities(kind string) []mo.Entity {
+	entities := a.registry().All(kind)
 	sort.Slice(entities, func(i, j int) bool {
 		return entities[i].Entity().Name < entities[j].Entity().Name
 	})
@@ -421,29 +449,29 @@ func sortedEntities(kind string) []mo.Entity {
 
 func (a *admin) inventory() inventoryView {
 	var view inventoryView
-	for _, entity := range sortedEntities("Datacenter") {
+	for _, entity := range a.sortedEntities("Datacenter") {
 		view.Datacenters = append(view.Datacenters, named(entity))
 	}
-	for _, entity := range sortedEntities("ClusterComputeResource") {
+	for _, entity := range a.sortedEntities("ClusterComputeResource") {
 		view.Clusters = append(view.Clusters, named(entity))
 	}
-	for _, entity := range sortedEntities("HostSystem") {
+	for _, entity := range a.sortedEntities("HostSystem") {
 		view.Hosts = append(view.Hosts, named(entity))
 	}
-	for _, entity := range sortedEntities("Folder") {
+	for _, entity := range a.sortedEntities("Folder") {
 		view.Folders = append(view.Folders, named(entity))
 	}
-	for _, entity := range sortedEntities("ResourcePool") {
+	for _, entity := range a.sortedEntities("ResourcePool") {
 		view.ResourcePools = append(view.ResourcePools, named(entity))
 	}
 	view.VirtualMachines = []vmView{}
-	for _, entity := range sortedEntities("VirtualMachine") {
+	for _, entity := range a.sortedEntities("VirtualMachine") {
 		view.VirtualMachines = append(view.VirtualMachines, a.describeVM(entity.(*simulator.VirtualMachine)))
 	}
 	return view
 }
 
-func datacenterOf(entity mo.Entity) string {
+func (a *admin) datacenterOf(entity mo.Entity) string {
 	for current := entity; current != nil; {
 		if dc, ok := current.(*simulator.Datacenter); ok {
 			return dc.Name
@@ -452,7 +480,7 @@ func datacenterOf(entity mo.Entity) string {
 		if parent == nil {
 			return ""
 		}
-		next, ok := simulator.Map.Get(*parent).(mo.Entity)
+		next, ok := a.registry().Get(*parent).(mo.Entity)
 		if !ok {
 			return ""
 		}
@@ -463,12 +491,12 @@ func datacenterOf(entity mo.Entity) string {
 
 func (a *admin) describeVM(vm *simulator.VirtualMachine) vmView {
 	var view vmView
-	simulator.Map.WithLock(vm, func() {
+	a.withLock(vm, func() {
 		view = vmView{
 			Name:       vm.Name,
 			Ref:        refOf(vm.Self),
 			PowerState: string(vm.Runtime.PowerState),
-			Datacenter: datacenterOf(vm),
+			Datacenter: a.datacenterOf(vm),
 			Net:        []guestNicView{},
 		}
 		if vm.Config != nil {
@@ -497,7 +525,7 @@ func (a *admin) describeVM(vm *simulator.VirtualMachine) vmView {
 		}
 	})
 	if view.Host.Ref.Value != "" {
-		if host, ok := simulator.Map.Get(types.ManagedObjectReference{Type: view.Host.Ref.Type, Value: view.Host.Ref.Value}).(mo.Entity); ok {
+		if host, ok := a.registry().Get(types.ManagedObjectReference{Type: view.Host.Ref.Type, Value: view.Host.Ref.Value}).(mo.Entity); ok {
 			view.Host = named(host)
 		}
 	}
@@ -505,7 +533,7 @@ func (a *admin) describeVM(vm *simulator.VirtualMachine) vmView {
 }
 
 func (a *admin) findVM(name string) (*simulator.VirtualMachine, error) {
-	for _, entity := range simulator.Map.All("VirtualMachine") {
+	for _, entity := range a.registry().All("VirtualMachine") {
 		if entity.Entity().Name == name {
 			return entity.(*simulator.VirtualMachine), nil
 		}
@@ -513,8 +541,8 @@ func (a *admin) findVM(name string) (*simulator.VirtualMachine, error) {
 	return nil, notFound("no virtual machine named %q", name)
 }
 
-func findEntity(kind, name string) (mo.Entity, error) {
-	for _, entity := range simulator.Map.All(kind) {
+func (a *admin) findEntity(kind, name string) (mo.Entity, error) {
+	for _, entity := range a.registry().All(kind) {
 		if entity.Entity().Name == name {
 			return entity, nil
 		}
@@ -535,18 +563,18 @@ func guestHostName(vmName string) string {
 	return strings.ReplaceAll(strings.ToLower(vmName), "_", "-")
 }
 
-func networkName(vm *simulator.VirtualMachine) string {
+func (a *admin) networkName(vm *simulator.VirtualMachine) string {
 	if len(vm.Network) == 0 {
 		return ""
 	}
-	if entity, ok := simulator.Map.Get(vm.Network[0]).(mo.Entity); ok {
+	if entity, ok := a.registry().Get(vm.Network[0]).(mo.Entity); ok {
 		return entity.Entity().Name
 	}
 	return ""
 }
 
 func (a *admin) seedAllGuests() error {
-	for _, entity := range sortedEntities("VirtualMachine") {
+	for _, entity := range a.sortedEntities("VirtualMachine") {
 		a.seedGuest(entity.(*simulator.VirtualMachine), nil)
 	}
 	return nil
@@ -568,9 +596,9 @@ func (a *admin) seedGuest(vm *simulator.VirtualMachine, override *guestRequest) 
 		request.IPAddress = &address
 	}
 	if request.Net == nil {
-		network := networkName(vm)
+		network := a.networkName(vm)
 		var nets []guestNicView
-		simulator.Map.WithLock(vm, func() {
+		a.withLock(vm, func() {
 			for i, nic := range vm.Guest.Net {
 				view := guestNicView{Network: network, IPAddress: []string{}, DeviceConfigID: nic.DeviceConfigId, MacAddress: nic.MacAddress}
 				if i == 0 && *request.IPAddress != "" {
@@ -594,7 +622,7 @@ type guestRequest struct {
 }
 
 func (a *admin) setGuest(vm *simulator.VirtualMachine, request guestRequest) {
-	simulator.Map.WithLock(vm, func() {
+	a.withLock(vm, func() {
 		if vm.Guest == nil {
 			vm.Guest = &types.GuestInfo{}
 		}
@@ -651,7 +679,7 @@ func (a *admin) createVM(ctx context.Context, request createRequest) (interface{
 	var host *simulator.HostSystem
 	switch {
 	case request.Host != "":
-		entity, err := findEntity("HostSystem", request.Host)
+		entity, err := a.findEntity("HostSystem", request.Host)
 		if err != nil {
 			return nil, err
 		}
@@ -660,15 +688,15 @@ func (a *admin) createVM(ctx context.Context, request createRequest) (interface{
 		clusterName := request.Cluster
 		var cluster mo.Entity
 		if clusterName != "" {
-			found, err := findEntity("ClusterComputeResource", clusterName)
+			found, err := a.findEntity("ClusterComputeResource", clusterName)
 			if err != nil {
 				return nil, err
 			}
 			cluster = found
 		} else {
-			clusters := sortedEntities("ClusterComputeResource")
+			clusters := a.sortedEntities("ClusterComputeResource")
 			for _, candidate := range clusters {
-				if request.Datacenter == "" || datacenterOf(candidate) == request.Datacenter {
+				if request.Datacenter == "" || a.datacenterOf(candidate) == request.Datacenter {
 					cluster = candidate
 					break
 				}
@@ -683,14 +711,14 @@ func (a *admin) createVM(ctx context.Context, request createRequest) (interface{
 		}
 		var candidates []*simulator.HostSystem
 		for _, ref := range hosts {
-			candidates = append(candidates, simulator.Map.Get(ref).(*simulator.HostSystem))
+			candidates = append(candidates, a.registry().Get(ref).(*simulator.HostSystem))
 		}
 		sort.Slice(candidates, func(i, j int) bool { return candidates[i].Name < candidates[j].Name })
 		host = candidates[0]
 	}
 
-	datacenter := datacenterOf(host)
-	dcEntity, err := findEntity("Datacenter", datacenter)
+	datacenter := a.datacenterOf(host)
+	dcEntity, err := a.findEntity("Datacenter", datacenter)
 	if err != nil {
 		return nil, err
 	}
@@ -738,7 +766,7 @@ func (a *admin) createVM(ctx context.Context, request createRequest) (interface{
 	if err != nil {
 		return nil, err
 	}
-	vm := simulator.Map.Get(info.Result.(types.ManagedObjectReference)).(*simulator.VirtualMachine)
+	vm := a.registry().Get(info.Result.(types.ManagedObjectReference)).(*simulator.VirtualMachine)
 	if request.PowerOn == nil || *request.PowerOn {
 		if err := a.power(ctx, vm, "on"); err != nil {
 			return nil, err
@@ -753,7 +781,7 @@ func (a *admin) createVM(ctx context.Context, request createRequest) (interface{
 func (a *admin) networkBacking(ctx context.Context, host *simulator.HostSystem) (types.BaseVirtualDeviceBackingInfo, error) {
 	var portgroups, networks []mo.Entity
 	for _, ref := range host.Network {
-		entity, ok := simulator.Map.Get(ref).(mo.Entity)
+		entity, ok := a.registry().Get(ref).(mo.Entity)
 		if !ok {
 			continue
 		}
@@ -840,20 +868,20 @@ func (a *admin) setExtraConfig(ctx context.Context, vm *simulator.VirtualMachine
 
 // terminateSessions ends every SOAP session, as a vCenter restart or an expired session would.
 func (a *admin) terminateSessions() int {
-	manager := simulator.Map.SessionManager()
-	adminSession := &simulator.Session{UserSession: types.UserSession{Key: "vcsim-admin"}, Registry: simulator.NewRegistry()}
+	manager := a.registry().SessionManager()
+	adminSession := &simulator.Session{UserSession: types.UserSession{Key: "vcsim-admin"}, Registry: simulator.NewRegistry(), Map: a.registry()}
 	view, ok := adminSession.Get(manager.Reference()).(*simulator.SessionManager)
 	if !ok {
 		return 0
 	}
-	var ids []string
+	terminator := &simulator.Context{Context: context.Background(), Session: adminSession, Map: a.registry()}
+	terminated := 0
 	for _, session := range view.SessionList {
-		ids = append(ids, session.Key)
+		// One call per session: a session that expired meanwhile fails alone.
+		result := manager.TerminateSession(terminator, &types.TerminateSession{This: manager.Reference(), SessionId: []string{session.Key}})
+		if result.Fault() == nil {
+			terminated++
+		}
 	}
-	if len(ids) == 0 {
-		return 0
-	}
-	context := &simulator.Context{Context: context.Background(), Session: adminSession, Map: simulator.Map}
-	manager.TerminateSession(context, &types.TerminateSession{This: manager.Reference(), SessionId: ids})
-	return len(ids)
+	return terminated
 }

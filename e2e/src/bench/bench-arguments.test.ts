@@ -49,3 +49,17 @@ describe('percentile', () => {
     expect(percentile([], 50)).toBeUndefined();
   });
 });
+
+describe('--kube-api', () => {
+  it('defaults to the emulator and takes real for node-storm', () => {
+    expect(parseBenchArguments(['node-storm']).kubeApi).toBe('emulator');
+    expect(parseBenchArguments(['node-storm', '--kube-api', 'real']).kubeApi).toBe('real');
+    expect(parseBenchArguments(['node-storm', '--kube-api=real']).kubeApi).toBe('real');
+  });
+
+  it('names a bad value and refuses real for the scenarios that drive the emulator in process', () => {
+    expect(() => parseBenchArguments(['node-storm', '--kube-api', 'kind'])).toThrow('--kube-api must be "emulator" or "real", got "kind"');
+    expect(() => parseBenchArguments(['--kube-api', 'real'])).toThrow(/node-storm only/);
+    expect(() => parseBenchArguments(['service-storm', '--kube-api', 'real'])).toThrow(/node-storm only/);
+  });
+});

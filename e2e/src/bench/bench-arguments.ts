@@ -19,6 +19,8 @@ export interface BenchArguments {
   apiQps: number | undefined;
   reference: boolean;
   json: boolean;
+  /** The Kubernetes API server: the emulator (default) or the real kube-apiserver (node-storm only). */
+  kubeApi: 'emulator' | 'real';
   /** Give up on a row after this long. */
   timeoutSeconds: number;
   help: boolean;
@@ -49,6 +51,8 @@ Flags:
   --period-seconds N        steady-state refresh period (--node-status-update-frequency)
   --no-reference            skip the upstream reference rows
   --timeout-seconds N       give up on one row after N seconds (default 900)
+  --kube-api emulator|real  the Kubernetes API server: @ccm/kube-emulator (default) or the real
+                            kube-apiserver of e2e/kube-apiserver (node-storm only; needs Go)
   --json                    results as JSON on stdout
   -h, --help                this help
 `;
@@ -99,6 +103,7 @@ export function parseBenchArguments(argv: readonly string[]): BenchArguments {
     apiQps: undefined,
     reference: true,
     json: false,
+    kubeApi: 'emulator',
     timeoutSeconds: 900,
     help: false,
   };
@@ -107,6 +112,11 @@ export function parseBenchArguments(argv: readonly string[]): BenchArguments {
     if (argument === '--') continue;
     if (argument === '--json') parsed.json = true;
     else if (argument === '--no-reference') parsed.reference = false;
+    else if (argument === '--kube-api' || argument.startsWith('--kube-api=')) {
+      const value = argument.includes('=') ? argument.slice(argument.indexOf('=') + 1) : argv[++index];
+      if (value !== 'emulator' && value !== 'real') throw new BenchArgumentError(`--kube-api must be "emulator" or "real", got ${JSON.stringify(value ?? '')}`);
+      parsed.kubeApi = value;
+    }
     else if (argument === '--help' || argument === '-h') parsed.help = true;
     else if (argument.startsWith('--')) {
       const equals = argument.indexOf('=');
@@ -127,5 +137,8 @@ export function parseBenchArguments(argv: readonly string[]): BenchArguments {
     }
   }
   if (parsed.scenarios.length === 0) parsed.scenarios = [...SCENARIOS];
+  if (parsed.kubeApi === 'real' && parsed.scenarios.some((scenario) => scenario !== 'node-storm')) {
+    throw new BenchArgumentError('--kube-api real runs node-storm only (the other scenarios drive the emulator in process): pnpm bench node-storm --kube-api real');
+  }
   return parsed;
 }

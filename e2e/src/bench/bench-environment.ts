@@ -6,11 +6,12 @@ import { existsSync } from 'node:fs';
 import { readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startKubeEmulator, type KubeEmulator } from '@ccm/kube-emulator';
+import type { KubeEmulator } from '@ccm/kube-emulator';
 import { startSandboxCloud, SANDBOX_OPERATIONS, type SandboxCloud } from '@ccm/testing';
 import { SANDBOX_CCM_BIN } from '../drivers/sandbox-driver.js';
 import { SpawnedProcess } from '../harness/ccm-process.js';
 import { waitFor } from '../harness/wait-for.js';
+import { startBenchKubeApi, type BenchKubeApi, type BenchKubeApiKind } from './bench-kube-api.js';
 import { policyFlags, type CcmPolicy } from './ccm-policies.js';
 
 export const BENCH_CLUSTER_ID = 'bench';
@@ -29,6 +30,8 @@ export interface BenchEnvironmentOptions {
   rate: number | undefined;
   /** The CCM's cloud API budget (`api-qps`, `api-burst`). */
   apiQps: number;
+  /** The Kubernetes API server (default: the emulator). */
+  kubeApi?: BenchKubeApiKind;
 }
 
 export interface CloudCallTotals {
@@ -40,14 +43,14 @@ export interface CloudCallTotals {
 }
 
 export class BenchEnvironment {
-  readonly emulator: KubeEmulator;
+  readonly kube: BenchKubeApi;
   readonly cloud: SandboxCloud;
   readonly directory: string;
   readonly #options: BenchEnvironmentOptions;
   readonly #ccms: BenchCcm[] = [];
 
-  private constructor(emulator: KubeEmulator, cloud: SandboxCloud, directory: string, options: BenchEnvironmentOptions) {
-    this.emulator = emulator;
+  private constructor(kube: BenchKubeApi, cloud: SandboxCloud, directory: string, options: BenchEnvironmentOptions) {
+    this.kube = kube;
     this.cloud = cloud;
     this.directory = directory;
     this.#options = options;
@@ -58,7 +61,7 @@ export class BenchEnvironment {
       throw new Error(`the sandbox CCM is not built: ${SANDBOX_CCM_BIN} is missing (run \`pnpm build\` at the repository root)`);
     }
     const directory = await mkdtemp(join(tmpdir(), 'ccm-bench-'));
-    const emulator = await startKubeEmulator({ host: '127.0.0.1', port: 0 });
+    const kube = await startBenchKubeApi(options.kubeApi ?? 'emulator');
     const rate = options.rate !== undefined && options.rate > 0 ? { qps: options.rate, burst: options.rate } : undefined;
     const cloud = await startSandboxCloud({
       host: '127.0.0.1',
@@ -68,13 +71,19 @@ export class BenchEnvironment {
       // Room for thousands of load balancers (the default ingress pool is a /24).
       state: { ingressCidr: '100.64.0.0/16' },
     });
-    return new BenchEnvironment(emulator, cloud, directory, options);
+    return new BenchEnvironment(kube, cloud, directory, options);
+  }
+
+  /** The in-process emulator, for scenarios that use its hooks (not with `--kube-api real`). */
+  get emulator(): KubeEmulator {
+    if (!('emulator' in this.kube)) throw new Error('this scenario runs on the kube API emulator only (not with --kube-api real)');
+    return (this.kube as { emulator: KubeEmulator }).emulator;
   }
 
   /** Starts the CCM with `policy` and waits until its informers watch nodes and services. */
   async startCcm(policy: CcmPolicy, options: { nodeStatusUpdateFrequencySeconds?: number; timeoutMs?: number } = {}): Promise<BenchCcm> {
     const kubeconfigPath = join(this.directory, `kubeconfig-${policy.name}`);
-    await this.emulator.writeKubeconfig(kubeconfigPath);
+    await this.kube.writeCcmKubeconfig(kubeconfigPath);
     const cloudConfigPath = join(this.directory, `cloud-config-${policy.name}.ini`);
     await writeFile(cloudConfigPath, benchCloudConfig(this.cloud.url, policy, this.#options.apiQps));
     const args = [
@@ -90,14 +99,14 @@ export class BenchEnvironment {
       `--node-status-update-frequency=${options.nodeStatusUpdateFrequencySeconds ?? 300}s`,
       ...policyFlags(policy),
     ];
-    const watchesBefore = this.emulator.openWatchCount();
+    const watchesBefore = this.kube.openCcmWatches();
     const process_ = SpawnedProcess.start({ label: `ccm (${policy.label})`, spec: { command: process.execPath, args } });
     const ccm = new BenchCcm(process_);
     this.#ccms.push(ccm);
     await waitFor(
       'the CCM to watch nodes and services',
       (observe) => {
-        const watches = this.emulator.openWatchCount() - watchesBefore;
+        const watches = this.kube.openCcmWatches() - watchesBefore;
         observe(`${watches} watches open`);
         return watches >= 2;
       },
@@ -120,12 +129,12 @@ export class BenchEnvironment {
 
   async resetCounters(): Promise<void> {
     await this.cloud.resetCalls();
-    this.emulator.resetRequestCounts();
+    this.kube.resetRequestCounts();
   }
 
   async close(): Promise<void> {
     for (const ccm of this.#ccms) await ccm.stop();
-    await this.emulator.close().catch(() => undefined);
+    await this.kube.close().catch(() => undefined);
     await this.cloud.close().catch(() => undefined);
     await rm(this.directory, { recursive: true, force: true });
   }

@@ -43,7 +43,7 @@ async function runScenario(scenario: ScenarioName, options: BenchArguments, prog
         NODE_STORM_METRICS,
         nodes,
         referenceNodes,
-        (policy, size) => runNodeStorm(policy, { nodes: size, latencyMs, rate, apiQps, timeoutMs }),
+        (policy, size) => runNodeStorm(policy, { nodes: size, latencyMs, rate, apiQps, timeoutMs, kubeApi: options.kubeApi }),
         options,
         progress,
         nodes === defaults.nodes && latencyMs === defaults.latencyMs && rate === defaults.rate,

@@ -1,7 +1,7 @@
-// The conformance suite against the govmomi vCenter simulator (built from e2e/vcsim/main.go with
-// Debian's golang-go and golang-github-vmware-govmomi-dev). vSphere offers no load balancers or
-// routes (upstream needs NSX-T), so only the node, serving and leader scenarios run. Fails under
-// CI=true when Go or govmomi is missing.
+// The conformance suite against the govmomi vCenter simulator (the Go module e2e/vcsim, govmomi
+// pinned in its go.mod). vSphere offers no load balancers or routes (upstream needs NSX-T), so
+// only the node, serving and leader scenarios run. Fails under CI=true when Go is missing or older
+// than e2e/vcsim/go.mod needs.
 import { vsphereDriver } from '../../../providers/cloud-provider-vsphere/test/e2e/vsphere-driver.js';
 import { describeConformance } from './conformance-suite.js';
 

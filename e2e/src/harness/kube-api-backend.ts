@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startKubeEmulator } from '@ccm/kube-emulator';
-import { KubeApiProxy, type RecordedKubeRequest } from './kube-api-proxy.js';
+import { KubeApiProxy, type KubeApiProxyObserver, type RecordedKubeRequest } from './kube-api-proxy.js';
 import type { KubeApiKind } from './kube-api-selection.js';
 import { KubeTestClient } from './kube-test-client.js';
 import { applyOverlay, CCM_SERVICE_ACCOUNT, readAuditLog, renderOverlay, rulesBoundToServiceAccount, type AuditEvent, type BoundRule } from './rbac-usage.js';
@@ -32,6 +32,10 @@ export interface RealBackendOptions {
   manifestsOverlay: string;
   /** Record every request of the CCM and of the harness (for the emulator replay test). */
   recordRequests?: boolean;
+  /** Told of every request of the CCM (the benchmark counts them). */
+  ccmObserver?: KubeApiProxyObserver;
+  /** Audit the CCM's requests (default true; the benchmark turns it off). */
+  auditLog?: boolean;
 }
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'test-fixtures');
@@ -92,15 +96,24 @@ export class RealBackend implements KubeApiBackend {
   ) {}
 
   static async start(options: RealBackendOptions): Promise<RealBackend> {
-    const server = await RealKubeApiServer.start({ auditLog: true, recordAdminRequests: options.recordRequests === true });
+    const server = await RealKubeApiServer.start({ auditLog: options.auditLog ?? true, recordAdminRequests: options.recordRequests === true });
     try {
       await applyOverlay(server.adminKubeconfigPath, options.manifestsOverlay);
       const rules = rulesBoundToServiceAccount(await renderOverlay(options.manifestsOverlay));
       const token = await requestServiceAccountToken(new KubeTestClient(server.adminUrl));
+      // The set-up (the token request) is the harness's business, not a scenario's.
+      server.clearAdminRequests();
       let ccmProxy: KubeApiProxy | undefined;
-      if (options.recordRequests) {
+      if (options.recordRequests || options.ccmObserver) {
         const serveTls = { cert: readFileSync(join(FIXTURES, 'localhost-test-only.crt'), 'utf8'), key: readFileSync(join(FIXTURES, 'localhost-test-only.key'), 'utf8') };
-        ccmProxy = await KubeApiProxy.start({ label: 'ccm', upstream: server.server, upstreamCa: server.servingCa(), serveTls, record: true });
+        ccmProxy = await KubeApiProxy.start({
+          label: 'ccm',
+          upstream: server.server,
+          upstreamCa: server.servingCa(),
+          serveTls,
+          record: options.recordRequests === true,
+          ...(options.ccmObserver ? { observer: options.ccmObserver } : {}),
+        });
       }
       return new RealBackend(server, token, rules, ccmProxy);
     } catch (error) {
@@ -140,7 +153,7 @@ export class RealBackend implements KubeApiBackend {
   }
 
   recordedRequests(): RecordedKubeRequest[] {
-    return [...this.server.adminRequests(), ...(this.ccmProxy?.recorded() ?? [])];
+    return [...this.server.adminRequests(), ...(this.ccmProxy?.recorded() ?? [])].sort((left, right) => left.sequence - right.sequence);
   }
 
   async rbacAudit(): Promise<{ rules: BoundRule[]; events: AuditEvent[] }> {

@@ -5,6 +5,13 @@ import type { AddressInfo } from 'node:net';
 
 /** One request that went through the proxy, as the API server answered it. */
 export interface RecordedKubeRequest {
+  /**
+   * Order of completion (the response's end) across every proxy of this process: for two
+   * requests in flight at once, the one answered first most likely saw the older state.
+   */
+  sequence: number;
+  /** Tick of the request's arrival, on the same clock as `sequence`. */
+  startedAt: number;
   /** Who sent it: the proxy's label (e.g. `ccm` or `harness`). */
   client: string;
   method: string;
@@ -33,9 +40,26 @@ export interface KubeApiProxyOptions {
   serveTls?: { cert: string; key: string };
   /** Keep every request in memory (see `recorded()`). */
   record?: boolean;
+  /** Told of every request as it starts and ends (counting without keeping bodies). */
+  observer?: KubeApiProxyObserver;
+}
+
+/** What a proxy tells an observer about one request. */
+export interface ProxiedRequestInfo {
+  method: string;
+  url: string;
+  watch: boolean;
+  /** 0 until the answer's status is known. */
+  status: number;
+}
+
+export interface KubeApiProxyObserver {
+  started?(request: ProxiedRequestInfo): void;
+  finished?(request: ProxiedRequestInfo): void;
 }
 
 const MAX_RECORDED_BODY = 1024 * 1024;
+let nextSequence = 0;
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'host']);
 
 /**
@@ -96,6 +120,7 @@ export class KubeApiProxy {
     const requestChunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => requestChunks.push(chunk));
     request.on('end', () => {
+      const startedAt = nextSequence++;
       const body = Buffer.concat(requestChunks);
       const headers: Record<string, string | string[]> = {};
       for (const [name, value] of Object.entries(request.headers)) {
@@ -103,6 +128,16 @@ export class KubeApiProxy {
       }
       if (body.length > 0) headers['content-length'] = String(body.length);
       const target = new URL(request.url ?? '/', this.options.upstream);
+      const watchValue = target.searchParams.get('watch');
+      const info: ProxiedRequestInfo = { method: request.method ?? 'GET', url: request.url ?? '/', watch: watchValue === 'true' || watchValue === '1', status: 0 };
+      this.options.observer?.started?.(info);
+      let finished = false;
+      const finish = (status: number) => {
+        if (finished) return;
+        finished = true;
+        info.status = status;
+        this.options.observer?.finished?.(info);
+      };
       const upstream = httpsRequest(target, { method: request.method, headers, agent: this.agent }, (answer) => {
         const answerHeaders: Record<string, string | string[]> = {};
         for (const [name, value] of Object.entries(answer.headers)) {
@@ -119,13 +154,21 @@ export class KubeApiProxy {
           response.write(chunk);
         });
         answer.on('end', () => {
+          finish(answer.statusCode ?? 0);
           response.end();
-          this.record(request, body, answer.statusCode ?? 0, Buffer.concat(recordedChunks));
+          this.record(startedAt, nextSequence++, request, body, answer.statusCode ?? 0, Buffer.concat(recordedChunks));
         });
-        answer.on('error', () => response.destroy());
-        response.on('close', () => answer.destroy());
+        answer.on('error', () => {
+          finish(answer.statusCode ?? 0);
+          response.destroy();
+        });
+        response.on('close', () => {
+          finish(answer.statusCode ?? 0);
+          answer.destroy();
+        });
       });
       upstream.on('error', (error) => {
+        finish(502);
         if (!response.headersSent) {
           response.writeHead(502, { 'content-type': 'text/plain' });
           response.end(`kube-api-proxy ${this.options.label}: upstream error: ${error.message}`);
@@ -137,11 +180,18 @@ export class KubeApiProxy {
     });
   }
 
-  private record(request: IncomingMessage, body: Buffer, status: number, responseBody: Buffer): void {
+  /** Forgets what was recorded so far (e.g. the harness's own set-up requests). */
+  clearRecorded(): void {
+    this.requests.length = 0;
+  }
+
+  private record(startedAt: number, sequence: number, request: IncomingMessage, body: Buffer, status: number, responseBody: Buffer): void {
     if (!this.options.record) return;
     const url = request.url ?? '/';
     const query = new URL(url, 'http://proxy').searchParams;
     this.requests.push({
+      sequence,
+      startedAt,
       client: this.options.label,
       method: request.method ?? 'GET',
       url,

@@ -1,3 +1,4 @@
+import { request as httpsRequest } from 'node:https';
 import type { KubeLease, KubeList, KubeNode, KubeService, ObservedEvent } from './kube-objects.js';
 
 /** A non-2xx answer from the API server. */
@@ -38,20 +39,26 @@ interface CoreEventJson {
  */
 export class KubeTestClient {
   private readonly baseUrl: string;
+  private tls: { token: string; ca: string } | undefined;
 
   constructor(baseUrl: string) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
   }
 
+  /** A client that talks TLS to the API server itself with a bearer token (e.g. a ServiceAccount's). */
+  static withTls(server: string, credentials: { token: string; ca: string }): KubeTestClient {
+    const client = new KubeTestClient(server);
+    client.tls = credentials;
+    return client;
+  }
+
   async request<T>(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<T> {
-    const init: RequestInit = { method, headers: { accept: 'application/json' } };
-    if (body !== undefined) {
-      init.body = JSON.stringify(body);
-      init.headers = { ...init.headers, 'content-type': contentType };
-    }
-    const response = await fetch(`${this.baseUrl}${path}`, init);
-    const text = await response.text();
-    if (!response.ok) {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    if (payload !== undefined) headers['content-type'] = contentType;
+    const response = this.tls ? await this.sendTls(method, path, headers, payload) : await this.sendPlain(method, path, headers, payload);
+    const text = response.text;
+    if (response.status < 200 || response.status > 299) {
       let reason: string | undefined;
       let message = text;
       try {
@@ -64,6 +71,25 @@ export class KubeTestClient {
       throw new KubeRequestError(method, path, response.status, reason, message);
     }
     return (text === '' ? undefined : JSON.parse(text)) as T;
+  }
+
+  private async sendPlain(method: string, path: string, headers: Record<string, string>, payload: string | undefined): Promise<{ status: number; text: string }> {
+    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, ...(payload === undefined ? {} : { body: payload }) });
+    return { status: response.status, text: await response.text() };
+  }
+
+  private sendTls(method: string, path: string, headers: Record<string, string>, payload: string | undefined): Promise<{ status: number; text: string }> {
+    const tls = this.tls!;
+    return new Promise((resolve, reject) => {
+      const request = httpsRequest(`${this.baseUrl}${path}`, { method, headers: { ...headers, authorization: `Bearer ${tls.token}` }, ca: tls.ca }, (response) => {
+        let text = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+        response.on('error', reject);
+      });
+      request.on('error', reject);
+      request.end(payload);
+    });
   }
 
   private async findOrUndefined<T>(path: string): Promise<T | undefined> {

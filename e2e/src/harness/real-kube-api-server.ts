@@ -124,6 +124,11 @@ export class RealKubeApiServer {
     return [...this.adminProxy.recorded()];
   }
 
+  /** Forgets the admin requests recorded so far. */
+  clearAdminRequests(): void {
+    this.adminProxy.clearRecorded();
+  }
+
   /** PEM of the CA that signed the API server's serving certificate. */
   servingCa(): string {
     return readFileSync(this.info.caFile, 'utf8');

@@ -62,9 +62,10 @@ describe('client-node against the emulator', () => {
       { name: 'n1', body: { status: { addresses: [{ type: 'ExternalIP', address: '1.2.3.4' }] } } },
       setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch),
     );
+    // A real kube-apiserver lists an element the patch added before the server-only ones.
     expect(status.status?.addresses).toEqual([
-      { type: 'InternalIP', address: '10.0.0.1' },
       { type: 'ExternalIP', address: '1.2.3.4' },
+      { type: 'InternalIP', address: '10.0.0.1' },
     ]);
     const stale = { ...merged, metadata: { ...merged.metadata, labels: { late: 'yes' } } };
     expect(await failureCode(core.replaceNode({ name: 'n1', body: stale }))).toEqual({ code: 409, reason: 'Conflict' });

@@ -9,6 +9,7 @@ import { ObjectAccess } from './in-process-api.js';
 import { buildKubeconfig } from './kubeconfig.js';
 import { RequestCounter, type RequestCounts } from './metrics/request-counter.js';
 import { initialNamespaces, namespaceResource } from './resources/namespace-resource.js';
+import { serviceResource } from './resources/service-resource.js';
 import { resourceTable } from './resources/resource-table.js';
 import { ObjectStore } from './store/object-store.js';
 import { createObject } from './store/write-operations.js';
@@ -47,6 +48,17 @@ export function createObjectStore(options: InMemoryKubeOptions = {}): ObjectStor
   const store = new ObjectStore({ definitions: resourceTable, watchHistorySize });
   for (const name of initialNamespaces) createObject(store, namespaceResource, undefined, { metadata: { name } });
   return store;
+}
+
+/**
+ * The `default/kubernetes` Service that every kube-apiserver keeps (its bootstrap controller),
+ * pointing at this server; only the served emulator has it, as only it stands in for an API server.
+ */
+function createKubernetesService(store: ObjectStore, port: number): void {
+  createObject(store, serviceResource, 'default', {
+    metadata: { name: 'kubernetes', labels: { component: 'apiserver', provider: 'kubernetes' } },
+    spec: { type: 'ClusterIP', clusterIP: '10.96.0.1', sessionAffinity: 'None', ports: [{ name: 'https', protocol: 'TCP', port: 443, targetPort: port }] },
+  });
 }
 
 /** In-process object access without HTTP (unit tests). */
@@ -157,6 +169,7 @@ export async function startKubeEmulator(options: KubeEmulatorOptions = {}): Prom
   });
   const server = await listen(handler, { host, port: options.port ?? 0, ...(tls ? { tls } : {}) });
   address = `${urlHost(reachableHost)}:${server.port}`;
+  createKubernetesService(store, server.port);
   return new KubeEmulator({
     store,
     url: `${options.https ? 'https' : 'http'}://${address}`,

@@ -136,7 +136,8 @@ if (!kubectlPath && process.env['CI'] === 'true') {
       const node = emulator.get<{ metadata: { labels: Record<string, string>; annotations: Record<string, string> }; spec: Record<string, unknown>; status: Record<string, unknown> }>('nodes', 'worker-1');
       expect(node?.metadata.labels).toMatchObject({ tier: 'gold', merged: 'yes', json: 'yes' });
       expect(node?.metadata.annotations).toEqual({ 'example.com/note': 'hello' });
-      expect(node?.spec).toEqual({ taints: [{ key: 'dedicated', value: 'ccm', effect: 'NoSchedule' }], providerID: 'sandbox:///worker-1' });
+      // not-ready: the TaintNodesByCondition admission of kube-apiserver adds it on create.
+      expect(node?.spec).toEqual({ taints: [{ key: 'dedicated', value: 'ccm', effect: 'NoSchedule' }, { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }], providerID: 'sandbox:///worker-1' });
       expect(node?.status['addresses']).toEqual([{ type: 'InternalIP', address: '10.1.0.1' }]);
       expect(await kubectl('taint', 'node', 'worker-1', 'dedicated:NoSchedule-')).toBe('node/worker-1 untainted\n');
       expect(await kubectlFailure('patch', 'node', 'worker-1', '--type', 'json', '-p', '[{"op":"test","path":"/metadata/labels/tier","value":"silver"}]')).toContain('test failed');

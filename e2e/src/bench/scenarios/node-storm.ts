@@ -5,6 +5,7 @@
  */
 import type { ScenarioName } from '../bench-arguments.js';
 import { BenchEnvironment } from '../bench-environment.js';
+import type { BenchKubeApiKind } from '../bench-kube-api.js';
 import { createBenchInstances, hasUninitializedTaint, uninitializedNode } from '../bench-objects.js';
 import { percentile, type MetricDefinition, type RowResult } from '../bench-results.js';
 import type { CcmPolicy } from '../ccm-policies.js';
@@ -29,10 +30,12 @@ export interface NodeStormParameters {
   rate: number | undefined;
   apiQps: number;
   timeoutMs: number;
+  /** The Kubernetes API server (default: the emulator). */
+  kubeApi?: BenchKubeApiKind;
 }
 
 export async function runNodeStorm(policy: CcmPolicy, parameters: NodeStormParameters): Promise<Omit<RowResult, 'values' | 'extrapolated' | 'reportedSize'>> {
-  const environment = await BenchEnvironment.start({ latencyMs: parameters.latencyMs, rate: parameters.rate, apiQps: parameters.apiQps });
+  const environment = await BenchEnvironment.start({ latencyMs: parameters.latencyMs, rate: parameters.rate, apiQps: parameters.apiQps, kubeApi: parameters.kubeApi ?? 'emulator' });
   try {
     const instances = createBenchInstances(environment.cloud, parameters.nodes);
     const ccm = await environment.startCcm(policy);
@@ -41,8 +44,8 @@ export async function runNodeStorm(policy: CcmPolicy, parameters: NodeStormParam
     const createdAt = new Map<string, number>();
     const delays: number[] = [];
     let initialized = 0;
-    const unsubscribe = environment.emulator.onChange((change) => {
-      if (change.resource !== 'nodes' || change.type !== 'MODIFIED') return;
+    const unsubscribe = await environment.kube.watchNodes((change) => {
+      if (change.type !== 'MODIFIED') return;
       const name = (change.object.metadata as { name?: string } | undefined)?.name ?? '';
       const started = createdAt.get(name);
       if (started === undefined || hasUninitializedTaint(change.object as never)) return;
@@ -52,10 +55,10 @@ export async function runNodeStorm(policy: CcmPolicy, parameters: NodeStormParam
     });
     const started = performance.now();
     try {
-      for (const instance of instances) {
-        createdAt.set(instance.name, performance.now());
-        environment.emulator.create('nodes', uninitializedNode(instance));
-      }
+      await environment.kube.createNodes(
+        instances.map((instance) => uninitializedNode(instance)),
+        (name) => createdAt.set(name, performance.now()),
+      );
       await waitFor(
         `all ${parameters.nodes} nodes to lose the uninitialized taint`,
         (observe) => {
@@ -73,7 +76,7 @@ export async function runNodeStorm(policy: CcmPolicy, parameters: NodeStormParam
     // The address patches and Synced events follow the taint removal: count them too.
     await waitForQuiet(environment, ccm, parameters.timeoutMs);
     const calls = await environment.cloudCalls();
-    const kube = environment.emulator.requestCounts();
+    const kube = environment.kube.requestCounts();
     const peakRss = await ccm.peakRssBytes();
     return {
       scenario: NODE_STORM,
@@ -89,7 +92,7 @@ export async function runNodeStorm(policy: CcmPolicy, parameters: NodeStormParam
         kubeWrites: kube.writes,
         ccmPeakRssMegabytes: peakRss === undefined ? undefined : peakRss / 1024 / 1024,
       },
-      notes: [`cloud calls by operation: ${JSON.stringify(calls.byOperation)}`, `kube writes by verb: ${JSON.stringify(writesByResource(kube.byResource))}`],
+      notes: [`Kubernetes API: ${environment.kube.kind === 'real' ? 'the real kube-apiserver' : '@ccm/kube-emulator'}`, `cloud calls by operation: ${JSON.stringify(calls.byOperation)}`, `kube writes by verb: ${JSON.stringify(writesByResource(kube.byResource))}`],
     };
   } finally {
     await environment.close();

@@ -25,5 +25,5 @@ export async function waitForQuiet(environment: BenchEnvironment, ccm: BenchCcm,
 
 async function activity(environment: BenchEnvironment): Promise<string> {
   const calls = await environment.cloudCalls();
-  return `${calls.calls}/${environment.emulator.requestCounts().writes}`;
+  return `${calls.calls}/${environment.kube.requestCounts().writes}`;
 }

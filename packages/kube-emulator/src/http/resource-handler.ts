@@ -139,7 +139,7 @@ export async function handleResource(context: ResourceHandlerContext, route: Res
       const text = await readBody(request);
       const options = parseDeleteOptions(query, text.trim() === '' ? undefined : parseJsonBody(text));
       const result = deleteObject(store, definition, namespace, name, options);
-      if (!result.deleted) {
+      if (!result.deleted || definition.returnsDeletedObject === true) {
         const format = contentFormat(request, true);
         respond(response, 200, renderObject(definition, result.object, render(format)), format);
         return;

@@ -32,10 +32,25 @@ describe('applyStrategicMergePatch', () => {
 
   it('merges status.addresses by type', () => {
     const result = applyStrategicMergePatch(node, { status: { addresses: [{ type: 'InternalIP', address: '10.0.0.9' }, { type: 'ExternalIP', address: '1.2.3.4' }] } }, nodeSchema) as typeof node;
+    // As a real kube-apiserver orders it: patch elements in the patch's order, server-only ones
+    // after any element the patch added (checked with kubectl against kube-apiserver v1.36).
     expect(result.status.addresses).toEqual([
       { type: 'InternalIP', address: '10.0.0.9' },
-      { type: 'Hostname', address: 'n1' },
       { type: 'ExternalIP', address: '1.2.3.4' },
+      { type: 'Hostname', address: 'n1' },
+    ]);
+  });
+
+  it('lists a condition or finalizer the patch adds first, as kube-apiserver does', () => {
+    const original = { metadata: { finalizers: ['a.io/x'] }, status: { conditions: [{ type: 'MemoryPressure' }, { type: 'Ready' }], addresses: [{ type: 'ExternalIP', address: '1.1.1.1' }, { type: 'InternalIP', address: '10.0.0.1' }] } };
+    const added = applyStrategicMergePatch(structuredClone(original), { metadata: { finalizers: ['b.io/y'] }, status: { conditions: [{ type: 'NetworkUnavailable', status: 'False' }] } }, nodeSchema) as typeof original;
+    expect(added.metadata.finalizers).toEqual(['b.io/y', 'a.io/x']);
+    expect(added.status.conditions.map((condition) => condition.type)).toEqual(['NetworkUnavailable', 'MemoryPressure', 'Ready']);
+    const mixed = applyStrategicMergePatch(structuredClone(original), { status: { addresses: [{ type: 'InternalIP', address: '10.0.0.2' }, { type: 'Hostname', address: 'h' }] } }, nodeSchema) as typeof original;
+    expect(mixed.status.addresses).toEqual([
+      { type: 'ExternalIP', address: '1.1.1.1' },
+      { type: 'InternalIP', address: '10.0.0.2' },
+      { type: 'Hostname', address: 'h' },
     ]);
   });
 

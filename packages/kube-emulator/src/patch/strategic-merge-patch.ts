@@ -148,7 +148,7 @@ function mergeList(original: unknown[], patch: unknown[], schema: PatchSchema | 
   if (primitives) {
     const merged = [...original];
     for (const item of patch) if (!merged.some((existing) => deepEqual(existing, item))) merged.push(item);
-    return merged;
+    return orderAfterMerge(merged, patch, original, (item) => item);
   }
   const mergeKey = schema.mergeKey;
   if (!mergeKey) return patch.map((item) => (isPlainObject(item) ? stripDirectives(item) : item));
@@ -185,6 +185,33 @@ function mergeList(original: unknown[], patch: unknown[], schema: PatchSchema | 
     } else {
       const created = mergeMap({}, item, schema.items);
       if (created !== undefined) result.push(created);
+    }
+  }
+  return orderAfterMerge(result, regular, original, (item) => (isPlainObject(item) ? item[mergeKey] : item));
+}
+
+/**
+ * The order Go's strategicpatch gives a merged list (normalizeElementOrder + mergeSortedSlice):
+ * the elements the patch names, in the patch's order, and the server-only elements, in their
+ * original order, merged so that two elements both known to the server keep the server's order,
+ * and an element the patch added comes before the server-only element it is compared with (so a
+ * new condition is listed first, as on a real API server).
+ */
+function orderAfterMerge(merged: unknown[], patch: unknown[], original: unknown[], identity: (item: unknown) => unknown): unknown[] {
+  const indexIn = (list: unknown[], item: unknown): number => list.findIndex((candidate) => deepEqual(identity(candidate), identity(item)));
+  const patchItems = merged.filter((item) => indexIn(patch, item) >= 0).sort((left, right) => indexIn(patch, left) - indexIn(patch, right));
+  const serverOnly = merged.filter((item) => indexIn(patch, item) < 0).sort((left, right) => indexIn(original, left) - indexIn(original, right));
+  const result: unknown[] = [];
+  let left = 0;
+  let right = 0;
+  while (left < serverOnly.length || right < patchItems.length) {
+    if (right >= patchItems.length) result.push(serverOnly[left++]);
+    else if (left >= serverOnly.length) result.push(patchItems[right++]);
+    else {
+      const leftIndex = indexIn(original, serverOnly[left]);
+      const rightIndex = indexIn(original, patchItems[right]);
+      if (leftIndex >= 0 && rightIndex >= 0 && leftIndex < rightIndex) result.push(serverOnly[left++]);
+      else result.push(patchItems[right++]);
     }
   }
   return result;

@@ -48,9 +48,25 @@ function prepare(node: KubeObject): void {
   checkTypes(node);
   const nodeSpec = spec(node);
   if (nodeSpec['unschedulable'] === false) delete nodeSpec['unschedulable'];
+  // Go's omitempty: an empty taint list is not stored (a real API server answers without it).
+  if (Array.isArray(nodeSpec['taints']) && nodeSpec['taints'].length === 0) delete nodeSpec['taints'];
   syncPodCidrs(node);
   const nodeStatus = status(node);
   if (isPlainObject(nodeStatus['capacity']) && nodeStatus['allocatable'] === undefined) nodeStatus['allocatable'] = { ...nodeStatus['capacity'] };
+}
+
+export const notReadyTaint = { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' } as const;
+
+/**
+ * kube-apiserver's TaintNodesByCondition admission (on by default): a new Node gets the
+ * not-ready NoSchedule taint unless it has it; the node lifecycle controller removes it later.
+ */
+function addNotReadyTaint(node: KubeObject): void {
+  const nodeSpec = spec(node);
+  node['spec'] = nodeSpec;
+  const taints = Array.isArray(nodeSpec['taints']) ? (nodeSpec['taints'] as unknown[]) : [];
+  const present = taints.some((taint) => isPlainObject(taint) && taint['key'] === notReadyTaint.key && taint['effect'] === notReadyTaint.effect);
+  if (!present) nodeSpec['taints'] = [...taints, { ...notReadyTaint }];
 }
 
 function validateTaints(taints: unknown[]): FieldError[] {
@@ -170,7 +186,10 @@ export const nodeResource: ResourceDefinition = {
     { path: ['status', 'conditions', '*', 'lastHeartbeatTime'], precision: 'seconds' },
     { path: ['status', 'conditions', '*', 'lastTransitionTime'], precision: 'seconds' },
   ],
-  prepareForCreate: (node) => prepare(node),
+  prepareForCreate(node) {
+    prepare(node);
+    addNotReadyTaint(node);
+  },
   prepareForUpdate: (node) => prepare(node),
   validate: validateNode,
   validateUpdate: validateNodeUpdate,

@@ -54,6 +54,11 @@ export interface ResourceDefinition {
   readonly storageKey: string;
   /** Whether PUT of a missing object creates it. */
   readonly allowCreateOnUpdate: boolean;
+  /**
+   * Whether DELETE answers with the deleted object instead of a Success Status (kube-apiserver
+   * does so for Services only among the resources served here).
+   */
+  readonly returnsDeletedObject?: boolean;
   readonly validateName: NameValidator;
   /** Field selectors kube supports for this resource; values are read from the storage form. */
   readonly fieldSelectors: Readonly<Record<string, (object: StoredObject) => string>>;

@@ -21,7 +21,7 @@ describe('Node rules', () => {
     kube.create('nodes', { metadata: { name: 'n1' } });
     kube.patch('nodes', 'n1', { spec: { providerID: 'sandbox:///n1', podCIDR: '10.244.1.0/24' } }, 'merge');
     const node = kube.get<KubeObject & { spec: Record<string, unknown> }>('nodes', 'n1');
-    expect(node?.spec).toEqual({ providerID: 'sandbox:///n1', podCIDR: '10.244.1.0/24', podCIDRs: ['10.244.1.0/24'] });
+    expect(node?.spec).toEqual({ providerID: 'sandbox:///n1', podCIDR: '10.244.1.0/24', podCIDRs: ['10.244.1.0/24'], taints: [{ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }] });
     expect(statusOf(() => kube.patch('nodes', 'n1', { spec: { providerID: 'other' } }, 'merge')).message).toContain(
       'spec.providerID: Forbidden: node updates may not change providerID except from "" to valid',
     );
@@ -147,5 +147,20 @@ describe('other resources', () => {
     expect(strict.message).toContain('eventTime: Required value');
     const legacy = statusOf(() => kube.create('events', { metadata: { name: 'x', namespace: 'kube-system' }, involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' } }));
     expect(legacy.message).toContain('involvedObject.namespace: Invalid value: "default": does not match event.namespace');
+  });
+});
+
+describe('Node admission (TaintNodesByCondition)', () => {
+  it('adds the not-ready NoSchedule taint to a new node once, as kube-apiserver does', () => {
+    const kube = createInMemoryKube();
+    kube.create('nodes', { metadata: { name: 'plain' } });
+    kube.create('nodes', { metadata: { name: 'tainted' }, spec: { taints: [{ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }, { key: 'a', effect: 'NoExecute' }] } });
+    expect(kube.get<KubeObject & { spec: Record<string, unknown> }>('nodes', 'plain')?.spec['taints']).toEqual([{ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }]);
+    expect(kube.get<KubeObject & { spec: Record<string, unknown> }>('nodes', 'tainted')?.spec['taints']).toEqual([
+      { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' },
+      { key: 'a', effect: 'NoExecute' },
+    ]);
+    kube.patch('nodes', 'plain', { spec: { taints: [] } }, 'merge');
+    expect(kube.get<KubeObject & { spec: Record<string, unknown> }>('nodes', 'plain')?.spec['taints']).toBeUndefined();
   });
 });

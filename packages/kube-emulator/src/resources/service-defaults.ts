@@ -95,7 +95,16 @@ function dropTypeDependentFields(service: KubeObject, old: KubeObject): void {
 export function prepareServiceForUpdate(service: KubeObject, old: StoredObject): void {
   keepAllocatedValues(service, old as KubeObject);
   dropTypeDependentFields(service, old as KubeObject);
+  clearLoadBalancerStatusOnTypeChange(service, old as KubeObject);
   applyServiceDefaults(service);
+}
+
+/**
+ * A Service that stops being of type LoadBalancer loses its load balancer status at once (a real
+ * kube-apiserver answers the type change with `status.loadBalancer: {}`).
+ */
+function clearLoadBalancerStatusOnTypeChange(service: KubeObject, old: KubeObject): void {
+  if (serviceType(old) === 'LoadBalancer' && serviceType(service) !== 'LoadBalancer') serviceStatus(service)['loadBalancer'] = {};
 }
 
 export function renderServiceDefaults(service: KubeObject): void {

@@ -59,6 +59,7 @@ export const serviceResource: ResourceDefinition = {
   hasStatus: true,
   storageKey: '/services',
   allowCreateOnUpdate: false,
+  returnsDeletedObject: true,
   validateName: serviceNameErrors,
   fieldSelectors: {
     ...metadataFieldSelectors(true),

@@ -162,10 +162,12 @@ describe('status subresource', () => {
     );
     expect(updated.metadata.labels).toBeUndefined();
     expect(updated.metadata.annotations).toBeUndefined();
-    expect(updated.spec).toEqual({});
+    // Only the taint kube-apiserver's TaintNodesByCondition admission added on create.
+    expect(updated.spec).toEqual({ taints: [{ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }] });
+    // A real kube-apiserver lists an element the patch added before the server-only ones.
     expect(updated.status['addresses']).toEqual([
-      { type: 'InternalIP', address: '10.0.0.1' },
       { type: 'ExternalIP', address: '1.1.1.1' },
+      { type: 'InternalIP', address: '10.0.0.1' },
     ]);
     const put = kube.update<KubeObject & { status: Record<string, unknown> }>('nodes', { ...created, metadata: { ...created.metadata, resourceVersion: updated.metadata.resourceVersion, labels: { x: 'y' } }, status: { phase: 'Running' } }, { subresource: 'status' });
     expect(put.metadata.labels).toBeUndefined();
@@ -232,5 +234,25 @@ describe('namespaces', () => {
     expect(statusOf(() => kube.create('configmaps', { metadata: { name: 'late' } }, { namespace: 'team' }))).toMatchObject({ code: 403, reason: 'Forbidden' });
     kube.patch('configmaps', 'held', { metadata: { finalizers: null } }, 'merge', { namespace: 'team' });
     expect(kube.get('namespaces', 'team')).toBeUndefined();
+  });
+});
+
+describe('kube-apiserver behaviours found by the replay of the conformance suite', () => {
+  it('answers a write that removes the last finalizer of a deleting object with the object as written', () => {
+    const kube = createInMemoryKube();
+    kube.create('services', { metadata: { name: 's', namespace: 'default', finalizers: ['service.kubernetes.io/load-balancer-cleanup'] }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }] } });
+    kube.delete('services', 's', { namespace: 'default' });
+    const answer = kube.patch<KubeObject>('services', 's', { metadata: { finalizers: null } }, 'strategic', { namespace: 'default' });
+    expect(answer.metadata.finalizers).toBeUndefined();
+    expect(answer.metadata.deletionTimestamp).toBeDefined();
+    expect(kube.get('services', 's', 'default')).toBeUndefined();
+  });
+
+  it('clears status.loadBalancer when a Service stops being of type LoadBalancer', () => {
+    const kube = createInMemoryKube();
+    kube.create('services', { metadata: { name: 's', namespace: 'default' }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }] } });
+    kube.patch('services', 's', { status: { loadBalancer: { ingress: [{ ip: '203.0.113.1' }] } } }, 'merge', { namespace: 'default', subresource: 'status' });
+    const changed = kube.patch<KubeObject & { status: Record<string, unknown> }>('services', 's', { spec: { type: 'ClusterIP' } }, 'merge', { namespace: 'default' });
+    expect(changed.status['loadBalancer']).toEqual({});
   });
 });

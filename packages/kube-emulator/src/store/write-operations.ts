@@ -158,8 +158,10 @@ export function applyUpdate(store: ObjectStore, definition: ResourceDefinition, 
   const finalized = old.metadata.deletionTimestamp && (prepared.metadata.finalizers ?? []).length === 0;
   if (options.dryRun) return deepFreeze(prepared);
   if (finalized && !(definition.storageKey === namespaceStorageKey && namespaceHasContent(store, name))) {
-    // Emptying the finalizers of an object being deleted removes it; watchers see the last stored state.
-    return removeObject(store, definition, old);
+    // Emptying the finalizers of an object being deleted removes it; watchers see the last stored
+    // state, and the writer gets the object as it wrote it (as kube-apiserver answers).
+    const removed = removeObject(store, definition, old);
+    return deepFreeze({ ...prepared, metadata: { ...prepared.metadata, resourceVersion: removed.metadata.resourceVersion } }) as StoredObject;
   }
   return store.commit(definition, 'MODIFIED', prepared, old);
 }

@@ -90,7 +90,7 @@ describe.skipIf(unavailable !== undefined)('AWS load balancers, routes and clean
     await driver.start();
     const side = driver.cloudSide();
     reader = new AwsCloudReader(side.endpoint, side.region);
-    cluster = await TestCluster.start();
+    cluster = await TestCluster.start({ manifestsOverlay: 'aws' });
     await cluster.startCcm(driver.ccmProcess(), { label: 'aws-ccm' });
     for (const index of [1, 2]) {
       const instance = await driver.createInstance(`aws-e2e-${index}`);

@@ -16,7 +16,7 @@
  *   no other events the i-th gap between two such lines is at least 5 ms * 2^i, so T ms hold
  *   at most about log2(T / 5 + 1) + 1 of them (see expectBackoff).
  *
- * Needs Go and govmomi (see docs/testing.md) and the built CCM (`pnpm exec turbo run build`).
+ * Needs Go >= the go line of e2e/vcsim/go.mod (see docs/testing.md) and the built CCM (`pnpm exec turbo run build`).
  */
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -37,7 +37,8 @@ const OBSERVE_MS = 4_000;
 const WAIT_MS = 20_000;
 const TEST_TIMEOUT_MS = 45_000;
 const SECRET_NAMESPACE = 'kube-system';
-const SECRET_NAME = 'vsphere-creds';
+// The Secret name manifests/vsphere's Role allows (the real API server enforces it).
+const SECRET_NAME = 'vsphere-cloud-secret';
 const ROTATED_PASSWORD = 'rotated-Passw0rd!';
 
 vcsimSuite('vSphere CCM binary end to end (kube-emulator, vCenter simulator)', () => {
@@ -57,7 +58,7 @@ vcsimSuite('vSphere CCM binary end to end (kube-emulator, vCenter simulator)', (
       if (vcsim !== undefined) console.error(`vcsim output:\n${vcsim.logs().slice(-4_000)}`);
     });
     vcsim = await startVcsim();
-    cluster = await TestCluster.start();
+    cluster = await TestCluster.start({ manifestsOverlay: 'vsphere' });
   });
 
   afterEach(async () => {

@@ -1,17 +1,19 @@
 /**
- * Launcher for the vCenter simulator (e2e/vcsim/main.go, govmomi's simulator in GOPATH mode).
+ * Launcher for the vCenter simulator (e2e/vcsim: a Go module around govmomi's simulator package,
+ * pinned in e2e/vcsim/go.mod and fetched through the Go module proxy).
  *
- * The binary is built once into `<repo>/.vcsim/vcsim-<hash>` (hash of main.go and `go version`)
- * with `GO111MODULE=off GOPATH=/usr/share/gocode GOPROXY=off GOCACHE=<repo>/.vcsim/gocache`,
- * then started per suite on 127.0.0.1:0. It prints one JSON line with its URL, credentials and
- * CA file; `stop()` ends it (it also exits when our stdin closes, so a crashed test run does not
- * leave it behind).
+ * The binary is built into `e2e/vcsim/.bin/vcsim` with `GOFLAGS='-mod=readonly -buildvcs=false'`
+ * (GOPROXY, GOCACHE and GOMODCACHE as the environment has them), then started per suite on
+ * 127.0.0.1:0. It prints one JSON line with its URL, credentials and CA file; `stop()` ends it (it
+ * also exits when our stdin closes, so a crashed test run does not leave it behind).
  *
- * Missing Go or govmomi: `vcsimSuite` fails the suite under CI=true and skips it loudly otherwise.
+ * Go must be at least the `go` line of e2e/vcsim/go.mod. GOTOOLCHAIN is `local` unless the
+ * environment sets it, so a test run never downloads a toolchain by itself. When Go is missing or
+ * too old, `vcsimSuite` fails the suite under CI=true and skips it loudly otherwise.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'vitest';
@@ -19,9 +21,17 @@ import { VcsimAdmin } from './vcsim-admin.js';
 
 export const REPOSITORY_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 export const VCSIM_SOURCE_DIRECTORY = join(REPOSITORY_ROOT, 'e2e', 'vcsim');
-export const VCSIM_CACHE_DIRECTORY = join(REPOSITORY_ROOT, '.vcsim');
-export const VCSIM_GOPATH = process.env['VCSIM_GOPATH'] ?? '/usr/share/gocode';
-export const VCSIM_INSTALL_HINT = 'install Go and govmomi: sudo apt-get install golang-go golang-github-vmware-govmomi-dev';
+/** Gitignored; holds the built simulator. */
+export const VCSIM_BINARY_DIRECTORY = join(VCSIM_SOURCE_DIRECTORY, '.bin');
+export const VCSIM_BINARY = join(VCSIM_BINARY_DIRECTORY, 'vcsim');
+/** The build flags; .ci/install-prerequisites pre-builds with the same ones. */
+export const VCSIM_GOFLAGS = '-mod=readonly -buildvcs=false';
+
+/** The `go` line of e2e/vcsim/go.mod, e.g. `1.26.0`. */
+export const VCSIM_REQUIRED_GO = requiredGoVersion(readFileSync(join(VCSIM_SOURCE_DIRECTORY, 'go.mod'), 'utf8'));
+export const VCSIM_INSTALL_HINT =
+  `install Go >= ${VCSIM_REQUIRED_GO} (the go line of e2e/vcsim/go.mod): run \`bash .ci/install-prerequisites\` as root ` +
+  '(installs Go\'s own toolchain through the Go module proxy when `go` is missing or older), or put such a Go first on PATH';
 
 export interface VcsimOptions {
   datacenters?: number;
@@ -57,13 +67,42 @@ export interface Vcsim {
   stop(): Promise<void>;
 }
 
-/** Why the simulator cannot run here (no Go, no govmomi sources), or undefined. */
+/** The version in a go.mod's `go` line. */
+export function requiredGoVersion(goMod: string): string {
+  const match = /^go\s+(\d+\.\d+(?:\.\d+)?)\s*$/m.exec(goMod);
+  if (match?.[1] === undefined) throw new Error('e2e/vcsim/go.mod has no `go` line');
+  return match[1];
+}
+
+/** Compares Go versions such as `1.26`, `1.26.0`, `go1.26.8` or `devel go1.27-abc`; undefined when `actual` has none. */
+export function goVersionAtLeast(actual: string, required: string): boolean | undefined {
+  const parse = (text: string): number[] | undefined => {
+    const match = /(\d+)\.(\d+)(?:\.(\d+))?/.exec(text);
+    return match === null ? undefined : [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)];
+  };
+  const have = parse(actual);
+  const need = parse(required);
+  if (have === undefined || need === undefined) return undefined;
+  for (let index = 0; index < 3; index++) {
+    if (have[index]! !== need[index]!) return have[index]! > need[index]!;
+  }
+  return true;
+}
+
+/** Why the simulator cannot be built here (no Go, or a Go older than go.mod needs), or undefined. */
 export function vcsimUnavailableReason(): string | undefined {
-  const go = spawnSync(goBinary(), ['version'], { encoding: 'utf8' });
-  if (go.error !== undefined || go.status !== 0) return `Go is not installed (\`${goBinary()} version\` failed: ${go.error?.message ?? go.stderr.trim()})`;
-  const simulator = join(VCSIM_GOPATH, 'src', 'github.com', 'vmware', 'govmomi', 'simulator');
-  if (!existsSync(simulator)) return `govmomi sources are missing (${simulator} does not exist)`;
-  if (!existsSync(join(VCSIM_GOPATH, 'src', 'github.com', 'google', 'uuid'))) return `github.com/google/uuid is missing from ${VCSIM_GOPATH}`;
+  // Asked in the module's folder, so a GOTOOLCHAIN set by the environment is honoured as the build would.
+  const go = spawnSync(goBinary(), ['env', 'GOVERSION'], { cwd: VCSIM_SOURCE_DIRECTORY, env: goEnvironment(), encoding: 'utf8' });
+  if (go.error !== undefined) {
+    const missing = (go.error as NodeJS.ErrnoException).code === 'ENOENT';
+    return missing ? `Go is not installed (\`${goBinary()}\` is not on PATH)` : `\`${goBinary()} env GOVERSION\` could not run: ${go.error.message}`;
+  }
+  const printed = `${go.stdout}${go.stderr}`.trim();
+  if (go.status !== 0) return `Go cannot build e2e/vcsim, which needs Go >= ${VCSIM_REQUIRED_GO} (\`${goBinary()} env GOVERSION\` there said: ${printed})`;
+  const version = go.stdout.trim();
+  const recent = goVersionAtLeast(version, VCSIM_REQUIRED_GO);
+  if (recent === undefined) return `cannot tell the Go version (\`${goBinary()} env GOVERSION\` printed "${printed}")`;
+  if (!recent) return `Go ${version.replace(/^go/, '')} is older than e2e/vcsim/go.mod needs (Go >= ${VCSIM_REQUIRED_GO})`;
   return undefined;
 }
 
@@ -93,9 +132,13 @@ function goBinary(): string {
   return process.env['GO'] ?? 'go';
 }
 
+function goEnvironment(): NodeJS.ProcessEnv {
+  return { ...process.env, GOFLAGS: VCSIM_GOFLAGS, GOTOOLCHAIN: process.env['GOTOOLCHAIN'] ?? 'local' };
+}
+
 let buildPromise: Promise<string> | undefined;
 
-/** Builds (once per main.go version) and returns the simulator binary path. */
+/** Builds (or finds up to date) and returns the simulator binary; once per test worker. */
 export function buildVcsim(): Promise<string> {
   buildPromise ??= doBuild().catch((error: unknown) => {
     buildPromise = undefined;
@@ -104,28 +147,66 @@ export function buildVcsim(): Promise<string> {
   return buildPromise;
 }
 
+const BUILD_TIMEOUT_MS = 300_000;
+
+/**
+ * Vitest workers may build at the same time, so each builds into its own temporary file in
+ * `.bin/` and renames it over `vcsim`: a running or starting simulator never sees a half-written
+ * file. The temporary file starts as a hard link to the current binary, because `go build -o`
+ * leaves an up-to-date target alone (a tenth of a second) and replaces a stale one with a new
+ * file, which never touches the shared one.
+ */
 async function doBuild(): Promise<string> {
-  const source = readFileSync(join(VCSIM_SOURCE_DIRECTORY, 'main.go'));
-  const goVersion = spawnSync(goBinary(), ['version'], { encoding: 'utf8' }).stdout.trim();
-  const hash = createHash('sha256').update(source).update(goVersion).update(VCSIM_GOPATH).digest('hex').slice(0, 16);
-  const binary = join(VCSIM_CACHE_DIRECTORY, `vcsim-${hash}`);
-  if (existsSync(binary)) return binary;
-  mkdirSync(VCSIM_CACHE_DIRECTORY, { recursive: true });
-  const temporary = `${binary}.${process.pid}.tmp`;
-  const environment: NodeJS.ProcessEnv = {
-    ...process.env,
-    GO111MODULE: 'off',
-    GOPATH: VCSIM_GOPATH,
-    GOPROXY: 'off',
-    GOFLAGS: '',
-    GOCACHE: join(VCSIM_CACHE_DIRECTORY, 'gocache'),
-  };
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn(goBinary(), ['build', '-o', temporary, '.'], { cwd: VCSIM_SOURCE_DIRECTORY, env: environment, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
+  mkdirSync(VCSIM_BINARY_DIRECTORY, { recursive: true });
+  removeAbandonedTemporaryFiles();
+  const temporary = join(VCSIM_BINARY_DIRECTORY, `vcsim.${process.pid}.${randomUUID().slice(0, 8)}.tmp`);
+  try {
+    linkSync(VCSIM_BINARY, temporary);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  try {
+    await runGoBuild(temporary);
+    // rename() does nothing when both names are links to one file (the binary was up to date).
+    if (sameFile(temporary, VCSIM_BINARY)) rmSync(temporary, { force: true });
+    else renameSync(temporary, VCSIM_BINARY);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+  return VCSIM_BINARY;
+}
+
+function sameFile(first: string, second: string): boolean {
+  try {
+    const a = statSync(first);
+    const b = statSync(second);
+    return a.dev === b.dev && a.ino === b.ino;
+  } catch {
+    return false;
+  }
+}
+
+/** Temporary files left by a worker that was killed mid-build (older than the build timeout). */
+function removeAbandonedTemporaryFiles(): void {
+  for (const name of readdirSync(VCSIM_BINARY_DIRECTORY)) {
+    if (!name.endsWith('.tmp')) continue;
+    const path = join(VCSIM_BINARY_DIRECTORY, name);
+    try {
+      if (Date.now() - statSync(path).mtimeMs > 2 * BUILD_TIMEOUT_MS) rmSync(path, { force: true });
+    } catch {
+      // another worker removed or renamed it
+    }
+  }
+}
+
+function runGoBuild(output: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(goBinary(), ['build', '-o', output, '.'], { cwd: VCSIM_SOURCE_DIRECTORY, env: goEnvironment(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let printed = '';
+    child.stdout?.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
+    child.stderr?.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), BUILD_TIMEOUT_MS);
     child.on('error', (error) => {
       clearTimeout(timer);
       reject(new Error(`cannot run go build for the vCenter simulator: ${error.message}`));
@@ -133,11 +214,9 @@ async function doBuild(): Promise<string> {
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
       if (code === 0) resolve();
-      else reject(new Error(`go build of ${VCSIM_SOURCE_DIRECTORY} failed (${signal ?? `exit ${code}`}):\n${output}`));
+      else reject(new Error(`go build of ${VCSIM_SOURCE_DIRECTORY} failed (${signal ?? `exit ${code}`}):\n${printed}`));
     });
   });
-  renameSync(temporary, binary);
-  return binary;
 }
 
 interface ReadyLine {
