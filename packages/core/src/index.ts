@@ -5,6 +5,7 @@
 export * from './api/well-known.js';
 export * from './names/controller-names.js';
 export * from './logging/logger.js';
+export * from './metrics/index.js';
 export * from './provider/index.js';
 export * from './kube/index.js';
 export * from './controllers/index.js';

@@ -1,6 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { Registry } from 'prom-client';
 import type { Logger } from '../logging/logger.js';
+import type { MetricsSink } from '../metrics/metrics-sink.js';
 import type { Clusters } from './clusters.js';
 import type { Instances, InstancesV2, Zones } from './instances.js';
 import type { LoadBalancer } from './load-balancer.js';
@@ -40,8 +40,8 @@ export interface CloudProviderFactoryContext {
   /** `--cloud-config` path (for error messages), when one was given. */
   configPath?: string;
   logger: Logger;
-  /** The registry `/metrics` serves; providers register cloud API metrics here. */
-  metrics: Registry;
+  /** Where providers publish their cloud API metrics (the runtime backs it with the registry `/metrics` serves). */
+  metrics: MetricsSink;
 }
 
 /**
