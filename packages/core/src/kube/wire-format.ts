@@ -8,7 +8,7 @@ import { ObjectSerializer } from '@kubernetes/client-node/dist/gen/models/Object
 import type { JsonObject, JsonValue } from './json-value.js';
 
 /** client-node model names used with the wire helpers. */
-export type WireModel = 'V1Node' | 'V1Service' | 'V1Lease' | 'CoreV1Event';
+export type WireModel = 'V1Node' | 'V1Service' | 'V1Secret' | 'V1Lease' | 'CoreV1Event';
 
 /** Typed model -> wire JSON (Dates become RFC 3339 strings, field names become JSON names). */
 export function toWire(object: unknown, model: WireModel): JsonObject {

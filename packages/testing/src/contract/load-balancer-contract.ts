@@ -8,7 +8,7 @@ import { frozenInput } from './deep-freeze.js';
 import { useContractFixture } from './fixture-lifecycle.js';
 
 function loadBalancerOf(fixture: ContractFixture): LoadBalancer {
-  const loadBalancer = fixture.provider.loadBalancer();
+  const loadBalancer = fixture.provider.loadBalancer?.();
   if (loadBalancer === undefined) throw new Error(`provider ${fixture.provider.providerName} does not support LoadBalancer`);
   return loadBalancer;
 }
