@@ -1,9 +1,9 @@
 /** The bounded wait for the informer caches at startup (upstream `WaitForAPIServer`). */
+import { InMemoryKubeAccess } from '@ccm/testing/kube';
 import { KubeConfig, type V1Secret } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONTROLLER_CONFIG } from '../controllers/controller.js';
-import { InMemoryKubeAccess } from '../kube/in-memory/in-memory-kube-access.js';
 import type { SharedInformer } from '../kube/ports.js';
 import { silentLogger } from '../logging/logger.js';
 import { runnableInMemoryKube, TestCloud, TEST_CLOUD_CONFIG_SCHEMA } from './__tests__/command-harness.js';

@@ -2,9 +2,9 @@
  * A capability the provider does not declare is upstream's `(nil, false)`: every controller and
  * helper must behave exactly as with an accessor that returns `undefined`.
  */
+import { InMemoryKubeAccess } from '@ccm/testing/kube';
 import type { V1Node } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { InMemoryKubeAccess } from '../kube/in-memory/in-memory-kube-access.js';
 import { silentLogger } from '../logging/logger.js';
 import { getInstanceProviderId } from '../node-helpers/instance-provider-id.js';
 import type { CloudProvider } from '../provider/cloud-provider.js';

@@ -1,4 +1,4 @@
-import type { InstancesV2 } from '@ccm/core';
+import type { InstancesV2 } from '@ccm/core/provider';
 import type { V1Node } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { makeNode } from '../builders/make-node.js';

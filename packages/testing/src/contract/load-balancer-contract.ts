@@ -1,4 +1,4 @@
-import type { LoadBalancer, LoadBalancerStatus } from '@ccm/core';
+import type { LoadBalancer, LoadBalancerStatus } from '@ccm/core/provider';
 import type { V1Node, V1Service } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { makeNode } from '../builders/make-node.js';

@@ -1,4 +1,4 @@
-import type { Route, Routes } from '@ccm/core';
+import type { Route, Routes } from '@ccm/core/provider';
 import { describe, expect, it } from 'vitest';
 import type { ContractFixture, ContractInstance, ContractSetup, RoutesContractOptions } from './contract-fixture.js';
 import { frozenInput } from './deep-freeze.js';
