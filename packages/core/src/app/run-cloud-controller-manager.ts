@@ -21,6 +21,7 @@ import type { Logger } from '../logging/logger.js';
 import { NODE_ROUTE_CONTROLLER, type ControllerName } from '../names/controller-names.js';
 import type { CloudProvider } from '../provider/cloud-provider.js';
 import type { CloudProviderRegistry } from '../provider/provider-registry.js';
+import { errorMessage } from '../util/error-message.js';
 import { buildConfigz } from './configz.js';
 import { CloudProviderStartupError, createCloudProvider } from './create-cloud-provider.js';
 import { CONTROLLERS_DISABLED_BY_DEFAULT, defaultControllerConstructors } from './default-controllers.js';
@@ -178,7 +179,7 @@ async function runCommand(settings: RunCloudControllerManagerOptions, state: Com
   try {
     kubeConfig = dependencies.loadKubeConfig({ kubeconfigPath: options.kubeconfig, master: options.master, environment: settings.env ?? process.env });
   } catch (error) {
-    return fail([error instanceof Error ? error.message : String(error)]);
+    return fail([errorMessage(error)]);
   }
 
   const metrics = settings.metrics ?? createMetricsRegistry();
@@ -221,7 +222,7 @@ async function runCommand(settings: RunCloudControllerManagerOptions, state: Com
       logger.info('Serving securely', { address: `${options.bindAddress}:${server.address.port}`, certificate: certificate.origin });
       settings.onServing?.({ address: server.address.address, port: server.address.port });
     } catch (error) {
-      return fail([error instanceof Error ? error.message : String(error)]);
+      return fail([errorMessage(error)]);
     }
   } else {
     logger.info('Secure serving is disabled (--secure-port=0)');
