@@ -51,6 +51,7 @@ export interface LeaderElectorOptions {
   random?: () => number;
 }
 
+/** Upstream `--leader-elect-lease-duration`, `--leader-elect-renew-deadline`, `--leader-elect-retry-period` defaults. */
 export const DEFAULT_LEASE_DURATION_MS = 15_000;
 export const DEFAULT_RENEW_DEADLINE_MS = 10_000;
 export const DEFAULT_RETRY_PERIOD_MS = 2_000;
