@@ -27,6 +27,13 @@ function installExitHook(): void {
   });
 }
 
+/** Kills `child` with SIGKILL if the test runner exits while it still runs (any harness process). */
+export function killWithTestRunner(child: ChildProcess): void {
+  installExitHook();
+  liveProcesses.add(child);
+  child.once('exit', () => liveProcesses.delete(child));
+}
+
 /**
  * A child process (normally a CCM) whose stdout and stderr are kept in a bounded buffer, with
  * a stop that sends SIGTERM and then SIGKILL after a timeout.

@@ -38,7 +38,8 @@ export interface RealBackendOptions {
   auditLog?: boolean;
 }
 
-const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'test-fixtures');
+// From src/harness and dist/harness alike: the fixtures stay in the sources.
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'harness', 'test-fixtures');
 
 /** @ccm/kube-emulator over HTTP: the CCM and the harness both have full rights. */
 export class EmulatorBackend implements KubeApiBackend {

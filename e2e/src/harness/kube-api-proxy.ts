@@ -144,6 +144,8 @@ export class KubeApiProxy {
           if (value !== undefined && !HOP_BY_HOP.has(name.toLowerCase())) answerHeaders[name] = value;
         }
         response.writeHead(answer.statusCode ?? 502, answerHeaders);
+        // Send the headers now: a watch may stay silent for long, and clients wait for them.
+        response.flushHeaders();
         const recordedChunks: Buffer[] = [];
         let recordedLength = 0;
         answer.on('data', (chunk: Buffer) => {

@@ -1,4 +1,4 @@
-import { ANNOTATION_PROVIDED_NODE_IP, TAINT_SHUTDOWN, TAINT_UNINITIALIZED } from '@ccm/core';
+import { ANNOTATION_PROVIDED_NODE_IP, TAINT_SHUTDOWN, TAINT_UNINITIALIZED } from '@ccm/core/api';
 import { describe, expect, it } from 'vitest';
 import type { KubeNode } from './kube-objects.js';
 import { findCondition, findTaint, isInitialized, kubeletAddresses, kubeletNode, readyCondition } from './node-registration.js';

@@ -1,4 +1,4 @@
-import { ANNOTATION_PROVIDED_NODE_IP, TAINT_UNINITIALIZED } from '@ccm/core';
+import { ANNOTATION_PROVIDED_NODE_IP, TAINT_UNINITIALIZED } from '@ccm/core/api';
 import type { KubeNode, NodeAddress, NodeCondition, Taint } from './kube-objects.js';
 import type { KubeTestClient } from './kube-test-client.js';
 

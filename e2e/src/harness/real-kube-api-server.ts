@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
+import { killWithTestRunner } from './ccm-process.js';
 import { buildGoBinary, type GoBinary } from './go-binary.js';
 import { KubeApiProxy, type RecordedKubeRequest } from './kube-api-proxy.js';
 
@@ -81,14 +82,10 @@ export class RealKubeApiServer {
     if (options.auditUsers !== undefined) args.push('--audit-users', options.auditUsers.join(','));
 
     const child = spawn(built.path, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    liveServers.add(child);
-    installExitHook();
+    killWithTestRunner(child);
     const log = createWriteStream(logPath);
     child.stderr!.pipe(log);
-    const exited = new Promise<void>((resolve) => child.once('exit', () => {
-      liveServers.delete(child);
-      resolve();
-    }));
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     try {
       await waitForReadyLine(child, logPath, 120_000);
       const info = JSON.parse(await readFile(infoPath, 'utf8')) as RealKubeApiServerInfo;
@@ -159,16 +156,6 @@ export class RealKubeApiServer {
 /** Starts a real kube-apiserver (see RealKubeApiServer). */
 export function startRealKubeApiServer(options: RealKubeApiServerOptions = {}): Promise<RealKubeApiServer> {
   return RealKubeApiServer.start(options);
-}
-
-const liveServers = new Set<ChildProcess>();
-let exitHookInstalled = false;
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const child of liveServers) child.kill('SIGKILL');
-  });
 }
 
 function waitForReadyLine(child: ChildProcess, logPath: string, timeoutMs: number): Promise<void> {

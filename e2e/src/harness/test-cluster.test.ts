@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANNOTATION_PROVIDED_NODE_IP, TAINT_UNINITIALIZED } from '@ccm/core';
+import { ANNOTATION_PROVIDED_NODE_IP, TAINT_UNINITIALIZED } from '@ccm/core/api';
 import { KubeRequestError } from './kube-test-client.js';
 import { findCondition, findTaint, registerNode, setNodeReady } from './node-registration.js';
 import { TestCluster } from './test-cluster.js';

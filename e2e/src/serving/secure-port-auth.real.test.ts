@@ -4,7 +4,7 @@
 // settings of the extension-apiserver-authentication ConfigMap). Fails under CI=true and skips
 // loudly elsewhere when the real kube-apiserver cannot be built here, as the conformance suite does.
 import { readFileSync } from 'node:fs';
-import { issueCertificate, type CertificateAndKey } from '@ccm/core';
+import { issueCertificate, type CertificateAndKey } from '@ccm/core/app';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideWhenUnavailable } from '../conformance/conformance-suite.js';
 import { sandboxDriver } from '../drivers/sandbox-driver.js';

@@ -1,18 +1,21 @@
 /**
  * What runs once leadership is won (or at once without leader election), upstream
- * `startControllers`: initialize the cloud, start the informers and wait for their caches,
+ * `startControllers`: initialize the cloud (handing it the shared informers, upstream
+ * `SetInformers`), start the informers and wait for their caches,
  * construct every enabled controller (logging disabled and skipped ones), start them with a
  * jittered `--controller-start-interval`, report them in `running_managed_controllers` and in
  * the health checks, and on abort wait for them to drain.
  */
+import type { V1Secret } from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
 import type { ControllerConfig, ControllerConstructor, Controller } from '../controllers/controller.js';
-import type { KubeAccess } from '../kube/ports.js';
+import type { KubeAccess, SharedInformer } from '../kube/ports.js';
 import { workQueueFactory } from '../kube/rate-limited-work-queue.js';
 import type { Logger } from '../logging/logger.js';
 import { CONTROLLER_NAMES, type ControllerName } from '../names/controller-names.js';
-import type { CloudProvider, ControllerClientBuilder } from '../provider/cloud-provider.js';
+import type { CloudProvider, ControllerClientBuilder, ProviderInformers } from '../provider/cloud-provider.js';
 import { abortableSleep } from '../util/abortable-sleep.js';
+import { errorMessage } from '../util/error-message.js';
 import type { ControllerManagerMetrics } from './metrics/controller-manager-metrics.js';
 import { isControllerEnabled } from './options/controller-selection.js';
 import type { HealthChecks } from './serving/health-checks.js';
@@ -31,6 +34,19 @@ export interface RunnableKubeAccess extends KubeAccess {
   syncProblem?(): string | undefined;
   /** The API server URL, for messages. */
   readonly serverUrl?: string;
+  /** Secret informers for the provider (see `ProviderInformers.secrets`); started with the others. */
+  secretInformer?(namespace: string, name?: string): SharedInformer<V1Secret>;
+}
+
+/** The informers a provider gets in its initialize context. */
+export function providerInformers(kube: RunnableKubeAccess): ProviderInformers {
+  return {
+    nodes: kube.nodeInformer,
+    secrets(namespace, name) {
+      if (kube.secretInformer === undefined) throw new Error('this Kubernetes access offers no Secret informers');
+      return kube.secretInformer(namespace, name);
+    },
+  };
 }
 
 /**
@@ -82,14 +98,19 @@ interface RunningController {
 /** Resolves after `signal` aborted and the controllers drained. Throws FatalStartupError. */
 export async function runControllers(signal: AbortSignal, options: RunControllersOptions): Promise<void> {
   const { logger, cloud } = options;
-  try {
-    await cloud.initialize?.({ clientBuilder: options.clientBuilder, logger, signal });
-  } catch (error) {
-    throw new FatalStartupError(`cloud provider ${JSON.stringify(cloud.providerName)} failed to initialize: ${messageOf(error)}`, { cause: error });
-  }
-  if (signal.aborted) return;
-
+  // Created before the cloud initializes, so that it can add handlers to the shared informers;
+  // started after, so that those handlers see the first list.
   const kube = options.createKubeAccess();
+  try {
+    await cloud.initialize?.({ clientBuilder: options.clientBuilder, logger, signal, informers: providerInformers(kube) });
+  } catch (error) {
+    kube.stop();
+    throw new FatalStartupError(`cloud provider ${JSON.stringify(cloud.providerName)} failed to initialize: ${errorMessage(error)}`, { cause: error });
+  }
+  if (signal.aborted) {
+    kube.stop();
+    return;
+  }
   kube.start(signal);
   const running: RunningController[] = [];
   // Controllers stop when the command stops, or when a later controller fails to start.
@@ -120,7 +141,7 @@ export async function runControllers(signal: AbortSignal, options: RunController
       try {
         built = constructor({ ...context, logger: logger.child({ controller: name }) });
       } catch (error) {
-        throw new FatalStartupError(`error starting ${JSON.stringify(name)}: ${messageOf(error)}`, { cause: error });
+        throw new FatalStartupError(`error starting ${JSON.stringify(name)}: ${errorMessage(error)}`, { cause: error });
       }
       if ('skipped' in built) {
         logger.warn(`Skipping ${JSON.stringify(name)}: ${built.skipped}`);
@@ -184,7 +205,7 @@ async function waitForCaches(kube: RunnableKubeAccess, signal: AbortSignal, opti
       }
       if (outcome !== 'timeout') {
         if (signal.aborted) return false;
-        throw new FatalStartupError(`informer caches did not sync: ${messageOf(outcome.error)}`, { cause: outcome.error });
+        throw new FatalStartupError(`informer caches did not sync: ${errorMessage(outcome.error)}`, { cause: outcome.error });
       }
       if (signal.aborted) return false;
       const problem = kube.syncProblem ? kube.syncProblem() : `the informer caches did not sync within ${timeoutMs / 1000}s`;
@@ -220,7 +241,7 @@ function start(name: ControllerName, controller: Controller, signal: AbortSignal
         }
       },
       (error: unknown) => {
-        entry.failure = `the controller failed: ${messageOf(error)}`;
+        entry.failure = `the controller failed: ${errorMessage(error)}`;
         options.logger.error(`Controller ${JSON.stringify(name)} failed`, { err: error });
       },
     )
@@ -244,8 +265,4 @@ async function drain(running: readonly RunningController[], kube: RunnableKubeAc
     clearTimeout(timer);
     kube.stop();
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

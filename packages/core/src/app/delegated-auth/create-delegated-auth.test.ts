@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KubeApiError } from '../../kube/kube-api-error.js';
 import { KubeConfigError, type LoadKubeConfigOptions } from '../../kube/load-kube-config.js';
 import type { LogFields, Logger } from '../../logging/logger.js';
-import type { CertificateAndKey } from '../serving/issue-certificate.js';
+import type { CertificateAndKey } from '@ccm/self-signed-certificate';
 import { startSecureServer, type RunningSecureServer } from '../serving/secure-server.js';
 import { generateSelfSignedCertificate } from '../serving/self-signed-certificate.js';
 import { testCertificateAuthority, testClientCertificate } from './__tests__/test-certificates.js';

@@ -18,7 +18,7 @@
  */
 import type { X509Certificate } from 'node:crypto';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { createClientNodeDelegatedAuthenticationApi, createClientNodeDelegatedAuthorizationApi } from '../../kube/client-node/client-node-delegated-auth-api.js';
+import { createClientNodeDelegatedAuthenticationApi, createClientNodeDelegatedAuthorizationApi } from './client-node-delegated-auth-api.js';
 import { KubeConfigError, type LoadKubeConfigOptions } from '../../kube/load-kube-config.js';
 import type { Logger } from '../../logging/logger.js';
 import type { CloudControllerManagerOptions } from '../options/cloud-controller-manager-flags.js';

@@ -13,6 +13,7 @@ export * from './bearer-token.js';
 export * from './certificate-bundle.js';
 export * from './certificate-file.js';
 export * from './client-certificate-authenticator.js';
+export * from './client-node-delegated-auth-api.js';
 export * from './create-delegated-auth.js';
 export * from './delegated-auth-api.js';
 export * from './delegated-auth-startup-error.js';

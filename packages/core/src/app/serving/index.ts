@@ -1,5 +1,4 @@
 export * from './health-checks.js';
-export * from './issue-certificate.js';
 export * from './secure-server.js';
 export * from './self-signed-certificate.js';
 export * from './serving-certificate.js';

@@ -17,6 +17,7 @@ import { planLabelReconcile } from '../../node-helpers/node-labels.js';
 import { addOrUpdateLabelsOnNode } from '../../node-helpers/node-metadata-updates.js';
 import { hasUninitializedTaint } from '../../node-helpers/taints.js';
 import type { NodeAddress } from '../../provider/node-address.js';
+import { errorMessage } from '../../util/error-message.js';
 import type { Controller, ControllerConfig, ControllerConstructor, ControllerContext } from '../controller.js';
 import { getInstanceMetadata, getInstanceNodeAddresses } from './instance-metadata.js';
 import { buildNodeAddressesPatch, planNodeAddressUpdate } from './node-address-update.js';
@@ -41,7 +42,6 @@ export interface CloudNodeControllerOptions {
   retry?: RetryOptions;
 }
 
-const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 const nodeSubject = (node: V1Node) => ({
   apiVersion: 'v1',
@@ -72,7 +72,7 @@ export class CloudNodeController implements Controller {
   readonly #retry: RetryOptions | undefined;
 
   constructor(context: ControllerContext, options: CloudNodeControllerOptions = {}) {
-    if (context.cloud.instances() === undefined && context.cloud.instancesV2() === undefined) throw new Error(INSTANCES_NOT_SUPPORTED);
+    if (context.cloud.instances?.() === undefined && context.cloud.instancesV2?.() === undefined) throw new Error(INSTANCES_NOT_SUPPORTED);
     this.#context = context;
     this.#logger = context.logger.child({ controller: CLOUD_NODE_CONTROLLER });
     this.#recorder = context.kube.eventRecorder(CLOUD_NODE_CONTROLLER_EVENT_COMPONENT);
@@ -291,7 +291,7 @@ export class CloudNodeController implements Controller {
 
 /** Builds the cloud node controller, or skips it when the cloud supports neither Instances nor InstancesV2. */
 export const createCloudNodeController: ControllerConstructor = (context) => {
-  if (context.cloud.instances() === undefined && context.cloud.instancesV2() === undefined) {
+  if (context.cloud.instances?.() === undefined && context.cloud.instancesV2?.() === undefined) {
     return { skipped: INSTANCES_NOT_SUPPORTED };
   }
   return new CloudNodeController(context);

@@ -1,5 +1,4 @@
 export * from './create-kube-access.js';
-export * from './client-node-delegated-auth-api.js';
 export * from './client-node-event-sink.js';
 export * from './client-node-lease-client.js';
 export * from './client-node-node-api.js';

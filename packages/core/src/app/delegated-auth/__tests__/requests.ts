@@ -1,4 +1,4 @@
-import type { CertificateAndKey } from '../../serving/issue-certificate.js';
+import type { CertificateAndKey } from '@ccm/self-signed-certificate';
 import type { AuthenticationRequest } from '../authenticator.js';
 import { x509 } from './test-certificates.js';
 

@@ -1,6 +1,6 @@
 /** Certificates for the delegated-auth tests: CAs, intermediates and client certificates. */
 import { X509Certificate } from 'node:crypto';
-import { issueCertificate, type CertificateAndKey, type ExtendedKeyUsage } from '../../serving/issue-certificate.js';
+import { issueCertificate, type CertificateAndKey, type ExtendedKeyUsage } from '@ccm/self-signed-certificate';
 
 const DAY = 86_400_000;
 

@@ -2,7 +2,7 @@
  * X.509 v3 certificates made with node:crypto only: self-signed, or signed by a CA whose
  * certificate and key are given (an ECDSA or RSA key). The new key is ECDSA P-256. Used for the
  * self-signed serving certificate, and by tests that need client certificates signed by a
- * cluster's client CA.
+ * cluster's client CA (the secure port's delegated authentication).
  */
 import { X509Certificate, createPrivateKey, createSign, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
@@ -94,10 +94,10 @@ export function issueCertificate(options: IssueCertificateOptions): CertificateA
   );
   const signature = createSign('SHA256').update(toBeSigned).sign(signingKey);
   const certificate = derSequence(toBeSigned, signatureAlgorithm, derBitString(signature));
-  return {
-    certificatePem: toPem('CERTIFICATE', certificate),
-    privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-  };
+  const certificatePem = toPem('CERTIFICATE', certificate);
+  // Parse it back, so that an encoding mistake fails here rather than in a TLS handshake.
+  new X509Certificate(certificatePem);
+  return { certificatePem, privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
 }
 
 function signatureAlgorithmFor(key: KeyObject): Buffer {

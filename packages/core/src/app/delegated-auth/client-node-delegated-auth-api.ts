@@ -8,18 +8,18 @@
  * backoff from 500 ms (×1.5, 20% jitter).
  */
 import { AuthenticationV1Api, AuthorizationV1Api, CoreV1Api, type KubeConfig, type V1ConfigMap } from '@kubernetes/client-node';
-import type { AuthenticationConfigMapApi, DelegatedAuthenticationApi, DelegatedAuthorizationApi } from '../../app/delegated-auth/delegated-auth-api.js';
-import { AUTHENTICATION_CONFIG_MAP_NAME, AUTHENTICATION_CONFIG_MAP_NAMESPACE, type ConfigMapData } from '../../app/delegated-auth/authentication-config-map.js';
-import type { NonResourceAccess, SubjectAccessReviewVerdict } from '../../app/delegated-auth/subject-access-reviewer.js';
-import type { TokenReviewVerdict } from '../../app/delegated-auth/token-reviewer.js';
-import { userInfo } from '../../app/delegated-auth/user-info.js';
+import type { AuthenticationConfigMapApi, DelegatedAuthenticationApi, DelegatedAuthorizationApi } from './delegated-auth-api.js';
+import { AUTHENTICATION_CONFIG_MAP_NAME, AUTHENTICATION_CONFIG_MAP_NAMESPACE, type ConfigMapData } from './authentication-config-map.js';
+import type { NonResourceAccess, SubjectAccessReviewVerdict } from './subject-access-reviewer.js';
+import type { TokenReviewVerdict } from './token-reviewer.js';
+import { userInfo } from './user-info.js';
 import type { Logger } from '../../logging/logger.js';
-import { KubeApiError } from '../kube-api-error.js';
-import { TokenBucket } from '../token-bucket.js';
-import { RequestExecutor } from './request-executor.js';
-import { ResilientInformer } from './resilient-informer.js';
-import { shareDispatcher } from './share-dispatcher.js';
-import { createClientNodeWatch } from './watch-function.js';
+import { KubeApiError } from '../../kube/kube-api-error.js';
+import { TokenBucket } from '../../kube/token-bucket.js';
+import { RequestExecutor } from '../../kube/client-node/request-executor.js';
+import { ResilientInformer } from '../../kube/client-node/resilient-informer.js';
+import { shareDispatcher } from '../../kube/client-node/share-dispatcher.js';
+import { createClientNodeWatch } from '../../kube/client-node/watch-function.js';
 
 export interface DelegatedAuthClientOptions {
   kubeConfig: KubeConfig;

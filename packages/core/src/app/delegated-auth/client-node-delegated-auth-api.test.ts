@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../logging/logger.js';
-import { userInfo } from '../../app/delegated-auth/user-info.js';
-import type { ConfigMapData } from '../../app/delegated-auth/authentication-config-map.js';
-import { KubeApiError } from '../kube-api-error.js';
-import { FakeApiServer } from './__tests__/fake-api-server.js';
+import { userInfo } from './user-info.js';
+import type { ConfigMapData } from './authentication-config-map.js';
+import { KubeApiError } from '../../kube/kube-api-error.js';
+import { FakeApiServer } from '../../kube/client-node/__tests__/fake-api-server.js';
 import {
   createClientNodeDelegatedAuthenticationApi,
   createClientNodeDelegatedAuthorizationApi,

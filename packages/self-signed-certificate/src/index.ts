@@ -1,0 +1,2 @@
+export * from './issue-certificate.js';
+export * from './self-signed-certificate.js';
