@@ -56,8 +56,13 @@ export function registerServingScenarios(driver: ProviderDriver, suite: SuiteSet
     const scrape = () => fetchSecurePort(securePort(), '/metrics', secured ? { token: secured.reader().token } : {});
 
     it('answers /healthz with 200 ok', async () => {
-      const response = await fetchSecurePort(securePort(), '/healthz');
-      expect(response.status).toBe(200);
+      // /healthz includes informer-sync: right after the CCM wins the lease its informers start
+      // and the check fails until they synced (a busy machine stretches that), so wait for it.
+      const response = await context.cluster.waitFor('/healthz to answer 200', async (observe) => {
+        const answer = await fetchSecurePort(securePort(), '/healthz');
+        observe(`HTTP ${answer.status}: ${answer.body.slice(0, 300)}`);
+        return answer.status === 200 ? answer : undefined;
+      });
       expect(response.body.trim()).toBe('ok');
     });
 
