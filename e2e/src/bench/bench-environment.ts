@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startKubeEmulator, type KubeEmulator } from '@ccm/kube-emulator';
 import { startSandboxCloud, SANDBOX_OPERATIONS, type SandboxCloud } from '@ccm/testing';
-import { SANDBOX_CCM_BIN } from '../drivers/sandbox-driver.js';
+import { SANDBOX_CCM_BIN } from '@ccm/cloud-provider-sandbox/conformance';
 import { SpawnedProcess } from '../harness/ccm-process.js';
 import { waitFor } from '../harness/wait-for.js';
 import { policyFlags, type CcmPolicy } from './ccm-policies.js';

@@ -5,8 +5,9 @@
  * no metadata service is needed), creates EC2 instances as nodes, and reads load balancers and
  * routes back with the plain SDK.
  *
- * Used by the shared conformance suite (e2e/src/conformance/aws.conformance.test.ts) and by the
- * AWS-specific end-to-end checks (test/e2e/aws-load-balancers.e2e.test.ts).
+ * Published as `@ccm/cloud-provider-aws/conformance` for the shared conformance suite
+ * (e2e/src/conformance/aws.conformance.test.ts); also used by the AWS-specific end-to-end checks
+ * (test/e2e/aws-load-balancers.e2e.test.ts).
  */
 import {
   CreateRouteCommand,
@@ -43,12 +44,12 @@ import type {
   InjectedRoute,
   ProviderDriver,
   ProviderDriverCapabilities,
-} from '../../../../e2e/src/conformance/provider-driver.js';
+} from '@ccm/testing/conformance';
 import { createMotoNetwork, motoClientConfig, type MotoNetwork } from '../moto/moto-network.js';
 import { MOTO_INSTALL_HINT, motoUnavailableReason, serviceOverrides, startMoto, type RunningMoto } from '../moto/moto-server.js';
 
-/** The built binary (`pnpm exec tsc -b providers/cloud-provider-aws`). */
-export const AWS_CCM_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'cloud-controller-manager', 'main.js');
+/** The built binary (`pnpm exec tsc -b providers/cloud-provider-aws`); the same path from test/ and from dist-test/. */
+export const AWS_CCM_BIN = fileURLToPath(new URL('../../dist/cloud-controller-manager/main.js', import.meta.url));
 
 const REGION = 'us-west-2';
 const CLUSTER_TAG_PREFIX = 'kubernetes.io/cluster/';
@@ -58,7 +59,7 @@ export function loadBalancerName(uid: string): string {
   return `a${uid.replaceAll('-', '')}`.slice(0, 32);
 }
 
-export class AwsMotoDriver implements ProviderDriver {
+export class AwsDriver implements ProviderDriver {
   readonly name = 'aws';
   /** moto never reports blackhole routes, so blackhole scenarios cannot be set up. */
   readonly capabilities: ProviderDriverCapabilities = { loadBalancer: true, routes: true, blackholeRoutes: false };
@@ -102,7 +103,7 @@ export class AwsMotoDriver implements ProviderDriver {
   }
 
   ccmProcess(): CcmProcessSpec {
-    if (this.cloudConfigPath === undefined) throw new Error('AwsMotoDriver.ccmProcess() called before start()');
+    if (this.cloudConfigPath === undefined) throw new Error('AwsDriver.ccmProcess() called before start()');
     return {
       command: process.execPath,
       args: [AWS_CCM_BIN, '--cloud-provider=aws', `--cloud-config=${this.cloudConfigPath}`],
@@ -314,4 +315,4 @@ export class AwsMotoDriver implements ProviderDriver {
   }
 }
 
-export const awsMotoDriver = new AwsMotoDriver();
+export const awsDriver = new AwsDriver();

@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { SANDBOX_PROVIDER_NAME, SANDBOX_TAGS, sandboxProviderId } from '@ccm/cloud-provider-sandbox';
 import { startSandboxCloud, type SandboxCloud, type SandboxInstance, type SandboxLoadBalancer } from '@ccm/testing';
 import type {
@@ -13,18 +13,10 @@ import type {
   InjectedRoute,
   ProviderDriver,
   ProviderDriverCapabilities,
-} from '../conformance/provider-driver.js';
+} from '@ccm/testing/conformance';
 
-/** The sandbox CCM executable: the `bin` of @ccm/cloud-provider-sandbox (built by `pnpm exec turbo run build`). */
-export const SANDBOX_CCM_BIN = resolvePackageBin('@ccm/cloud-provider-sandbox', 'sandbox-cloud-controller-manager');
-
-function resolvePackageBin(packageName: string, binName: string): string {
-  const manifestPath = createRequire(import.meta.url).resolve(`${packageName}/package.json`);
-  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { bin?: Record<string, string> };
-  const relative = manifest.bin?.[binName];
-  if (relative === undefined) throw new Error(`${packageName} declares no bin named ${binName}`);
-  return join(dirname(manifestPath), relative);
-}
+/** The sandbox CCM, built by `pnpm exec turbo run build`; the same path from test/ and from dist-test/. */
+export const SANDBOX_CCM_BIN = fileURLToPath(new URL('../../dist/cloud-controller-manager/main.js', import.meta.url));
 
 /** A blackhole route needs no live target; the sandbox accepts any id for one. */
 const ABSENT_INSTANCE_ID = 'i-00000000000000000';

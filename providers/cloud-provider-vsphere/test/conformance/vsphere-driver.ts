@@ -5,9 +5,8 @@
  * each VM's guest hostname is the node name, so nodes registered without a providerID are found
  * by name. LoadBalancer and Routes are unsupported (upstream needs NSX-T).
  *
- * Wiring (owned by e2e/): e2e/src/conformance/vsphere.conformance.test.ts with
- *   import { vsphereDriver } from '../../../providers/cloud-provider-vsphere/test/e2e/vsphere-driver.js';
- *   await describeConformance(vsphereDriver);
+ * Published as `@ccm/cloud-provider-vsphere/conformance`; e2e/src/conformance/vsphere.conformance.test.ts
+ * runs the shared suite with it.
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -21,11 +20,11 @@ import type {
   DriverInstance,
   ProviderDriver,
   ProviderDriverCapabilities,
-} from '../../../../e2e/src/conformance/provider-driver.js';
-import { vsphereInstanceType } from '../../src/instance-type.js';
+} from '@ccm/testing/conformance';
+import { vsphereInstanceType } from '@ccm/cloud-provider-vsphere';
 import { startVcsim, vcsimUnavailableReason, VCSIM_INSTALL_HINT, type Vcsim } from '../support/vcsim.js';
 
-/** The vSphere CCM, built by `pnpm exec turbo run build`. */
+/** The vSphere CCM, built by `pnpm exec turbo run build`; the same path from test/ and from dist-test/. */
 export const VSPHERE_CCM_BIN = fileURLToPath(new URL('../../dist/cloud-controller-manager/main.js', import.meta.url));
 
 const NUM_CPU = 2;

@@ -1,0 +1,99 @@
+/**
+ * A provider driver: what the conformance suite needs to know about one cloud to run the same
+ * scenarios against it. The suite runs the provider's CCM as a real child process against
+ * @ccm/kube-emulator over HTTP; the driver starts the cloud (or its simulator), creates and
+ * changes instances there, and reads the cloud side back to check what the CCM did.
+ */
+export interface DriverInstance {
+  /** The Node name the kubelet would register with. */
+  nodeName: string;
+  /** The provider ID the CCM is expected to set, e.g. `aws:///us-east-1a/i-0abc`. */
+  expectedProviderId: string;
+  /**
+   * Addresses the CCM is expected to publish (type + address), in upstream order, for a node
+   * without the provided-node-ip annotation. When the cloud reports no Hostname entry the
+   * suite expects the kubelet's Hostname appended, and it applies the provided-node-ip
+   * filter itself (as upstream does).
+   */
+  expectedAddresses: Array<{ type: string; address: string }>;
+  expectedInstanceType?: string;
+  expectedZone?: string;
+  expectedRegion?: string;
+  /** An IP of the instance usable as `alpha.kubernetes.io/provided-node-ip`. */
+  internalIp: string;
+}
+
+export interface CloudLoadBalancerView {
+  exists: boolean;
+  /** Backend identity per node as the cloud sees it, normalised to Node names. */
+  backendNodeNames: string[];
+  /** Frontend ports. */
+  ports: number[];
+}
+
+export interface CloudRouteView {
+  destinationCidr: string;
+  targetNodeName: string;
+  /** True for a blackhole route (its target is gone). Optional: drivers without the notion omit it. */
+  blackhole?: boolean;
+}
+
+/** A route written straight into the cloud, as another actor (or an old cluster) would. */
+export interface InjectedRoute {
+  destinationCidr: string;
+  /** Node name of the target; may name a node that does not exist. */
+  targetNodeName: string;
+  /** Create it as a blackhole route (only when `capabilities.blackholeRoutes`). */
+  blackhole?: boolean;
+}
+
+export interface ProviderDriverCapabilities {
+  loadBalancer: boolean;
+  routes: boolean;
+  /** The driver can inject blackhole routes (needs `injectRoute`). */
+  blackholeRoutes?: boolean;
+}
+
+export interface CcmProcessSpec {
+  /** Executable, normally `process.execPath`. */
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+}
+
+export interface ProviderDriver {
+  readonly name: string;
+  readonly capabilities: ProviderDriverCapabilities;
+  /** Why the driver cannot run on this machine (missing simulator), or undefined when it can. */
+  unavailableReason(): Promise<string | undefined>;
+  /** Optional: how to install what `unavailableReason` reports missing (shown when skipping or failing). */
+  readonly installHint?: string;
+  /** Starts the cloud or its simulator and prepares shared resources (VPC, datacenter...). */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /**
+   * How to start the CCM: the suite appends the common flags (`--kubeconfig`, `--secure-port`,
+   * `--leader-elect*`, `--cluster-cidr`, `--controllers`...).
+   */
+  ccmProcess(): CcmProcessSpec;
+  createInstance(name: string): Promise<DriverInstance>;
+  stopInstance(instance: DriverInstance): Promise<void>;
+  startInstance(instance: DriverInstance): Promise<void>;
+  deleteInstance(instance: DriverInstance): Promise<void>;
+  /** Reads the load balancer of a Service from the cloud side. */
+  readLoadBalancer(service: { namespace: string; name: string; uid: string }): Promise<CloudLoadBalancerView>;
+  /** Reads the routes the CCM programmed. */
+  readRoutes(): Promise<CloudRouteView[]>;
+  /** Cloud resources the CCM created and did not delete (must be empty after cleanup). */
+  leakedResources(): Promise<string[]>;
+  /**
+   * Optional: writes a route into the cloud's route table behind the CCM's back, so the suite
+   * can check that stale routes inside the cluster CIDR are removed and others are left alone.
+   */
+  injectRoute?(route: InjectedRoute): Promise<void>;
+  /**
+   * Optional (needed with `injectRoute`): deletes the route for `destinationCidr` behind the
+   * CCM's back; used to clean up routes the CCM must not touch and to break a route on purpose.
+   */
+  removeRoute?(destinationCidr: string): Promise<void>;
+}
