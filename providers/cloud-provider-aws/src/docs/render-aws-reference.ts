@@ -143,6 +143,8 @@ export function renderAwsReference(): string {
     `  call of up to ${MAX_INSTANCE_IDS_PER_CALL} IDs, lookups by node name one call filtering \`private-dns-name\` with up to`,
     `  ${MAX_FILTER_VALUES_PER_CALL} values. When such a call fails (one unknown ID fails all of them), each key is asked`,
     '  alone, except after throttling.',
+    '  A node without a provider ID costs one lookup: the instance found by name is the one its',
+    '  provider ID, addresses and labels come from (upstream describes it a second time by ID).',
     '- Metrics, all with `provider="aws"`: `cloudprovider_api_request_duration_seconds` and',
     '  `cloudprovider_api_request_errors_total` (per attempt, `request="<service>.<method>"`),',
     '  `cloudprovider_api_requests_total`, `cloudprovider_api_throttled_total`,',
