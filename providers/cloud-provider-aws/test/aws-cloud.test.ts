@@ -6,7 +6,8 @@ import { FakeElb } from './fakes/fake-elb.js';
 import { FakeElbv2 } from './fakes/fake-elbv2.js';
 import { AWS_API_BUDGET_DEFAULTS } from '../src/ports/aws-api-budget.js';
 import { awsError } from './fakes/fake-errors.js';
-import { FakeMetadata, makeService, OFF_AWS_CONFIG, RecordingLogger } from './helpers.js';
+import { FakeMetadata } from './fakes/fake-metadata.js';
+import { makeService, OFF_AWS_CONFIG, RecordingLogger } from './helpers.js';
 
 function ports(metadata = new FakeMetadata()) {
   return { ec2: new FakeEc2(), elb: new FakeElb(), elbv2: new FakeElbv2(), metadata };

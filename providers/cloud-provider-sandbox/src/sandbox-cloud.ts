@@ -15,19 +15,19 @@ import { BatchedInstanceLookup } from './operations/instance-lookup.js';
 import { InstanceOperations } from './operations/instance-operations.js';
 import { LoadBalancerOperations } from './operations/load-balancer-operations.js';
 import { RouteOperations } from './operations/route-operations.js';
-import { HttpSandboxCloudClient } from './ports/http-sandbox-cloud-client.js';
+import { HttpSandboxCloudPort } from './ports/sdk/http-sandbox-cloud-port.js';
 import { retrySandboxCalls } from './ports/retry-sandbox-calls.js';
-import type { SandboxCloudClient } from './ports/sandbox-cloud-client.js';
-import { wrapSandboxCloudClient, type SandboxCallWrapper } from './ports/wrap-sandbox-cloud-client.js';
+import type { SandboxCloudPort } from './ports/sandbox-cloud-port.js';
+import { wrapSandboxCloudPort, type SandboxCallWrapper } from './ports/wrap-sandbox-cloud-port.js';
 import { SandboxInstances } from './sandbox-instances.js';
 import { SandboxLoadBalancers } from './sandbox-load-balancers.js';
-import { SANDBOX_PROVIDER_NAME } from './sandbox-provider-id.js';
+import { SANDBOX_PROVIDER_NAME } from './provider-id.js';
 import { SandboxRoutes } from './sandbox-routes.js';
 
 export interface SandboxCloudDependencies {
   logger: Logger;
   /** The raw port; default the HTTP client for `config.url`. Retries are added on top either way. */
-  client?: SandboxCloudClient;
+  client?: SandboxCloudPort;
   /** Decorators around every HTTP attempt (metrics, tracing), outermost first; retries wrap them. */
   decorators?: SandboxCallWrapper[];
   /** Injected into the retry decorator (tests). */
@@ -55,8 +55,8 @@ export const LOOKUP_COALESCING = { windowMs: 20, maxBatchSize: 100, maxConcurren
  */
 export function createSandboxCloud(config: SandboxCloudConfig, dependencies: SandboxCloudDependencies): CloudProvider {
   const logger = dependencies.logger.child({ provider: SANDBOX_PROVIDER_NAME });
-  let client = dependencies.client ?? new HttpSandboxCloudClient({ url: config.url, requestTimeoutMs: config.requestTimeoutMs });
-  for (const decorator of [...(dependencies.decorators ?? [])].reverse()) client = wrapSandboxCloudClient(client, decorator);
+  let client = dependencies.client ?? new HttpSandboxCloudPort({ url: config.url, requestTimeoutMs: config.requestTimeoutMs });
+  for (const decorator of [...(dependencies.decorators ?? [])].reverse()) client = wrapSandboxCloudPort(client, decorator);
   const budget =
     config.cloudApi === undefined
       ? undefined
@@ -68,11 +68,11 @@ export function createSandboxCloud(config: SandboxCloudConfig, dependencies: San
           logger,
           ...(dependencies.metrics === undefined ? {} : { metrics: dependencies.metrics }),
         });
-  if (budget !== undefined) client = wrapSandboxCloudClient(client, (operation, call, signal) => budget.call(operation, call, signal === undefined ? {} : { signal }));
+  if (budget !== undefined) client = wrapSandboxCloudPort(client, (operation, call, signal) => budget.call(operation, call, signal === undefined ? {} : { signal }));
   if (config.retries > 0) {
     const retryPolicy: Parameters<typeof retrySandboxCalls>[0] = { attempts: config.retries + 1, retryThrottled: budget === undefined };
     if (dependencies.sleep !== undefined) retryPolicy.sleep = dependencies.sleep;
-    client = wrapSandboxCloudClient(client, retrySandboxCalls(retryPolicy));
+    client = wrapSandboxCloudPort(client, retrySandboxCalls(retryPolicy));
   }
 
   const clusterIdentity = (clusterName: string): string => (config.clusterId === '' ? clusterName : config.clusterId);

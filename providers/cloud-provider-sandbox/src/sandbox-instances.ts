@@ -2,7 +2,7 @@ import { InstanceNotFoundError, type CloudCallOptions, type InstanceMetadata, ty
 import type { V1Node } from '@kubernetes/client-node';
 import type { InstanceOperations } from './operations/instance-operations.js';
 import { callOptions } from './call-options.js';
-import { sandboxProviderId } from './sandbox-provider-id.js';
+import { sandboxProviderId } from './provider-id.js';
 
 /**
  * InstancesV2 for the sandbox: finds the instance by `spec.providerID` (`sandbox://<id>`), else

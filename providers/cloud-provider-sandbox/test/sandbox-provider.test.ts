@@ -6,8 +6,8 @@ import { LoadBalancerSpecError } from '../src/operations/plan-load-balancer.js';
 import { RouteConflictError, RouteTargetMissingError } from '../src/operations/route-operations.js';
 import { SandboxApiError } from '../src/ports/sandbox-api-error.js';
 import { registerSandboxCloudProvider, sandboxCloudProviderFactory } from '../src/sandbox-cloud.js';
-import { SandboxProviderIdError } from '../src/sandbox-provider-id.js';
-import { SANDBOX_TAGS } from '../src/sandbox-tags.js';
+import { SandboxProviderIdError } from '../src/provider-id.js';
+import { SANDBOX_TAGS } from '../src/tags.js';
 import { startSandboxFixture, type SandboxFixture } from './sandbox-fixture.js';
 
 let fixture: SandboxFixture | undefined;

@@ -16,7 +16,6 @@ import {
   type CloudProviderRegistry,
   type Logger,
 } from '@ccm/core';
-import { checkVsphereTlsOptions, createVsphereDispatcher, type VsphereClientLogger } from '@ccm/vsphere-client';
 import { readVsphereConfig } from './config/read-vsphere-config.js';
 import type { CredentialsSource, VcenterConfig, VsphereConfig } from './config/vsphere-config.js';
 import { inlineCredentialSource, type CredentialSource } from './credentials/credential-source.js';
@@ -32,7 +31,7 @@ import { withProblemReporting } from './operations/reporting-vcenter-port.js';
 import { checkVcenters } from './operations/startup-checks.js';
 import { ZoneLookup } from './operations/zone-lookup.js';
 import type { VcenterPort } from './ports/vcenter-port.js';
-import { VsphereClientVcenterPort } from './ports/vsphere-client-vcenter-port.js';
+import { checkVcenterTlsOptions, createVsphereClientVcenterPort } from './ports/sdk/vsphere-client-vcenter-port.js';
 import { VSPHERE_PROVIDER_NAME } from './provider-id.js';
 import { VsphereInstances } from './vsphere-instances.js';
 
@@ -65,7 +64,7 @@ export function createVsphereCloud(config: VsphereConfig, dependencies: VsphereC
   const reporter = new ProblemReporter(logger);
   const secrets = new DeferredSecretStore(dependencies.secretStore);
   const observer = dependencies.metrics === undefined ? undefined : createCloudApiObserver(dependencies.metrics, VSPHERE_PROVIDER_NAME);
-  const createPort = dependencies.createVcenterPort ?? defaultVcenterPort;
+  const createPort = dependencies.createVcenterPort ?? ((vcenter, credentials, portLogger) => createVsphereClientVcenterPort(vcenter, () => credentials.credentials(), portLogger));
 
   const targets: VcenterTarget[] = config.vcenters.map((vcenter) => {
     let port = createPort(vcenter, credentialSource(vcenter, secrets), logger.child({ vcenter: vcenter.name }));
@@ -118,28 +117,6 @@ export function createVsphereCloud(config: VsphereConfig, dependencies: VsphereC
     hasClusterId: () => true,
     close,
   };
-}
-
-function defaultVcenterPort(vcenter: VcenterConfig, credentials: CredentialSource, logger: Logger): VcenterPort {
-  const clientLogger: VsphereClientLogger = {
-    debug: (message, fields) => logger.verbose(4, message, fields),
-    warn: (message, fields) => logger.warn(message, fields),
-  };
-  return new VsphereClientVcenterPort({
-    name: vcenter.name,
-    url: vcenterUrl(vcenter),
-    credentials: () => credentials.credentials(),
-    dispatcher: createVsphereDispatcher({ insecure: vcenter.insecure, caFile: vcenter.caFile, thumbprint: vcenter.thumbprint }),
-    roundTripCount: vcenter.roundTripCount,
-    logger: clientLogger,
-    userAgent: 'vsphere-cloud-controller-manager',
-  });
-}
-
-/** `https://<server>:<port>`, IPv6 servers in brackets. */
-export function vcenterUrl(vcenter: Pick<VcenterConfig, 'server' | 'port'>): string {
-  const host = vcenter.server.includes(':') && !vcenter.server.startsWith('[') ? `[${vcenter.server}]` : vcenter.server;
-  return `https://${host}:${vcenter.port}`;
 }
 
 function credentialSource(vcenter: VcenterConfig, secrets: SecretStore): CredentialSource {
@@ -195,7 +172,7 @@ export const vsphereCloudProviderFactory: CloudProviderFactory = (configText, co
   for (const warning of warnings) context.logger.warn(`cloud config: ${warning.message}`, { file: warning.fileName, ...(warning.line === undefined ? {} : { line: warning.line }) });
   const problems = config.vcenters.flatMap((vcenter) => {
     try {
-      checkVsphereTlsOptions({ insecure: vcenter.insecure, caFile: vcenter.caFile, thumbprint: vcenter.thumbprint });
+      checkVcenterTlsOptions(vcenter);
       return [];
     } catch (error) {
       return [{ fileName: vcenter.place.fileName, ...(vcenter.place.line === undefined ? {} : { line: vcenter.place.line }), message: `vCenter ${JSON.stringify(vcenter.name)}: ${errorMessage(error)}` }];

@@ -1,10 +1,9 @@
 import { isInstanceNotFound, type Logger } from '@ccm/core';
 import { makeNode } from '@ccm/testing';
-import { VsphereError } from '@ccm/vsphere-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeVcenter } from '../test/fakes/fake-vcenter.js';
 import { readVsphereConfig } from './config/read-vsphere-config.js';
-import { VsphereProviderError } from './errors.js';
+import { VsphereApiError, VsphereProviderError } from './errors.js';
 import { createVsphereCloud, type VsphereCloud } from './vsphere-cloud.js';
 
 const UUID = '422e4956-ad22-1139-6d72-59cc8f26bc90';
@@ -123,7 +122,7 @@ describe('VsphereInstances', () => {
     const vc1 = new FakeVcenter('vc1');
     const vc2 = new FakeVcenter('vc2');
     const { instances, logs } = setup('global:\n  user: u\n  password: p\nvcenter:\n  vc1: {}\n  vc2: {}\n', [vc1, vc2]);
-    vc2.fail = () => new VsphereError('FindByUuid: cannot reach vc2:443: connect ECONNREFUSED', { kind: 'Transport', operation: 'FindByUuid' });
+    vc2.fail = () => new VsphereApiError('FindByUuid: cannot reach vc2:443: connect ECONNREFUSED', { code: 'Transport', operation: 'FindByUuid', retryable: true });
     const node = makeNode('worker-1', { providerId: `vsphere://${UUID}` });
     const error = await instances.instanceExists(node).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ kind: 'VcenterUnavailable' });
@@ -205,7 +204,7 @@ describe('VsphereInstances', () => {
     let refused = true;
     vc.fail = () =>
       refused
-        ? new VsphereError('cannot log in to vc1:443 as "u": the user name or password is wrong (InvalidLogin)', { kind: 'InvalidLogin', operation: 'Login' })
+        ? new VsphereApiError('cannot log in to vc1:443 as "u": the user name or password is wrong (InvalidLogin)', { code: 'InvalidLogin', operation: 'Login', retryable: false })
         : undefined;
     const { instances, logs } = setup(ONE_VCENTER, [vc]);
     const node = makeNode('worker-1', { providerId: `vsphere://${UUID}` });

@@ -2,7 +2,7 @@
 // sandbox-cloud-controller-manager: the core CCM with the sandbox provider registered.
 import { cloudProviders, runCloudControllerManager } from '@ccm/core';
 import { registerSandboxCloudProvider } from '../sandbox-cloud.js';
-import { SANDBOX_PROVIDER_NAME } from '../sandbox-provider-id.js';
+import { SANDBOX_PROVIDER_NAME } from '../provider-id.js';
 
 process.exitCode = await runCloudControllerManager({
   commandName: 'sandbox-cloud-controller-manager',

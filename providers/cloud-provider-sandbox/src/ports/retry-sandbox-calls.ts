@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SandboxApiError } from './sandbox-api-error.js';
-import type { SandboxCallWrapper } from './wrap-sandbox-cloud-client.js';
+import type { SandboxCallWrapper } from './wrap-sandbox-cloud-port.js';
 
 /** A function, so TypeScript does not narrow `aborted` across awaits. */
 function isAborted(signal: AbortSignal | undefined): boolean {

@@ -4,7 +4,7 @@
  * `password_<x>`. Used for Kubernetes Secrets and for a mounted secrets directory (one file
  * per key).
  */
-import type { VsphereCredentials } from '@ccm/vsphere-client';
+import type { VcenterCredentials } from '../ports/vcenter-port.js';
 import { VsphereProviderError } from '../errors.js';
 import type { CredentialSource } from './credential-source.js';
 
@@ -12,7 +12,7 @@ import type { CredentialSource } from './credential-source.js';
  * The credentials for the first of `servers` (server host, then the vCenter entry name) that
  * the data has; undefined when none.
  */
-export function credentialsFromSecretData(data: ReadonlyMap<string, string>, servers: readonly string[]): VsphereCredentials | undefined {
+export function credentialsFromSecretData(data: ReadonlyMap<string, string>, servers: readonly string[]): VcenterCredentials | undefined {
   for (const server of servers) {
     const username = data.get(`${server}.username`);
     const password = data.get(`${server}.password`);
@@ -61,7 +61,7 @@ export class SecretCredentialSource implements CredentialSource {
     this.description = `Secret ${options.namespace}/${options.name}`;
   }
 
-  credentials(): Promise<VsphereCredentials> {
+  credentials(): Promise<VcenterCredentials> {
     const state = this.#store.read(this.#namespace, this.#name);
     if (state.status === 'unknown') {
       return Promise.reject(new VsphereProviderError('CredentialsUnavailable', `vCenter ${JSON.stringify(this.#vcenter)}: ${this.description} is not available yet: ${state.reason}`, { vcenter: this.#vcenter }));

@@ -4,8 +4,7 @@
  * each such problem once per change through the ProblemReporter; any successful call clears it.
  * Answers about objects (a VM that does not exist) pass through untouched.
  */
-import { findVsphereError } from '@ccm/vsphere-client';
-import { VsphereProviderError } from '../errors.js';
+import { VsphereApiError, VsphereProviderError } from '../errors.js';
 import type { ObjectRef, TaggingPort, VcenterPort } from '../ports/vcenter-port.js';
 import type { ProblemReporter } from './problem-reporter.js';
 
@@ -16,9 +15,9 @@ export function vcenterProblemKey(vcenter: string): string {
 /** Connection-level failures -> VsphereProviderError; other errors are returned unchanged. */
 export function classifyVcenterError(vcenter: string, server: string, error: unknown): unknown {
   if (error instanceof VsphereProviderError) return error;
-  const client = findVsphereError(error);
-  if (client === undefined) return error;
-  switch (client.kind) {
+  if (!(error instanceof VsphereApiError)) return error;
+  const client = error;
+  switch (client.code) {
     case 'InvalidLogin':
       return new VsphereProviderError('InvalidCredentials', `vCenter ${JSON.stringify(vcenter)} (${server}) refused the login: ${client.message}`, { vcenter, cause: error });
     case 'Transport':
@@ -42,7 +41,7 @@ export function withProblemReporting(port: VcenterPort, server: string, reporter
       const classified = classifyVcenterError(port.name, server, error);
       if (classified instanceof VsphereProviderError && classified.vcenter === port.name) {
         reporter.report(key, classified.message, { vcenter: port.name, kind: classified.kind });
-      } else if (findVsphereError(error)?.kind === 'Aborted') {
+      } else if (error instanceof VsphereApiError && error.code === 'Aborted') {
         // the caller gave up: not a vCenter problem
       } else {
         reporter.resolve(key);

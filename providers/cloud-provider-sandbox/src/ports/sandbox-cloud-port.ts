@@ -80,7 +80,7 @@ export interface CallOptions {
  * Failures are `SandboxApiError`s. Lookups of one thing by id or name answer `undefined` when it
  * does not exist; changes to something missing throw a `NotFound` error.
  */
-export interface SandboxCloudClient {
+export interface SandboxCloudPort {
   getInstance(id: string, options?: CallOptions): Promise<CloudInstance | undefined>;
   /** Every instance with this name, terminated ones included. */
   findInstancesByName(name: string, options?: CallOptions): Promise<CloudInstance[]>;
@@ -99,7 +99,7 @@ export interface SandboxCloudClient {
 }
 
 /** The port's operations, used as metric labels and error prefixes (derived, never hand-typed). */
-export const SANDBOX_CLOUD_CLIENT_OPERATIONS = [
+export const SANDBOX_CLOUD_PORT_OPERATIONS = [
   'getInstance',
   'findInstancesByName',
   'batchGetInstances',
@@ -111,6 +111,6 @@ export const SANDBOX_CLOUD_CLIENT_OPERATIONS = [
   'listRoutes',
   'createRoute',
   'deleteRoute',
-] as const satisfies ReadonlyArray<keyof SandboxCloudClient>;
+] as const satisfies ReadonlyArray<keyof SandboxCloudPort>;
 
-export type SandboxCloudClientOperation = (typeof SANDBOX_CLOUD_CLIENT_OPERATIONS)[number];
+export type SandboxCloudPortOperation = (typeof SANDBOX_CLOUD_PORT_OPERATIONS)[number];

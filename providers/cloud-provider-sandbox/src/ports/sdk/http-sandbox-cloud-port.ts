@@ -1,4 +1,4 @@
-import { SandboxApiError, type SandboxApiErrorKind } from './sandbox-api-error.js';
+import { SandboxApiError, type SandboxApiErrorKind } from '../sandbox-api-error.js';
 import type {
   CallOptions,
   CloudInstance,
@@ -7,11 +7,11 @@ import type {
   CloudLoadBalancerSpec,
   CloudRoute,
   CloudRouteSpec,
-  SandboxCloudClient,
-  SandboxCloudClientOperation,
-} from './sandbox-cloud-client.js';
+  SandboxCloudPort,
+  SandboxCloudPortOperation,
+} from '../sandbox-cloud-port.js';
 
-export interface HttpSandboxCloudClientOptions {
+export interface HttpSandboxCloudPortOptions {
   /** The cloud's base URL, e.g. `http://127.0.0.1:8080`. */
   url: string;
   /** Per-request timeout. Default 10 s. */
@@ -21,11 +21,13 @@ export interface HttpSandboxCloudClientOptions {
   userAgent?: string;
 }
 
-type WireInstance = CloudInstance & Record<string, unknown>;
-type WireLoadBalancer = CloudLoadBalancer & Record<string, unknown>;
-type WireRoute = CloudRoute & Record<string, unknown>;
+/** What the cloud answers (HTTP bodies, or @ccm/testing's records in process): at least the port's fields, often more. */
+type WireInstance = CloudInstance;
+type WireLoadBalancer = CloudLoadBalancer;
+type WireRoute = CloudRoute;
 
-function toInstance(wire: WireInstance): CloudInstance {
+/** The cloud's instance (HTTP body or in-process record) -> the port's view. */
+export function toCloudInstance(wire: WireInstance): CloudInstance {
   return {
     id: wire.id,
     name: wire.name,
@@ -37,7 +39,8 @@ function toInstance(wire: WireInstance): CloudInstance {
   };
 }
 
-function toLoadBalancer(wire: WireLoadBalancer): CloudLoadBalancer {
+/** The cloud's load balancer -> the port's view. */
+export function toCloudLoadBalancer(wire: WireLoadBalancer): CloudLoadBalancer {
   const loadBalancer: CloudLoadBalancer = {
     name: wire.name,
     listeners: (wire.listeners ?? []).map((listener) => ({ ...listener })),
@@ -50,7 +53,8 @@ function toLoadBalancer(wire: WireLoadBalancer): CloudLoadBalancer {
   return loadBalancer;
 }
 
-function toRoute(wire: WireRoute): CloudRoute {
+/** The cloud's route -> the port's view. */
+export function toCloudRoute(wire: WireRoute): CloudRoute {
   return {
     id: wire.id,
     destinationCidr: wire.destinationCidr,
@@ -69,7 +73,8 @@ function tagQuery(tags: Record<string, string>): string {
   return text === '' ? '' : `?${text}`;
 }
 
-function kindOf(status: number, code: string | undefined): SandboxApiErrorKind {
+/** The kind of a failed call from the cloud's HTTP status and error code. */
+export function sandboxApiErrorKind(status: number, code: string | undefined): SandboxApiErrorKind {
   if (status === 404) return 'NotFound';
   if (status === 429) return 'Throttled';
   if (status >= 500) return 'ServerError';
@@ -87,14 +92,14 @@ function parseRetryAfter(header: string | null): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
-/** The `SandboxCloudClient` port over the sandbox cloud's HTTP API (`/v1`). */
-export class HttpSandboxCloudClient implements SandboxCloudClient {
+/** The `SandboxCloudPort` port over the sandbox cloud's HTTP API (`/v1`). */
+export class HttpSandboxCloudPort implements SandboxCloudPort {
   readonly #baseUrl: string;
   readonly #timeoutMs: number;
   readonly #fetch: typeof fetch;
   readonly #userAgent: string;
 
-  constructor(options: HttpSandboxCloudClientOptions) {
+  constructor(options: HttpSandboxCloudPortOptions) {
     this.#baseUrl = options.url.replace(/\/+$/, '');
     this.#timeoutMs = options.requestTimeoutMs ?? 10_000;
     this.#fetch = options.fetch ?? fetch;
@@ -103,35 +108,35 @@ export class HttpSandboxCloudClient implements SandboxCloudClient {
 
   async getInstance(id: string, options?: CallOptions): Promise<CloudInstance | undefined> {
     const wire = await this.#optional<WireInstance>('getInstance', 'GET', `/v1/instances/${encodeURIComponent(id)}`, undefined, options);
-    return wire === undefined ? undefined : toInstance(wire);
+    return wire === undefined ? undefined : toCloudInstance(wire);
   }
 
   async findInstancesByName(name: string, options?: CallOptions): Promise<CloudInstance[]> {
     const result = await this.#request<{ instances: WireInstance[] }>('findInstancesByName', 'GET', `/v1/instances?name=${encodeURIComponent(name)}`, undefined, options);
-    return result.instances.map(toInstance);
+    return result.instances.map(toCloudInstance);
   }
 
   async batchGetInstances(lookup: { ids: string[]; names: string[] }, options?: CallOptions): Promise<CloudInstance[]> {
     const result = await this.#request<{ instances: WireInstance[] }>('batchGetInstances', 'POST', '/v1/instances:batchGet', lookup, options);
-    return result.instances.map(toInstance);
+    return result.instances.map(toCloudInstance);
   }
 
   async getLoadBalancer(name: string, options?: CallOptions): Promise<CloudLoadBalancer | undefined> {
     const wire = await this.#optional<WireLoadBalancer>('getLoadBalancer', 'GET', `/v1/load-balancers/${encodeURIComponent(name)}`, undefined, options);
-    return wire === undefined ? undefined : toLoadBalancer(wire);
+    return wire === undefined ? undefined : toCloudLoadBalancer(wire);
   }
 
   async createLoadBalancer(spec: CloudLoadBalancerSpec, options?: CallOptions): Promise<CloudLoadBalancer> {
-    return toLoadBalancer(await this.#request<WireLoadBalancer>('createLoadBalancer', 'POST', '/v1/load-balancers', spec, options));
+    return toCloudLoadBalancer(await this.#request<WireLoadBalancer>('createLoadBalancer', 'POST', '/v1/load-balancers', spec, options));
   }
 
   async updateLoadBalancer(name: string, changes: CloudLoadBalancerChanges, options?: CallOptions): Promise<CloudLoadBalancer> {
-    return toLoadBalancer(await this.#request<WireLoadBalancer>('updateLoadBalancer', 'PATCH', `/v1/load-balancers/${encodeURIComponent(name)}`, changes, options));
+    return toCloudLoadBalancer(await this.#request<WireLoadBalancer>('updateLoadBalancer', 'PATCH', `/v1/load-balancers/${encodeURIComponent(name)}`, changes, options));
   }
 
   async setLoadBalancerBackends(name: string, instanceIds: string[], options?: CallOptions): Promise<CloudLoadBalancer> {
     const path = `/v1/load-balancers/${encodeURIComponent(name)}/backends`;
-    return toLoadBalancer(await this.#request<WireLoadBalancer>('setLoadBalancerBackends', 'PUT', path, { backendInstanceIds: instanceIds }, options));
+    return toCloudLoadBalancer(await this.#request<WireLoadBalancer>('setLoadBalancerBackends', 'PUT', path, { backendInstanceIds: instanceIds }, options));
   }
 
   async deleteLoadBalancer(name: string, options?: CallOptions): Promise<void> {
@@ -140,18 +145,18 @@ export class HttpSandboxCloudClient implements SandboxCloudClient {
 
   async listRoutes(tags: Record<string, string>, options?: CallOptions): Promise<CloudRoute[]> {
     const result = await this.#request<{ routes: WireRoute[] }>('listRoutes', 'GET', `/v1/routes${tagQuery(tags)}`, undefined, options);
-    return result.routes.map(toRoute);
+    return result.routes.map(toCloudRoute);
   }
 
   async createRoute(spec: CloudRouteSpec, options?: CallOptions): Promise<CloudRoute> {
-    return toRoute(await this.#request<WireRoute>('createRoute', 'POST', '/v1/routes', spec, options));
+    return toCloudRoute(await this.#request<WireRoute>('createRoute', 'POST', '/v1/routes', spec, options));
   }
 
   async deleteRoute(id: string, requireTags: Record<string, string>, options?: CallOptions): Promise<void> {
     await this.#request('deleteRoute', 'DELETE', `/v1/routes/${encodeURIComponent(id)}${tagQuery(requireTags)}`, undefined, options);
   }
 
-  async #optional<T>(operation: SandboxCloudClientOperation, method: string, path: string, body: unknown, options: CallOptions | undefined): Promise<T | undefined> {
+  async #optional<T>(operation: SandboxCloudPortOperation, method: string, path: string, body: unknown, options: CallOptions | undefined): Promise<T | undefined> {
     try {
       return await this.#request<T>(operation, method, path, body, options);
     } catch (error) {
@@ -160,7 +165,7 @@ export class HttpSandboxCloudClient implements SandboxCloudClient {
     }
   }
 
-  async #request<T>(operation: SandboxCloudClientOperation, method: string, path: string, body: unknown, options: CallOptions | undefined): Promise<T> {
+  async #request<T>(operation: SandboxCloudPortOperation, method: string, path: string, body: unknown, options: CallOptions | undefined): Promise<T> {
     const timeout = AbortSignal.timeout(this.#timeoutMs);
     const signal = options?.signal === undefined ? timeout : AbortSignal.any([options.signal, timeout]);
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.#userAgent };
@@ -194,7 +199,7 @@ export class HttpSandboxCloudClient implements SandboxCloudClient {
       if (code !== undefined) details.code = code;
       const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
       if (retryAfterMs !== undefined) details.retryAfterMs = retryAfterMs;
-      throw new SandboxApiError(kindOf(response.status, code), operation, message, details);
+      throw new SandboxApiError(sandboxApiErrorKind(response.status, code), operation, message, details);
     }
     return parsed as T;
   }
