@@ -61,6 +61,38 @@ export interface CcmProcessSpec {
   env?: Record<string, string>;
 }
 
+/** One HTTP request the CCM sent to the cloud, as a counting proxy sees it. */
+export interface CloudRequest {
+  method: string;
+  /** Path and query, e.g. `/?Action=DescribeInstances` or `/sdk`. */
+  path: string;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The request body as text ('' without one). */
+  body: string;
+}
+
+/** Where the simulator serves the cloud API, so that the benchmark can put a counting proxy in front of it. */
+export interface CloudEndpoint {
+  /** Base URL, e.g. `http://127.0.0.1:5000` or `https://127.0.0.1:8989`. */
+  url: string;
+  /** PEM of the CA that signed the simulator's certificate (HTTPS only). */
+  ca?: string;
+  /** The cloud operation of a request, for the count per operation: AWS `Action=`, the vSphere SOAP method. */
+  operationOf(request: CloudRequest): string;
+}
+
+/** How a benchmark row runs the CCM: against the counting proxy, with the row's policy. */
+export interface BenchCcmOptions {
+  /** Base URL the CCM must use for the cloud API (the proxy's). */
+  cloudUrl: string;
+  /** PEM file of the CA of the proxy's certificate, when `cloudUrl` is HTTPS. */
+  caFile?: string;
+  /** Our batched lookups, or one lookup per call (upstream); providers without such a switch ignore it. */
+  lookupPolicy: 'batched' | 'single';
+  /** The CCM's cloud API budget (requests/s), where the provider's config has one. */
+  apiQps: number;
+}
+
 export interface ProviderDriver {
   readonly name: string;
   readonly capabilities: ProviderDriverCapabilities;
@@ -96,4 +128,10 @@ export interface ProviderDriver {
    * CCM's back; used to clean up routes the CCM must not touch and to break a route on purpose.
    */
   removeRoute?(destinationCidr: string): Promise<void>;
+  /** Optional (benchmarks): many instances at once, faster than one `createInstance` each; in `names` order. */
+  createInstances?(names: readonly string[]): Promise<DriverInstance[]>;
+  /** Optional (benchmarks, with `benchCcmProcess`): the simulator's endpoint for a counting proxy. */
+  cloudEndpoint?(): CloudEndpoint;
+  /** Optional (benchmarks): the CCM of a benchmark row; the benchmark appends the common flags and the policy's. */
+  benchCcmProcess?(options: BenchCcmOptions): Promise<CcmProcessSpec>;
 }

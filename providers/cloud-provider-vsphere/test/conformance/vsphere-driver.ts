@@ -14,7 +14,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type {
+  BenchCcmOptions,
   CcmProcessSpec,
+  CloudEndpoint,
+  CloudRequest,
   CloudLoadBalancerView,
   CloudRouteView,
   DriverInstance,
@@ -26,6 +29,17 @@ import { startVcsim, vcsimUnavailableReason, VCSIM_INSTALL_HINT, type Vcsim } fr
 
 /** The vSphere CCM, built by `pnpm exec turbo run build`; the same path from test/ and from dist-test/. */
 export const VSPHERE_CCM_BIN = fileURLToPath(new URL('../../dist/cloud-controller-manager/main.js', import.meta.url));
+
+/**
+ * The vSphere operation of a request: the SOAP method (the first element of the SOAP body), or
+ * `<METHOD> <path>` of a vAPI REST call with object IDs cut off.
+ */
+export function vsphereOperationOf(request: CloudRequest): string {
+  const method = /<(?:[\w-]+:)?Body\b[^>]*>\s*<(?:[\w-]+:)?([\w-]+)/.exec(request.body)?.[1];
+  if (method !== undefined) return method;
+  const path = (request.path.split('?')[0] ?? '').split('/').filter((segment) => segment !== '' && !segment.includes(':'));
+  return `${request.method} /${path.join('/')}`;
+}
 
 const NUM_CPU = 2;
 const MEMORY_MB = 4096;
@@ -50,23 +64,30 @@ export class VsphereDriver implements ProviderDriver {
     }
     this.#vcsim = await startVcsim();
     this.#directory = await mkdtemp(join(tmpdir(), 'ccm-e2e-vsphere-'));
-    this.#cloudConfigPath = join(this.#directory, 'vsphere.yaml');
-    const url = new URL(this.#vcsim.url);
+    this.#cloudConfigPath = await this.#writeCloudConfig('vsphere.yaml', this.#vcsim.url, this.#vcsim.caFile);
+  }
+
+  /** A YAML cloud config for one vCenter at `url` (verified against `caFile`), the simulator's credentials inline; returns its path. */
+  async #writeCloudConfig(fileName: string, url: string, caFile: string): Promise<string> {
+    if (this.#directory === undefined) throw new Error('VsphereDriver: not started');
+    const path = join(this.#directory, fileName);
+    const { hostname, port } = new URL(url);
     await writeFile(
-      this.#cloudConfigPath,
+      path,
       [
         'global:',
-        `  user: ${JSON.stringify(this.#vcsim.username)}`,
-        `  password: ${JSON.stringify(this.#vcsim.password)}`,
-        `  caFile: ${this.#vcsim.caFile}`,
+        `  user: ${JSON.stringify(this.#simulator.username)}`,
+        `  password: ${JSON.stringify(this.#simulator.password)}`,
+        `  caFile: ${caFile}`,
         'vcenter:',
         '  vcsim:',
-        `    server: ${url.hostname}`,
-        `    port: ${url.port}`,
+        `    server: ${hostname}`,
+        `    port: ${port}`,
         '',
       ].join('\n'),
       { mode: 0o600 },
     );
+    return path;
   }
 
   async stop(): Promise<void> {
@@ -79,6 +100,18 @@ export class VsphereDriver implements ProviderDriver {
   ccmProcess(): CcmProcessSpec {
     if (this.#cloudConfigPath === undefined) throw new Error('VsphereDriver.ccmProcess() called before start()');
     return { command: process.execPath, args: [VSPHERE_CCM_BIN, '--cloud-provider=vsphere', `--cloud-config=${this.#cloudConfigPath}`] };
+  }
+
+  cloudEndpoint(): CloudEndpoint {
+    const simulator = this.#simulator;
+    return { url: simulator.url, ...(simulator.ca === undefined ? {} : { ca: simulator.ca }), operationOf: vsphereOperationOf };
+  }
+
+  /** The CCM against `cloudUrl` (the benchmark's counting proxy, HTTPS with `caFile`); vSphere has no lookup-policy or budget setting. */
+  async benchCcmProcess(options: BenchCcmOptions): Promise<CcmProcessSpec> {
+    if (options.caFile === undefined) throw new Error('VsphereDriver.benchCcmProcess: the vSphere CCM speaks HTTPS only; caFile is required');
+    const cloudConfigPath = await this.#writeCloudConfig('bench-vsphere.yaml', options.cloudUrl, options.caFile);
+    return { command: process.execPath, args: [VSPHERE_CCM_BIN, '--cloud-provider=vsphere', `--cloud-config=${cloudConfigPath}`] };
   }
 
   get #simulator(): Vcsim {
