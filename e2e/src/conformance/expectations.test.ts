@@ -1,4 +1,4 @@
-import { LABEL_EXCLUDE_FROM_EXTERNAL_LOAD_BALANCERS, TAINT_TO_BE_DELETED_BY_CLUSTER_AUTOSCALER } from '@ccm/core';
+import { LABEL_EXCLUDE_FROM_EXTERNAL_LOAD_BALANCERS, TAINT_TO_BE_DELETED_BY_CLUSTER_AUTOSCALER } from '@ccm/core/api';
 import { describe, expect, it } from 'vitest';
 import type { KubeNode, NodeAddress } from '../harness/kube-objects.js';
 import { addressesForProvidedNodeIp, eligibleBackendNames, expectedNodeAddresses, parseGoBool, sameIp } from './expectations.js';

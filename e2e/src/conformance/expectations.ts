@@ -3,7 +3,7 @@
  * @ccm/core so the suite checks the CCM against the specification and not against itself.
  */
 import { isIP } from 'node:net';
-import { LABEL_EXCLUDE_FROM_EXTERNAL_LOAD_BALANCERS, TAINT_TO_BE_DELETED_BY_CLUSTER_AUTOSCALER } from '@ccm/core';
+import { LABEL_EXCLUDE_FROM_EXTERNAL_LOAD_BALANCERS, TAINT_TO_BE_DELETED_BY_CLUSTER_AUTOSCALER } from '@ccm/core/api';
 import type { KubeNode, NodeAddress } from '../harness/kube-objects.js';
 
 function hexGroups(text: string): number[] {

@@ -1,5 +1,6 @@
 /** Builders and a harness wiring the provider to in-memory fakes. */
-import { createMetricsRegistry, silentLogger, type LogFields, type Logger, type V1Node, type V1Service } from '@ccm/core';
+import { createMetricsRegistry, silentLogger, type CloudInitializeContext, type LogFields, type Logger, type V1Node, type V1Service } from '@ccm/core';
+import { InMemoryInformer } from '@ccm/testing/kube';
 import { createAwsCloud, type AwsCloud, type AwsCloudOptions } from '../src/aws-cloud.js';
 import { FakeEc2 } from './fakes/fake-ec2.js';
 import { CallLog } from './fakes/fake-errors.js';
@@ -186,4 +187,23 @@ export { silentLogger };
 export function defined<T>(value: T | undefined, what = 'value'): T {
   if (value === undefined) throw new Error(`expected a ${what}`);
   return value;
+}
+
+/** What the CCM hands `initialize`: a Node informer the test feeds (`nodes.deliverAdd`), no kube client. */
+export function initializeContext(nodes = new InMemoryInformer<V1Node>()): CloudInitializeContext & { informers: { nodes: InMemoryInformer<V1Node> } } {
+  return {
+    clientBuilder: {
+      kubeConfig: () => {
+        throw new Error('the AWS provider builds no kube client of its own');
+      },
+    },
+    logger: silentLogger,
+    signal: new AbortController().signal,
+    informers: {
+      nodes,
+      secrets: () => {
+        throw new Error('the AWS provider reads no Secrets');
+      },
+    },
+  };
 }

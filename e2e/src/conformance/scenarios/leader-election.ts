@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { DEFAULT_LEASE_NAME, DEFAULT_LEASE_NAMESPACE } from '@ccm/core';
+import { DEFAULT_LEASE_NAME, DEFAULT_LEASE_NAMESPACE } from '@ccm/core/api';
 import { describe, expect, it } from 'vitest';
 import { parseMetricSamples } from '../../harness/ccm-endpoints.js';
 import type { KubeLease } from '../../harness/kube-objects.js';

@@ -1,4 +1,4 @@
-import { FINALIZER_LOAD_BALANCER_CLEANUP, LABEL_EXCLUDE_FROM_EXTERNAL_LOAD_BALANCERS } from '@ccm/core';
+import { FINALIZER_LOAD_BALANCER_CLEANUP, LABEL_EXCLUDE_FROM_EXTERNAL_LOAD_BALANCERS } from '@ccm/core/api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { KubeService, LoadBalancerIngress } from '../../harness/kube-objects.js';
 import { eligibleBackendNames } from '../expectations.js';

@@ -7,7 +7,7 @@ import {
   LABEL_ZONE,
   LABEL_ZONE_BETA,
   TAINT_UNINITIALIZED,
-} from '@ccm/core';
+} from '@ccm/core/api';
 import { describe, expect, it } from 'vitest';
 import type { KubeNode } from '../../harness/kube-objects.js';
 import { findTaint, kubeletAddresses, registerNode, type KubeletNodeOptions } from '../../harness/node-registration.js';

@@ -1,4 +1,4 @@
-import { TAINT_SHUTDOWN } from '@ccm/core';
+import { TAINT_SHUTDOWN } from '@ccm/core/api';
 import { describe, expect, it } from 'vitest';
 import { findTaint, setNodeReady } from '../../harness/node-registration.js';
 import { expectToHold } from '../../harness/wait-for.js';

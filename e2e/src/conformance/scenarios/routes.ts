@@ -1,4 +1,4 @@
-import { NETWORK_UNAVAILABLE_MESSAGE_ROUTE_CREATED, NETWORK_UNAVAILABLE_REASON_ROUTE_CREATED } from '@ccm/core';
+import { NETWORK_UNAVAILABLE_MESSAGE_ROUTE_CREATED, NETWORK_UNAVAILABLE_REASON_ROUTE_CREATED } from '@ccm/core/api';
 import { describe, expect, it } from 'vitest';
 import { findCondition } from '../../harness/node-registration.js';
 import { expectToHold } from '../../harness/wait-for.js';

@@ -7,6 +7,7 @@ import type { Registry } from 'prom-client';
 import { findCloudConfigError, formatCloudConfigProblem } from '../config/cloud-config-error.js';
 import { readCloudConfigFile } from '../config/read-cloud-config-file.js';
 import type { Logger } from '../logging/logger.js';
+import { asMetricsSink } from './metrics/prometheus-metrics-sink.js';
 import type { CloudProvider } from '../provider/cloud-provider.js';
 import type { CloudProviderRegistry } from '../provider/provider-registry.js';
 import { FatalStartupError } from './run-controllers.js';
@@ -46,7 +47,7 @@ export async function createCloudProvider(options: CreateCloudProviderOptions): 
     cloud = await options.registry.create(providerName, configText, {
       ...(cloudConfigPath !== '' ? { configPath: cloudConfigPath } : {}),
       logger: logger.child({ provider: providerName }),
-      metrics: options.metrics,
+      metrics: asMetricsSink(options.metrics),
     });
   } catch (error) {
     throw asStartupError(error, providerName);

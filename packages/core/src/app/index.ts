@@ -1,7 +1,7 @@
 /**
  * The cloud-controller-manager runtime: the command, its flags (typed registry, parsing,
- * validation, docs), the HTTPS endpoints, metrics (including the cloud API observer providers
- * use) and the pino-backed logger.
+ * validation, docs), the HTTPS endpoints, the metrics registry (the runtime's metrics sink) and
+ * the controller manager's own metrics.
  */
 export * from './options/index.js';
 export * from './metrics/index.js';
@@ -13,6 +13,3 @@ export * from './run-cloud-controller-manager.js';
 export * from './run-controllers.js';
 export * from './run-modes.js';
 export * from './version.js';
-export * from '../logging/create-logger.js';
-export * from '../logging/klog-text-format.js';
-export * from '../logging/redact-log-fields.js';

@@ -1,9 +1,9 @@
+import { InMemoryKubeAccess } from '@ccm/testing/kube';
 import { request } from 'node:https';
 import { Registry } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TAINT_UNINITIALIZED } from '../api/well-known.js';
 import type { Controller, ControllerConstructor, ControllerContext } from '../controllers/controller.js';
-import { InMemoryKubeAccess } from '../kube/in-memory/in-memory-kube-access.js';
 import type { ControllerName } from '../names/controller-names.js';
 import {
   CapturedOutput,

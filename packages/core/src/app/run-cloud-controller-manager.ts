@@ -201,7 +201,7 @@ async function runCommand(settings: RunCloudControllerManagerOptions, state: Com
   const controllerEntries = resolveControllerAliases(options.controllers);
   const routeErrors = validateRouteControllerOptions(options, {
     routeControllerEnabled: constructors[NODE_ROUTE_CONTROLLER] !== undefined && isControllerEnabled(NODE_ROUTE_CONTROLLER, controllerEntries, CONTROLLERS_DISABLED_BY_DEFAULT),
-    routesSupported: cloud.routes() !== undefined,
+    routesSupported: cloud.routes?.() !== undefined,
   });
   if (routeErrors.length > 0) return fail(routeErrors);
 

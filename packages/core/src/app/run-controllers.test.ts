@@ -1,9 +1,9 @@
 /** The bounded wait for the informer caches at startup (upstream `WaitForAPIServer`). */
-import { KubeConfig } from '@kubernetes/client-node';
+import { InMemoryKubeAccess } from '@ccm/testing/kube';
+import { KubeConfig, type V1Secret } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONTROLLER_CONFIG } from '../controllers/controller.js';
-import { InMemoryKubeAccess } from '../kube/in-memory/in-memory-kube-access.js';
 import type { SharedInformer } from '../kube/ports.js';
 import { silentLogger } from '../logging/logger.js';
 import { runnableInMemoryKube, TestCloud, TEST_CLOUD_CONFIG_SCHEMA } from './__tests__/command-harness.js';
@@ -101,5 +101,55 @@ describe('runControllers: waiting for the API server', () => {
     stop.abort();
     await running;
     expect(failure).toBeUndefined();
+  });
+});
+
+describe('runControllers: the informers shared with the provider', () => {
+  it('hands the provider the Node informer and Secret informers before the informers start, and starts them after', async () => {
+    const inMemory = new InMemoryKubeAccess();
+    const lifecycle = { started: 0, stopped: 0 };
+    const secretsAsked: string[] = [];
+    const kube: RunnableKubeAccess = {
+      ...runnableInMemoryKube(inMemory, lifecycle),
+      secretInformer(namespace, name) {
+        secretsAsked.push(`${namespace}/${name ?? '*'}`);
+        return inMemory.serviceInformer as unknown as SharedInformer<V1Secret>;
+      },
+    };
+    const { options } = setup(kube, 1_000);
+    const seen: Array<{ startedBefore: number; sameNodeInformer: boolean }> = [];
+    options.cloud = {
+      providerName: 'test',
+      hasClusterId: () => true,
+      initialize(context) {
+        seen.push({ startedBefore: lifecycle.started, sameNodeInformer: context.informers.nodes === inMemory.nodeInformer });
+        context.informers.secrets('kube-system', 'vsphere-creds');
+      },
+    };
+    const stop = new AbortController();
+    const running = runControllers(stop.signal, options);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(seen).toEqual([{ startedBefore: 0, sameNodeInformer: true }]);
+    expect(secretsAsked).toEqual(['kube-system/vsphere-creds']);
+    expect(lifecycle.started).toBe(1);
+    stop.abort();
+    await running;
+    expect(lifecycle.stopped).toBe(1);
+  });
+
+  it('stops the informers it created when the provider fails to initialize, and names a missing Secret informer', async () => {
+    const lifecycle = { started: 0, stopped: 0 };
+    const { options } = setup(runnableInMemoryKube(new InMemoryKubeAccess(), lifecycle), 1_000);
+    options.cloud = {
+      providerName: 'test',
+      hasClusterId: () => true,
+      initialize(context) {
+        context.informers.secrets('kube-system');
+      },
+    };
+    await expect(runControllers(new AbortController().signal, options)).rejects.toThrow(
+      'cloud provider "test" failed to initialize: this Kubernetes access offers no Secret informers',
+    );
+    expect(lifecycle).toEqual({ started: 0, stopped: 1 });
   });
 });

@@ -1,17 +1,19 @@
 /**
  * What runs once leadership is won (or at once without leader election), upstream
- * `startControllers`: initialize the cloud, start the informers and wait for their caches,
+ * `startControllers`: initialize the cloud (handing it the shared informers, upstream
+ * `SetInformers`), start the informers and wait for their caches,
  * construct every enabled controller (logging disabled and skipped ones), start them with a
  * jittered `--controller-start-interval`, report them in `running_managed_controllers` and in
  * the health checks, and on abort wait for them to drain.
  */
+import type { V1Secret } from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
 import type { ControllerConfig, ControllerConstructor, Controller } from '../controllers/controller.js';
-import type { KubeAccess } from '../kube/ports.js';
+import type { KubeAccess, SharedInformer } from '../kube/ports.js';
 import { workQueueFactory } from '../kube/rate-limited-work-queue.js';
 import type { Logger } from '../logging/logger.js';
 import { CONTROLLER_NAMES, type ControllerName } from '../names/controller-names.js';
-import type { CloudProvider, ControllerClientBuilder } from '../provider/cloud-provider.js';
+import type { CloudProvider, ControllerClientBuilder, ProviderInformers } from '../provider/cloud-provider.js';
 import { abortableSleep } from '../util/abortable-sleep.js';
 import type { ControllerManagerMetrics } from './metrics/controller-manager-metrics.js';
 import { isControllerEnabled } from './options/controller-selection.js';
@@ -31,6 +33,19 @@ export interface RunnableKubeAccess extends KubeAccess {
   syncProblem?(): string | undefined;
   /** The API server URL, for messages. */
   readonly serverUrl?: string;
+  /** Secret informers for the provider (see `ProviderInformers.secrets`); started with the others. */
+  secretInformer?(namespace: string, name?: string): SharedInformer<V1Secret>;
+}
+
+/** The informers a provider gets in its initialize context. */
+export function providerInformers(kube: RunnableKubeAccess): ProviderInformers {
+  return {
+    nodes: kube.nodeInformer,
+    secrets(namespace, name) {
+      if (kube.secretInformer === undefined) throw new Error('this Kubernetes access offers no Secret informers');
+      return kube.secretInformer(namespace, name);
+    },
+  };
 }
 
 /**
@@ -82,14 +97,19 @@ interface RunningController {
 /** Resolves after `signal` aborted and the controllers drained. Throws FatalStartupError. */
 export async function runControllers(signal: AbortSignal, options: RunControllersOptions): Promise<void> {
   const { logger, cloud } = options;
+  // Created before the cloud initializes, so that it can add handlers to the shared informers;
+  // started after, so that those handlers see the first list.
+  const kube = options.createKubeAccess();
   try {
-    await cloud.initialize?.({ clientBuilder: options.clientBuilder, logger, signal });
+    await cloud.initialize?.({ clientBuilder: options.clientBuilder, logger, signal, informers: providerInformers(kube) });
   } catch (error) {
+    kube.stop();
     throw new FatalStartupError(`cloud provider ${JSON.stringify(cloud.providerName)} failed to initialize: ${messageOf(error)}`, { cause: error });
   }
-  if (signal.aborted) return;
-
-  const kube = options.createKubeAccess();
+  if (signal.aborted) {
+    kube.stop();
+    return;
+  }
   kube.start(signal);
   const running: RunningController[] = [];
   // Controllers stop when the command stops, or when a later controller fails to start.

@@ -1,7 +1,8 @@
-import { Registry } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createCloudApiObserver } from '../app/metrics/cloud-api-observer.js';
+import { MetricsRegistry } from '../app/metrics/prometheus-metrics-sink.js';
 import { CloudApiBudget, type CloudApiBudgetOptions } from './cloud-api-budget.js';
+import { CloudApiError } from './cloud-api-error.js';
+import { createCloudApiObserver } from './cloud-api-observer.js';
 
 const throttledError = (retryAfterMs?: number) =>
   Object.assign(new Error('Request limit exceeded.'), { name: 'RequestLimitExceeded', ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
@@ -237,7 +238,7 @@ describe('CloudApiBudget', () => {
   });
 
   it('publishes its metrics once per registry and composes with the cloud API observer', async () => {
-    const registry = new Registry();
+    const registry = new MetricsRegistry();
     const observer = createCloudApiObserver(registry, 'sandbox');
     const limited = budget({ qps: 2, burst: 1, metrics: registry, observer, initialBackoffMs: 10 });
     new CloudApiBudget({ provider: 'other', metrics: registry }); // same registry: no duplicate registration
@@ -259,6 +260,25 @@ describe('CloudApiBudget', () => {
     // The observer saw every attempt (not the waits): 3 durations, 1 error with its code.
     expect(text).toContain('cloudprovider_api_request_duration_seconds_count{provider="sandbox",request="DescribeInstances"} 3');
     expect(text).toContain('cloudprovider_api_request_errors_total{provider="sandbox",request="DescribeInstances",code="429"} 1');
+  });
+
+  it('takes a typed CloudApiError at its word: throttled (with Retry-After) is throttling, any other kind is not', async () => {
+    const limited = budget({ qps: 100, burst: 100, initialBackoffMs: 10 });
+    let attempt = 0;
+    const sentAt: number[] = [];
+    const throttled = limited.call('getInstance', async () => {
+      sentAt.push(Date.now());
+      if (attempt++ === 0) throw new CloudApiError('throttled', 'getInstance', 'slow down', { retryAfterMs: 700 });
+      return 'ok';
+    });
+    await vi.advanceTimersByTimeAsync(1_000);
+    await expect(throttled).resolves.toBe('ok');
+    // Retry-After pauses the bucket, which refills at the halved rate after it: 700 ms plus one token.
+    expect(sentAt).toEqual([0, 720]);
+    // A 429 status on an error the adapter typed as transient is not throttling: no retry here.
+    const transient = Object.assign(new CloudApiError('transient', 'getInstance', 'bad gateway'), { statusCode: 429 });
+    await expect(limited.call('getInstance', async () => Promise.reject(transient))).rejects.toBe(transient);
+    expect(limited.stats()).toMatchObject({ requests: 3, throttled: 1 });
   });
 
   it('wrap decorates a function with the budget', async () => {

@@ -14,12 +14,13 @@
  * else; other errors pass through untouched. The observer, when given, times each attempt (the
  * budget wraps the observer, so time spent waiting for a token is not counted as API latency).
  */
-import type { Registry } from 'prom-client';
-import type { CloudApiObserver } from '../app/metrics/cloud-api-observer.js';
 import type { Logger } from '../logging/logger.js';
+import type { MetricsSink } from '../metrics/metrics-sink.js';
 import { sleepOrThrowOnAbort } from '../util/abortable-sleep.js';
 import { AdaptiveRateLimiter } from './adaptive-rate-limiter.js';
 import { cloudApiBudgetMetrics, type CloudApiBudgetMetrics } from './cloud-api-budget-metrics.js';
+import { findCloudApiError } from './cloud-api-error.js';
+import type { CloudApiObserver } from './cloud-api-observer.js';
 import { defaultThrottlingClassifier, type ThrottlingClassifier } from './throttling-classifier.js';
 
 export interface CloudApiBudgetOptions {
@@ -29,7 +30,11 @@ export interface CloudApiBudgetOptions {
   qps?: number;
   /** Requests allowed at once after an idle period. Default 2 x qps. */
   burst?: number;
-  /** Decides which errors are throttling and reads their Retry-After. Default `defaultThrottlingClassifier`. */
+  /**
+   * Decides which errors are throttling and reads their Retry-After. Default
+   * `defaultThrottlingClassifier`. A `CloudApiError` in the error's cause chain decides first:
+   * kind `throttled` is throttling (with its `retryAfterMs`), any other kind is not.
+   */
   classify?: ThrottlingClassifier;
   /** Attempts per call, the first included, when the cloud keeps throttling. Default 5. */
   maxAttempts?: number;
@@ -44,8 +49,8 @@ export interface CloudApiBudgetOptions {
   decreaseFactor?: number;
   recoveryQpsPerSecond?: number;
   decreaseIntervalMs?: number;
-  /** Registry for the budget's metrics (registered once per registry). */
-  metrics?: Registry;
+  /** Where the budget's metrics go (declared once per sink). */
+  metrics?: MetricsSink;
   /** Times every attempt (request duration and error counters per operation). */
   observer?: CloudApiObserver;
   logger?: Logger;
@@ -117,7 +122,7 @@ export class CloudApiBudget {
     this.#logger = options.logger;
     this.#now = options.now ?? Date.now;
     this.#random = options.random ?? Math.random;
-    this.#metrics = options.metrics === undefined ? undefined : cloudApiBudgetMetrics(options.metrics, options.provider);
+    this.#metrics = options.metrics === undefined ? undefined : cloudApiBudgetMetrics(options.metrics);
     this.limiter = new AdaptiveRateLimiter({
       qps,
       burst,
@@ -198,6 +203,11 @@ export class CloudApiBudget {
   }
 
   #classifySafely(error: unknown): ReturnType<ThrottlingClassifier> {
+    const typed = findCloudApiError(error);
+    if (typed !== undefined) {
+      if (typed.kind !== 'throttled') return undefined;
+      return typed.retryAfterMs === undefined ? {} : { retryAfterMs: typed.retryAfterMs };
+    }
     try {
       return this.#classify(error);
     } catch {

@@ -1,4 +1,4 @@
-import { Registry } from 'prom-client';
+import { MetricsRegistry } from '../app/metrics/prometheus-metrics-sink.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Coalescer, type CoalescerOptions } from './coalescer.js';
 import { CoalescerBatchFailedError, CoalescerClosedError, CoalescerKeyNotFoundError, isCoalescerError } from './coalescer-errors.js';
@@ -414,7 +414,7 @@ describe('Coalescer', () => {
   });
 
   it('reports batches, sizes, failures, single lookups and de-duplication as metrics', async () => {
-    const registry = new Registry();
+    const registry = new MetricsRegistry();
     const observer = createCoalescerMetrics(registry, 'sandbox', 'instances');
     createCoalescerMetrics(registry, 'sandbox', 'other'); // a second coalescer on the same registry
     let fail = false;

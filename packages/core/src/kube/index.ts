@@ -1,7 +1,7 @@
 /**
  * Kubernetes access layer: the ports controllers use (ports.ts, work-queue.ts), their
- * client-node implementation (client-node/), an in-memory implementation for tests
- * (in-memory/), plus config loading, work queues, event recording and leader election.
+ * client-node implementation (client-node/), plus config loading, work queues, event recording
+ * and leader election. The in-memory implementation for tests is `@ccm/testing/kube`.
  */
 export * from './kube-api-error.js';
 export * from './ports.js';
@@ -17,5 +17,4 @@ export * from './load-kube-config.js';
 export * from './event-correlator.js';
 export * from './event-recorder.js';
 export * from './leader-election.js';
-export * from './in-memory/index.js';
 export * from './client-node/index.js';

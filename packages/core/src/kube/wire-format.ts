@@ -1,24 +1,111 @@
 /**
  * Conversion between client-node's typed models (`V1Node`, with `Date` timestamps) and the JSON
- * an API server stores and sends (the "wire" form). Uses client-node's generated serializer, so
- * in-memory fakes return exactly what the real adapters return.
+ * an API server stores and sends (the "wire" form), so in-memory fakes return exactly what the
+ * real adapters return.
+ *
+ * Driven by the attribute maps every generated client-node model publishes
+ * (`V1Node.getAttributeTypeMap()`: property name, JSON name, type, format), with the rules of
+ * client-node's own generated serializer, which the package does not export: `Date` properties
+ * become RFC 3339 strings (`format: date` a calendar date), JSON names replace property names
+ * (`_continue` <-> `continue`), arrays and string maps convert element by element, properties a
+ * model does not declare are dropped on the way out, and types that are not models (`V1MicroTime`,
+ * `IntOrString`, primitives) pass through unchanged.
  */
-// client-node 2.x has no exports map; the generated serializer is not re-exported from the index.
-import { ObjectSerializer } from '@kubernetes/client-node/dist/gen/models/ObjectSerializer.js';
+import * as clientNode from '@kubernetes/client-node';
 import type { JsonObject, JsonValue } from './json-value.js';
 
 /** client-node model names used with the wire helpers. */
-export type WireModel = 'V1Node' | 'V1Service' | 'V1Lease' | 'CoreV1Event';
+export type WireModel = 'V1Node' | 'V1Service' | 'V1Secret' | 'V1Lease' | 'CoreV1Event';
+
+interface AttributeType {
+  name: string;
+  baseName: string;
+  type: string;
+  format: string;
+}
+
+interface ModelClass {
+  new (): object;
+  getAttributeTypeMap(): readonly AttributeType[];
+}
+
+const PRIMITIVE_TYPES = new Set(['string', 'boolean', 'double', 'integer', 'long', 'float', 'number', 'any']);
+const NULLABLE_SUFFIX = ' | null';
+const OPTIONAL_SUFFIX = ' | undefined';
+const ARRAY_PREFIX = 'Array<';
+const ARRAY_SUFFIX = '>';
+const MAP_PREFIX = '{ [key: string]: ';
+const MAP_SUFFIX = '; }';
+
+const models = clientNode as unknown as Readonly<Record<string, unknown>>;
+
+function modelClass(type: string): ModelClass | undefined {
+  const candidate = models[type];
+  if (typeof candidate !== 'function') return undefined;
+  return typeof (candidate as Partial<ModelClass>).getAttributeTypeMap === 'function' ? (candidate as ModelClass) : undefined;
+}
+
+/** `2024-05-01` in local time, as client-node writes `format: date` values. */
+function calendarDate(date: Date): string {
+  const month = String(date.getMonth() + 1).padStart(2, '0');
+  const day = String(date.getDate()).padStart(2, '0');
+  return `${date.getFullYear()}-${month}-${day}`;
+}
+
+/** The element type of `Array<T>` or `{ [key: string]: T; }`, or the type without `| null` / `| undefined`. */
+type Shape = { kind: 'plain'; type: string } | { kind: 'array'; element: string } | { kind: 'map'; element: string };
+
+function shapeOf(type: string): Shape {
+  if (type.endsWith(NULLABLE_SUFFIX)) return shapeOf(type.slice(0, -NULLABLE_SUFFIX.length));
+  if (type.endsWith(OPTIONAL_SUFFIX)) return shapeOf(type.slice(0, -OPTIONAL_SUFFIX.length));
+  if (type.startsWith(ARRAY_PREFIX)) return { kind: 'array', element: type.slice(ARRAY_PREFIX.length, -ARRAY_SUFFIX.length) };
+  if (type.startsWith(MAP_PREFIX)) return { kind: 'map', element: type.slice(MAP_PREFIX.length, -MAP_SUFFIX.length) };
+  return { kind: 'plain', type };
+}
+
+function serialize(data: unknown, type: string, format: string): unknown {
+  if (data === undefined || data === null || PRIMITIVE_TYPES.has(type.toLowerCase())) return data;
+  const shape = shapeOf(type);
+  if (shape.kind === 'array') return (data as unknown[]).map((element) => serialize(element, shape.element, format));
+  if (shape.kind === 'map') return Object.fromEntries(Object.entries(data as object).map(([key, value]) => [key, serialize(value, shape.element, format)]));
+  if (shape.type === 'Date') {
+    if (!(data instanceof Date)) return data;
+    return format === 'date' ? calendarDate(data) : data.toISOString();
+  }
+  const model = modelClass(shape.type);
+  if (model === undefined) return data;
+  const source = data as Record<string, unknown>;
+  const wire: Record<string, unknown> = {};
+  for (const attribute of model.getAttributeTypeMap()) wire[attribute.baseName] = serialize(source[attribute.name], attribute.type, attribute.format);
+  return wire;
+}
+
+function deserialize(data: unknown, type: string, format: string): unknown {
+  if (data === undefined || data === null || PRIMITIVE_TYPES.has(type.toLowerCase())) return data;
+  const shape = shapeOf(type);
+  if (shape.kind === 'array') return (data as unknown[]).map((element) => deserialize(element, shape.element, format));
+  if (shape.kind === 'map') return Object.fromEntries(Object.entries(data as object).map(([key, value]) => [key, deserialize(value, shape.element, format)]));
+  if (shape.type === 'Date') return new Date(data as string);
+  const model = modelClass(shape.type);
+  if (model === undefined) return data;
+  const source = data as Record<string, unknown>;
+  const typed = new model() as Record<string, unknown>;
+  for (const attribute of model.getAttributeTypeMap()) {
+    const value = deserialize(source[attribute.baseName], attribute.type, attribute.format);
+    if (value !== undefined) typed[attribute.name] = value;
+  }
+  return typed;
+}
 
 /** Typed model -> wire JSON (Dates become RFC 3339 strings, field names become JSON names). */
 export function toWire(object: unknown, model: WireModel): JsonObject {
-  const serialized: unknown = ObjectSerializer.serialize(object, model, '');
+  const serialized = serialize(object, model, '');
   return JSON.parse(JSON.stringify(serialized ?? {})) as JsonObject;
 }
 
 /** Wire JSON -> typed model (a fresh object; callers may mutate it). */
 export function fromWire<T>(json: JsonValue, model: WireModel): T {
-  return ObjectSerializer.deserialize(structuredClone(json), model, '') as T;
+  return deserialize(structuredClone(json), model, '') as T;
 }
 
 /** Any value (e.g. a patch body holding Dates) -> plain JSON, exactly as it goes over HTTP. */

@@ -9,7 +9,7 @@ import type { CloudCallOptions } from '../provider/instances.js';
 import { formatProviderId } from '../provider/provider-id.js';
 
 export async function getInstanceProviderId(cloud: CloudProvider, nodeName: string, options?: CloudCallOptions): Promise<string> {
-  const instances = cloud.instances();
+  const instances = cloud.instances?.();
   if (instances === undefined) throw new Error('failed to get instances from cloud provider');
   let instanceId: string;
   try {

@@ -1,6 +1,6 @@
+import { InMemoryKubeAccess } from '@ccm/testing/kube';
 import { describe, expect, it } from 'vitest';
 import { TAINT_SHUTDOWN } from '../api/well-known.js';
-import { InMemoryKubeAccess } from '../kube/in-memory/in-memory-kube-access.js';
 import { KubeApiError } from '../kube/kube-api-error.js';
 import { addOrUpdateLabelsOnNode, addOrUpdateTaintOnNode, removeTaintOffNode, type NodeAccess } from './node-metadata-updates.js';
 import { SHUTDOWN_TAINT } from './taints.js';

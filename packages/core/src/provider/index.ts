@@ -1,6 +1,7 @@
 export * from './cloud-errors.js';
 export * from './cloud-provider.js';
 export * from './clusters.js';
+export * from './define-cloud-provider.js';
 export * from './instances.js';
 export * from './load-balancer.js';
 export * from './node-address.js';

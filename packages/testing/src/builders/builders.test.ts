@@ -1,4 +1,4 @@
-import { ANNOTATION_PROVIDED_NODE_IP, TAINT_UNINITIALIZED } from '@ccm/core';
+import { ANNOTATION_PROVIDED_NODE_IP, TAINT_UNINITIALIZED } from '@ccm/core/api';
 import { describe, expect, it } from 'vitest';
 import { deterministicUid } from './deterministic-uid.js';
 import { makeNode } from './make-node.js';

@@ -1,5 +1,5 @@
 import type { V1Node, V1NodeAddress, V1NodeCondition, V1Taint } from '@kubernetes/client-node';
-import { ANNOTATION_PROVIDED_NODE_IP, TAINT_UNINITIALIZED } from '@ccm/core';
+import { ANNOTATION_PROVIDED_NODE_IP, TAINT_UNINITIALIZED } from '@ccm/core/api';
 import { deterministicUid } from './deterministic-uid.js';
 
 export type NodeReadiness = 'True' | 'False' | 'Unknown';

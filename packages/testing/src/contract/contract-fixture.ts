@@ -1,4 +1,4 @@
-import type { CloudProvider } from '@ccm/core';
+import type { CloudProvider } from '@ccm/core/provider';
 import type { V1Service } from '@kubernetes/client-node';
 
 /** One cloud instance created for a contract test, as the suite needs to know it. */

@@ -1,4 +1,4 @@
-import type { InstancesV2 } from '@ccm/core';
+import type { InstancesV2 } from '@ccm/core/provider';
 import type { V1Node } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { makeNode } from '../builders/make-node.js';
@@ -7,7 +7,7 @@ import { frozenInput } from './deep-freeze.js';
 import { useContractFixture } from './fixture-lifecycle.js';
 
 function instancesOf(fixture: ContractFixture): InstancesV2 {
-  const instances = fixture.provider.instancesV2();
+  const instances = fixture.provider.instancesV2?.();
   if (instances === undefined) throw new Error(`provider ${fixture.provider.providerName} does not support InstancesV2`);
   return instances;
 }
@@ -35,7 +35,7 @@ export function describeInstancesV2Contract(name: string, setup: ContractSetup, 
     const fixture = useContractFixture(setup);
 
     it('is supported', () => {
-      expect(fixture().provider.instancesV2()).toBeDefined();
+      expect(fixture().provider.instancesV2?.()).toBeDefined();
     });
 
     it('reports a running instance as existing and not shut down', async () => {

@@ -1,4 +1,4 @@
-import type { LoadBalancer, LoadBalancerStatus } from '@ccm/core';
+import type { LoadBalancer, LoadBalancerStatus } from '@ccm/core/provider';
 import type { V1Node, V1Service } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { makeNode } from '../builders/make-node.js';
@@ -8,7 +8,7 @@ import { frozenInput } from './deep-freeze.js';
 import { useContractFixture } from './fixture-lifecycle.js';
 
 function loadBalancerOf(fixture: ContractFixture): LoadBalancer {
-  const loadBalancer = fixture.provider.loadBalancer();
+  const loadBalancer = fixture.provider.loadBalancer?.();
   if (loadBalancer === undefined) throw new Error(`provider ${fixture.provider.providerName} does not support LoadBalancer`);
   return loadBalancer;
 }

@@ -1,11 +1,11 @@
-import type { Route, Routes } from '@ccm/core';
+import type { Route, Routes } from '@ccm/core/provider';
 import { describe, expect, it } from 'vitest';
 import type { ContractFixture, ContractInstance, ContractSetup, RoutesContractOptions } from './contract-fixture.js';
 import { frozenInput } from './deep-freeze.js';
 import { useContractFixture } from './fixture-lifecycle.js';
 
 function routesOf(fixture: ContractFixture): Routes {
-  const routes = fixture.provider.routes();
+  const routes = fixture.provider.routes?.();
   if (routes === undefined) throw new Error(`provider ${fixture.provider.providerName} does not support Routes`);
   return routes;
 }
@@ -47,7 +47,7 @@ export function describeRoutesContract(name: string, setup: ContractSetup, optio
     const cidrs = ['10.244.1.0/24', '10.244.2.0/24', 'fd00:10:244:1::/64'];
 
     it('is supported and lists no routes for CIDRs it never created', async () => {
-      expect(fixture().provider.routes()).toBeDefined();
+      expect(fixture().provider.routes?.()).toBeDefined();
       expect(await listed(fixture(), cidrs)).toEqual([]);
     });
 

@@ -10,7 +10,7 @@ import { NLB_CLIENT_RULE_DESCRIPTION, NLB_HEALTH_RULE_DESCRIPTION, NLB_MTU_RULE_
 import { NETWORK_SECURITY_GROUP_DESCRIPTION } from '../operations/load-balancer/network/network-names.js';
 import { PROXY_PROTOCOL_POLICY_NAME, SSL_NEGOTIATION_POLICY_PREFIX } from '../operations/load-balancer/classic/classic-load-balancer.js';
 import { INSTANCE_LOOKUP_COALESCING, MAX_FILTER_VALUES_PER_CALL, MAX_INSTANCE_IDS_PER_CALL } from '../operations/instance-lookup.js';
-import { AWS_API_BUDGET_DEFAULTS } from '../ports/aws-api-budget.js';
+import { AWS_API_BUDGET_DEFAULTS } from '../ports/aws-port-pipeline.js';
 import { AWS_THROTTLING_CODES } from '../ports/sdk/sdk-errors.js';
 import { TAG_CLUSTER_PREFIX, TAG_LEGACY_CLUSTER, TAG_ROLE_ELB, TAG_ROLE_INTERNAL_ELB, TAG_SERVICE_NAME } from '../tags.js';
 import { ASSUME_ROLE_ACTION } from './iam-actions.js';

@@ -3,6 +3,7 @@
  * in-memory InstancesV2 and optional Routes), captured stdout/stderr, a temp kubeconfig, the
  * in-memory KubeAccess and a controllable leader elector.
  */
+import { InMemoryKubeAccess } from '@ccm/testing/kube';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,6 @@ import { join } from 'node:path';
 import type { V1Node } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { defineGcfgSchema } from '../../config/gcfg/gcfg-schema.js';
-import { InMemoryKubeAccess } from '../../kube/in-memory/in-memory-kube-access.js';
 import type { CloudInitializeContext, CloudProvider } from '../../provider/cloud-provider.js';
 import type { InstanceMetadata, InstancesV2 } from '../../provider/instances.js';
 import { CloudProviderRegistry } from '../../provider/provider-registry.js';

@@ -1,8 +1,9 @@
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { collectDefaultMetrics } from 'prom-client';
+import { MetricsRegistry } from './prometheus-metrics-sink.js';
 
 /** The registry `/metrics` serves, with the default process and Node.js runtime metrics. */
-export function createMetricsRegistry(options: { defaultMetrics?: boolean } = {}): Registry {
-  const registry = new Registry();
+export function createMetricsRegistry(options: { defaultMetrics?: boolean } = {}): MetricsRegistry {
+  const registry = new MetricsRegistry();
   if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
   return registry;
 }

@@ -135,7 +135,7 @@ export class CloudNodeLifecycleController implements Controller {
   async getProviderId(node: V1Node, callOptions?: CloudCallOptions): Promise<string> {
     const providerId = node.spec?.providerID ?? '';
     if (providerId !== '') return providerId;
-    const instancesV2 = this.#context.cloud.instancesV2();
+    const instancesV2 = this.#context.cloud.instancesV2?.();
     if (instancesV2 !== undefined) return (await instancesV2.instanceMetadata(node, callOptions))?.providerId ?? '';
     return getInstanceProviderId(this.#context.cloud, node.metadata?.name ?? '', callOptions);
   }
@@ -145,9 +145,9 @@ export class CloudNodeLifecycleController implements Controller {
    * ID, where an InstanceNotFound while resolving the provider ID means the instance is gone.
    */
   async ensureNodeExistsByProviderId(node: V1Node, callOptions?: CloudCallOptions): Promise<boolean> {
-    const instancesV2 = this.#context.cloud.instancesV2();
+    const instancesV2 = this.#context.cloud.instancesV2?.();
     if (instancesV2 !== undefined) return instancesV2.instanceExists(node, callOptions);
-    const instances = this.#context.cloud.instances();
+    const instances = this.#context.cloud.instances?.();
     if (instances === undefined) throw new Error('instances interface not supported in the cloud provider');
     const providerId = await this.#providerIdUnlessGone(node, callOptions);
     if (providerId === undefined) return false;
@@ -166,9 +166,9 @@ export class CloudNodeLifecycleController implements Controller {
 
   /** V2: `instanceShutdown(node)`. V1: InstanceNotFound and NotImplemented mean "not shut down". */
   async shutdownInCloudProvider(node: V1Node, callOptions?: CloudCallOptions): Promise<boolean> {
-    const instancesV2 = this.#context.cloud.instancesV2();
+    const instancesV2 = this.#context.cloud.instancesV2?.();
     if (instancesV2 !== undefined) return instancesV2.instanceShutdown(node, callOptions);
-    const instances = this.#context.cloud.instances();
+    const instances = this.#context.cloud.instances?.();
     if (instances === undefined) throw new Error('cloud provider does not support instances');
     const providerId = await this.#providerIdUnlessGone(node, callOptions);
     if (providerId === undefined) return false;
@@ -185,7 +185,7 @@ export class CloudNodeLifecycleController implements Controller {
 function lifecycleConstructionProblem(context: ControllerContext): string | undefined {
   if ((context.kube as unknown) === undefined || (context.kube as unknown) === null) return 'kubernetes client is nil';
   if ((context.cloud as unknown) === undefined || (context.cloud as unknown) === null) return 'no cloud provider provided';
-  if (context.cloud.instances() === undefined && context.cloud.instancesV2() === undefined) return 'cloud provider does not support instances';
+  if (context.cloud.instances?.() === undefined && context.cloud.instancesV2?.() === undefined) return 'cloud provider does not support instances';
   return undefined;
 }
 

@@ -72,7 +72,7 @@ export class CloudNodeController implements Controller {
   readonly #retry: RetryOptions | undefined;
 
   constructor(context: ControllerContext, options: CloudNodeControllerOptions = {}) {
-    if (context.cloud.instances() === undefined && context.cloud.instancesV2() === undefined) throw new Error(INSTANCES_NOT_SUPPORTED);
+    if (context.cloud.instances?.() === undefined && context.cloud.instancesV2?.() === undefined) throw new Error(INSTANCES_NOT_SUPPORTED);
     this.#context = context;
     this.#logger = context.logger.child({ controller: CLOUD_NODE_CONTROLLER });
     this.#recorder = context.kube.eventRecorder(CLOUD_NODE_CONTROLLER_EVENT_COMPONENT);
@@ -291,7 +291,7 @@ export class CloudNodeController implements Controller {
 
 /** Builds the cloud node controller, or skips it when the cloud supports neither Instances nor InstancesV2. */
 export const createCloudNodeController: ControllerConstructor = (context) => {
-  if (context.cloud.instances() === undefined && context.cloud.instancesV2() === undefined) {
+  if (context.cloud.instances?.() === undefined && context.cloud.instancesV2?.() === undefined) {
     return { skipped: INSTANCES_NOT_SUPPORTED };
   }
   return new CloudNodeController(context);

@@ -56,7 +56,7 @@ async function getZoneByProviderIdOrName(zones: Zones, providerId: string, nodeN
 export async function getInstanceMetadata(cloud: CloudProvider, node: V1Node, logger: Logger, options?: CloudCallOptions): Promise<InstanceMetadata | undefined> {
   const nodeName = node.metadata?.name ?? '';
   let providerId = node.spec?.providerID ?? '';
-  const instancesV2 = cloud.instancesV2();
+  const instancesV2 = cloud.instancesV2?.();
   if (instancesV2 !== undefined) {
     const metadata = await instancesV2.instanceMetadata(node, options);
     if (metadata === undefined || metadata.providerId !== '') return metadata;
@@ -66,7 +66,7 @@ export async function getInstanceMetadata(cloud: CloudProvider, node: V1Node, lo
     return { ...metadata, providerId };
   }
 
-  const instances = cloud.instances();
+  const instances = cloud.instances?.();
   if (instances === undefined) throw new Error('failed to get instances from cloud provider');
   if (providerId === '') {
     try {
@@ -82,7 +82,7 @@ export async function getInstanceMetadata(cloud: CloudProvider, node: V1Node, lo
   const instanceType = await getInstanceTypeByProviderIdOrName(instances, providerId, nodeName, options);
   const metadata: InstanceMetadata = { providerId, instanceType, nodeAddresses, zone: '', region: '' };
 
-  const zones = cloud.zones();
+  const zones = cloud.zones?.();
   if (zones === undefined) return metadata;
   let zone: Zone;
   try {
@@ -100,9 +100,9 @@ export async function getInstanceMetadata(cloud: CloudProvider, node: V1Node, lo
  * by `spec.providerID` then by name and never fetches the instance type.
  */
 export async function getInstanceNodeAddresses(cloud: CloudProvider, node: V1Node, options?: CloudCallOptions): Promise<NodeAddress[] | undefined> {
-  const instancesV2 = cloud.instancesV2();
+  const instancesV2 = cloud.instancesV2?.();
   if (instancesV2 !== undefined) return (await instancesV2.instanceMetadata(node, options))?.nodeAddresses;
-  const instances = cloud.instances();
+  const instances = cloud.instances?.();
   if (instances === undefined) throw new Error('failed to get instances from cloud provider');
   return getNodeAddressesByProviderIdOrName(instances, node.spec?.providerID ?? '', node.metadata?.name ?? '', options);
 }

@@ -3,9 +3,9 @@
  * TestUpdateNetworkingCondition, the Calico scenario) plus the concurrency, ordering, event and
  * start-condition rules, over InMemoryKubeAccess and FakeRoutes.
  */
+import { InMemoryKubeAccess } from '@ccm/testing/kube';
 import type { V1Node } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { InMemoryKubeAccess } from '../../kube/in-memory/in-memory-kube-access.js';
 import type { Route } from '../../provider/routes.js';
 import { createTestControllerContext } from '../service/test-support/controller-context.js';
 import { fakeCloudProvider } from '../service/test-support/fake-load-balancer.js';

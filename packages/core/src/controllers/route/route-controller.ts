@@ -223,7 +223,7 @@ export function parseClusterCidrs(cidrs: readonly string[]): Cidr[] {
 export const createRouteController: ControllerConstructor = (context: ControllerContext) => {
   const { config } = context;
   if (!config.configureCloudRoutes) return { skipped: `Will not configure cloud provider routes, --configure-cloud-routes: ${config.configureCloudRoutes}` };
-  const routes = context.cloud.routes();
+  const routes = context.cloud.routes?.();
   if (routes === undefined) {
     return { skipped: 'configure-cloud-routes is set, but cloud provider does not support routes. Will not configure cloud provider routes.' };
   }

@@ -2,8 +2,8 @@
  * The service controller as the runtime starts it: createServiceController + run(signal), with
  * informer-driven queues, workers, node syncs and retries.
  */
+import { InMemoryKubeAccess } from '@ccm/testing/kube';
 import { describe, expect, it, vi } from 'vitest';
-import { InMemoryKubeAccess } from '../../kube/in-memory/in-memory-kube-access.js';
 import type { WorkQueue, WorkQueueOptions } from '../../kube/work-queue.js';
 import { LOAD_BALANCER_CLEANUP_FINALIZER } from './service-helpers.js';
 import { createServiceController, ServiceController } from './service-controller.js';

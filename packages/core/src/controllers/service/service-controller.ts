@@ -289,7 +289,7 @@ export class ServiceController implements Controller {
  * (upstream: `New` fails, the error is logged and the controller is reported as not started).
  */
 export const createServiceController: ControllerConstructor = (context: ControllerContext) => {
-  const loadBalancer = context.cloud.loadBalancer();
+  const loadBalancer = context.cloud.loadBalancer?.();
   if (loadBalancer === undefined) return { skipped: 'the cloud provider does not support external load balancers' };
   // Upstream's service controller uses only the per-item backoff (5 s .. 300 s), not the default
   // controller rate limiter's overall 10 qps / burst 100 bucket.

@@ -1,6 +1,6 @@
+import { InMemoryKubeAccess } from '@ccm/testing/kube';
 import type { V1Service } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { InMemoryKubeAccess } from '../../kube/in-memory/in-memory-kube-access.js';
 import {
   createServicePatches,
   getLoadBalancerSourceRanges,

@@ -1,9 +1,9 @@
 /**
  * Composition root of the Kubernetes access layer over @kubernetes/client-node: the Node and
- * Service APIs, the node and service informers (services in all namespaces) and event
- * recorders, all sharing one client-side token bucket (`--kube-api-qps` / `--kube-api-burst`).
+ * Service APIs, the node and service informers (services in all namespaces), Secret informers
+ * for the provider, and event recorders, all sharing one client-side token bucket (`--kube-api-qps` / `--kube-api-burst`).
  */
-import { CoreV1Api, type KubeConfig, type V1Node, type V1Service } from '@kubernetes/client-node';
+import { CoreV1Api, type KubeConfig, type V1Node, type V1Secret, type V1Service } from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../../logging/logger.js';
 import { EventBroadcaster } from '../event-recorder.js';
@@ -12,7 +12,7 @@ import { TokenBucket } from '../token-bucket.js';
 import { createClientNodeEventSink } from './client-node-event-sink.js';
 import { createClientNodeNodeApi } from './client-node-node-api.js';
 import { createClientNodeServiceApi } from './client-node-service-api.js';
-import { listNodes, listServicesInAllNamespaces } from './list-functions.js';
+import { listNodes, listSecrets, listServicesInAllNamespaces } from './list-functions.js';
 import { RequestExecutor } from './request-executor.js';
 import { restClientMetrics } from './rest-client-metrics.js';
 import { ResilientInformer } from './resilient-informer.js';
@@ -57,6 +57,11 @@ export function clientRateLimit(qps: number, burst: number): { qps: number; burs
 export interface ClientNodeKubeAccess extends KubeAccess {
   readonly nodeInformer: ResilientInformer<V1Node>;
   readonly serviceInformer: ResilientInformer<V1Service>;
+  /**
+   * The Secrets of `namespace` (only `name`, when given), one informer per namespace and name,
+   * created on first use; started with the others (at once when they already run).
+   */
+  secretInformer(namespace: string, name?: string): ResilientInformer<V1Secret>;
   /** Starts the informers; they stop when `signal` aborts (or on `stop()`). */
   start(signal: AbortSignal): void;
   /** Stops the informers and the event writer. Idempotent. */
@@ -110,6 +115,32 @@ export function createKubeAccess(options: CreateKubeAccessOptions): ClientNodeKu
     resyncPeriodMs: resyncPeriod(),
     random,
   });
+  const secretInformers = new Map<string, ResilientInformer<V1Secret>>();
+  let started = false;
+  const secretInformer = (namespace: string, name?: string): ResilientInformer<V1Secret> => {
+    const key = name === undefined ? namespace : `${namespace}/${name}`;
+    let informer = secretInformers.get(key);
+    if (informer === undefined) {
+      const fieldSelector = name === undefined ? undefined : `metadata.name=${name}`;
+      informer = new ResilientInformer<V1Secret>({
+        resource: 'secrets',
+        apiVersion: 'v1',
+        kind: 'Secret',
+        model: 'V1Secret',
+        watchPath: `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets`,
+        ...(fieldSelector === undefined ? {} : { watchQuery: { fieldSelector } }),
+        list: listSecrets(core, executor, namespace, fieldSelector),
+        watch,
+        throttle,
+        logger,
+        resyncPeriodMs: resyncPeriod(),
+        random,
+      });
+      secretInformers.set(key, informer);
+      if (started && !stopped) informer.start();
+    }
+    return informer;
+  };
   const broadcaster = new EventBroadcaster({ sink: createClientNodeEventSink(core, executor), logger });
   const recorders = new Map<string, EventRecorder>();
   const nodes: NodeApi = createClientNodeNodeApi(core, executor);
@@ -120,7 +151,7 @@ export function createKubeAccess(options: CreateKubeAccessOptions): ClientNodeKu
     if (stopped) return;
     stopped = true;
     broadcaster.shutdown();
-    void Promise.all([nodeInformer.stop(), serviceInformer.stop()]).catch((error: unknown) =>
+    void Promise.all([nodeInformer.stop(), serviceInformer.stop(), ...[...secretInformers.values()].map((informer) => informer.stop())]).catch((error: unknown) =>
       logger.error('Stopping informers failed', { error: error instanceof Error ? error.message : String(error) }),
     );
   };
@@ -130,6 +161,7 @@ export function createKubeAccess(options: CreateKubeAccessOptions): ClientNodeKu
     services,
     nodeInformer,
     serviceInformer,
+    secretInformer,
     eventRecorder(component: string): EventRecorder {
       let recorder = recorders.get(component);
       if (recorder === undefined) {
@@ -142,8 +174,10 @@ export function createKubeAccess(options: CreateKubeAccessOptions): ClientNodeKu
       if (stopped) throw new Error('kube access was stopped; create a new one');
       if (signal.aborted) return stop();
       signal.addEventListener('abort', stop, { once: true });
+      started = true;
       nodeInformer.start();
       serviceInformer.start();
+      for (const informer of secretInformers.values()) informer.start();
     },
     stop,
     flushEvents: () => broadcaster.flush(),

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startKubeEmulator, type KubeEmulator } from '@ccm/kube-emulator';
-import type { CoreV1Event, V1Node } from '@kubernetes/client-node';
+import type { CoreV1Event, V1Node, V1Secret } from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../logging/logger.js';
 import { KubeApiError } from '../kube-api-error.js';
@@ -109,6 +109,32 @@ describe('client-node adapters against the kube emulator', () => {
     const missing = await rejection(kube.services.get('default', 'nope'));
     expect(missing.statusCode).toBe(404);
     expect(missing.reason).toBe('NotFound');
+  });
+
+  it('secrets: informers per namespace, or per Secret by field selector, shared and started with the others', async () => {
+    emulator.create('secrets', { metadata: { namespace: 'kube-system', name: 'vsphere-creds' }, stringData: { password: 'one' } });
+    emulator.create('secrets', { metadata: { namespace: 'kube-system', name: 'other' }, stringData: { token: 'x' } });
+    const kube = await connect();
+    // Asked for after the access started: runs at once.
+    const one = kube.secretInformer('kube-system', 'vsphere-creds');
+    const all = kube.secretInformer('kube-system');
+    expect(kube.secretInformer('kube-system', 'vsphere-creds')).toBe(one);
+    await Promise.all([one.waitForSync(), all.waitForSync()]);
+    expect(one.store.list().map((secret) => secret.metadata?.name)).toEqual(['vsphere-creds']);
+    expect(all.store.list().map((secret) => secret.metadata?.name).sort()).toEqual(['other', 'vsphere-creds']);
+    expect(one.store.get('kube-system/vsphere-creds')?.kind).toBe('Secret');
+
+    const updates: V1Secret[] = [];
+    one.addHandlers({ onUpdate: (_old, secret) => updates.push(secret) });
+    const current = emulator.get<V1Secret>('secrets', 'vsphere-creds', 'kube-system')!;
+    emulator.update('secrets', { ...current, data: { password: Buffer.from('two').toString('base64') } });
+    await until(() => updates.length === 1, 'the Secret update');
+    expect(Buffer.from(updates[0]?.data?.['password'] ?? '', 'base64').toString()).toBe('two');
+    // The other Secret is not watched by the per-Secret informer.
+    const other = emulator.get<V1Secret>('secrets', 'other', 'kube-system')!;
+    emulator.update('secrets', { ...other, data: { token: Buffer.from('y').toString('base64') } });
+    await until(() => all.store.get('kube-system/other')?.data?.['token'] === Buffer.from('y').toString('base64'), 'the namespace informer to see the other Secret');
+    expect(updates).toHaveLength(1);
   });
 
   it('events: created in the object namespace and aggregated into one Event with a growing count', async () => {

@@ -1,5 +1,5 @@
 /** Paginated list calls for the informers, through the rate-limited request executor. */
-import type { CoreV1Api, V1Node, V1Service } from '@kubernetes/client-node';
+import type { CoreV1Api, V1Node, V1Secret, V1Service } from '@kubernetes/client-node';
 import type { ListPage } from './resilient-informer.js';
 import type { RequestExecutor } from './request-executor.js';
 
@@ -23,5 +23,15 @@ export function listServicesInAllNamespaces(core: CoreV1Api, executor: RequestEx
   return async (page: { limit: number; continueToken?: string }): Promise<ListPage<V1Service>> =>
     toPage(
       await executor.execute({ method: 'GET', description: 'list services' }, (options) => core.listServiceForAllNamespaces({ limit: page.limit, _continue: page.continueToken }, options)),
+    );
+}
+
+/** Secrets of one namespace, optionally narrowed by a field selector (`metadata.name=<name>`). */
+export function listSecrets(core: CoreV1Api, executor: RequestExecutor, namespace: string, fieldSelector?: string) {
+  return async (page: { limit: number; continueToken?: string }): Promise<ListPage<V1Secret>> =>
+    toPage(
+      await executor.execute({ method: 'GET', description: `list secrets in ${namespace}` }, (options) =>
+        core.listNamespacedSecret({ namespace, limit: page.limit, _continue: page.continueToken, ...(fieldSelector === undefined ? {} : { fieldSelector }) }, options),
+      ),
     );
 }

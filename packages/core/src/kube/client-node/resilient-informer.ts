@@ -41,6 +41,8 @@ export interface ResilientInformerOptions<T> {
   model: WireModel;
   /** Collection path to watch (`/api/v1/nodes`, `/api/v1/services`). */
   watchPath: string;
+  /** Extra query of the watch request, e.g. the `fieldSelector` the list function uses too. */
+  watchQuery?: Readonly<Record<string, string>>;
   /** Lists one page; throws. Expected to apply the client-side rate limit itself. */
   list(page: { limit: number; continueToken?: string }): Promise<ListPage<T>>;
   watch: WatchFunction;
@@ -318,7 +320,7 @@ export class ResilientInformer<T extends KubeObject> implements SharedInformer<T
       this.#options
         .watch(
           this.#options.watchPath,
-          { resourceVersion: this.#resourceVersion, allowWatchBookmarks: true, timeoutSeconds },
+          { ...this.#options.watchQuery, resourceVersion: this.#resourceVersion, allowWatchBookmarks: true, timeoutSeconds },
           onEvent,
           onDone,
         )

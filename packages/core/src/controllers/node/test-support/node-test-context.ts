@@ -2,10 +2,10 @@
  * Test wiring for the node controllers: a ControllerContext over InMemoryKubeAccess and a fake
  * cloud, a recording logger, work queues that record rate-limited requeues, and a Node builder.
  */
+import { InMemoryKubeAccess } from '@ccm/testing/kube';
 import type { V1Node, V1NodeAddress, V1NodeCondition, V1Taint } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { TAINT_UNINITIALIZED } from '../../../api/well-known.js';
-import { InMemoryKubeAccess } from '../../../kube/in-memory/in-memory-kube-access.js';
 import { createWorkQueue } from '../../../kube/rate-limited-work-queue.js';
 import type { WorkQueue, WorkQueueOptions } from '../../../kube/work-queue.js';
 import type { LogFields, Logger } from '../../../logging/logger.js';

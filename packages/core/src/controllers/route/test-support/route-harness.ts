@@ -2,9 +2,9 @@
  * Wires a RouteController to an InMemoryKubeAccess and FakeRoutes (upstream TestReconcile's
  * fake clientset + fake cloud).
  */
+import { InMemoryKubeAccess } from '@ccm/testing/kube';
 import type { V1Node } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
-import { InMemoryKubeAccess } from '../../../kube/in-memory/in-memory-kube-access.js';
 import { silentLogger } from '../../../logging/logger.js';
 import type { Route } from '../../../provider/routes.js';
 import { parseCidr } from '../cidr.js';

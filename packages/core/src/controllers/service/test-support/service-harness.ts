@@ -2,9 +2,9 @@
  * Wires a ServiceController to an InMemoryKubeAccess, a FakeLoadBalancer and test queues, the way
  * upstream's `newController` wires the fake clientset and fake cloud.
  */
+import { InMemoryKubeAccess } from '@ccm/testing/kube';
 import type { V1Node, V1Service } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
-import { InMemoryKubeAccess } from '../../../kube/in-memory/in-memory-kube-access.js';
 import { silentLogger } from '../../../logging/logger.js';
 import { ServiceController, SERVICE_CONTROLLER_EVENT_COMPONENT, SERVICE_MAX_RETRY_DELAY_MS, SERVICE_MIN_RETRY_DELAY_MS } from '../service-controller.js';
 import { registerServiceControllerMetrics } from '../service-metrics.js';

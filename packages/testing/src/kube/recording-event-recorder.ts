@@ -4,8 +4,7 @@
  * involved object (e.g. `apiVersion: 'v1'` on Node events).
  */
 import type { V1ObjectReference } from '@kubernetes/client-node';
-import { eventNamespaceFor, objectReferenceFor } from '../object-reference.js';
-import type { EventRecorder, EventSubject, EventType } from '../ports.js';
+import { eventNamespaceFor, type EventRecorder, type EventSubject, type EventType, objectReferenceFor } from '@ccm/core/kube';
 
 /** One `event(...)` call as recorded. */
 export interface RecordedEvent {

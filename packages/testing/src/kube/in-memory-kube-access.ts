@@ -12,7 +12,7 @@
  * expect(kube.eventLog.find({ reason: 'Synced' })).toHaveLength(1);
  */
 import type { V1Node, V1Service } from '@kubernetes/client-node';
-import type { EventRecorder, KubeAccess, NodeApi, PatchType, ServiceApi } from '../ports.js';
+import type { EventRecorder, KubeAccess, NodeApi, PatchType, ServiceApi } from '@ccm/core/kube';
 import { NODE_MERGE_SCHEMA, SERVICE_MERGE_SCHEMA } from './apply-patch.js';
 import { InMemoryInformer } from './in-memory-informer.js';
 import { InMemoryResource } from './in-memory-resource.js';

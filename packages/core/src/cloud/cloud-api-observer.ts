@@ -5,8 +5,8 @@
  *   const observer = createCloudApiObserver(context.metrics, 'aws');
  *   const result = await observer.observe('DescribeInstances', () => ec2.send(command));
  */
-import { Counter, Histogram, type Registry } from 'prom-client';
-import { getOrCreateMetric } from './get-or-create-metric.js';
+import type { MetricsSink } from '../metrics/metrics-sink.js';
+import { CloudApiError } from './cloud-api-error.js';
 
 export const CLOUD_API_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
@@ -15,51 +15,40 @@ export interface CloudApiObserver {
   observe<T>(operation: string, call: () => Promise<T>): Promise<T>;
 }
 
-export function createCloudApiObserver(registry: Registry, providerName: string): CloudApiObserver {
-  const duration = getOrCreateMetric(
-    registry,
-    'cloudprovider_api_request_duration_seconds',
-    () =>
-      new Histogram({
-        name: 'cloudprovider_api_request_duration_seconds',
-        help: 'Latency of cloud provider API calls, by provider and request.',
-        labelNames: ['provider', 'request'] as const,
-        buckets: CLOUD_API_DURATION_BUCKETS,
-        registers: [registry],
-      }),
-  );
-  const errors = getOrCreateMetric(
-    registry,
-    'cloudprovider_api_request_errors_total',
-    () =>
-      new Counter({
-        name: 'cloudprovider_api_request_errors_total',
-        help: 'Cloud provider API calls that failed, by provider, request and error code.',
-        labelNames: ['provider', 'request', 'code'] as const,
-        registers: [registry],
-      }),
-  );
+export function createCloudApiObserver(metrics: MetricsSink, providerName: string): CloudApiObserver {
+  const duration = metrics.histogram({
+    name: 'cloudprovider_api_request_duration_seconds',
+    help: 'Latency of cloud provider API calls, by provider and request.',
+    labelNames: ['provider', 'request'] as const,
+    buckets: CLOUD_API_DURATION_BUCKETS,
+  });
+  const errors = metrics.counter({
+    name: 'cloudprovider_api_request_errors_total',
+    help: 'Cloud provider API calls that failed, by provider, request and error code.',
+    labelNames: ['provider', 'request', 'code'] as const,
+  });
   return {
     async observe<T>(operation: string, call: () => Promise<T>): Promise<T> {
-      const end = duration.startTimer({ provider: providerName, request: operation });
+      const started = performance.now();
       try {
         return await call();
       } catch (error) {
         errors.inc({ provider: providerName, request: operation, code: cloudErrorCode(error) });
         throw error;
       } finally {
-        end();
+        duration.observe({ provider: providerName, request: operation }, (performance.now() - started) / 1000);
       }
     },
   };
 }
 
 /**
- * A short, bounded label for an error: its `code` (Azure `ResourceNotFound`, Node `ECONNRESET`,
+ * A short, bounded label for an error: a `CloudApiError`'s cloud code, else its kind; its `code` (Azure `ResourceNotFound`, Node `ECONNRESET`,
  * Google 404), else a specific `name` (AWS `InvalidInstanceID.NotFound`, typed errors), else an
  * HTTP status (`statusCode`, AWS `$metadata.httpStatusCode`), else `unknown`.
  */
 export function cloudErrorCode(error: unknown): string {
+  if (error instanceof CloudApiError) return limit(error.code !== undefined && error.code !== '' ? error.code : error.kind);
   if (error === null || typeof error !== 'object') return 'unknown';
   const candidate = error as { code?: unknown; name?: unknown; statusCode?: unknown; status?: unknown; $metadata?: { httpStatusCode?: unknown } };
   const code = candidate.code;

@@ -1,6 +1,6 @@
 import type { V1Node, V1Service } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { KubeApiError } from '../kube-api-error.js';
+import { KubeApiError } from '@ccm/core/kube';
 import { InMemoryKubeAccess } from './in-memory-kube-access.js';
 
 const fixedNow = new Date('2026-01-02T03:04:05.000Z');

@@ -5,10 +5,7 @@
  * writes do not bump the resourceVersion, and deletion waits for finalizers.
  */
 import { randomUUID } from 'node:crypto';
-import { KubeApiError } from '../kube-api-error.js';
-import { jsonEqual, type JsonObject, type JsonValue } from '../json-value.js';
-import type { PatchType } from '../ports.js';
-import { fromWire, toJson, toWire, type WireModel } from '../wire-format.js';
+import { fromWire, jsonEqual, type JsonObject, type JsonValue, KubeApiError, type PatchType, toJson, toWire, type WireModel } from '@ccm/core/kube';
 import { applyPatch, PatchError, type StrategicMergeSchema } from './apply-patch.js';
 import type { InMemoryInformer } from './in-memory-informer.js';
 

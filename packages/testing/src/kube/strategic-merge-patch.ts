@@ -2,7 +2,7 @@
  * The Kubernetes strategic merge patch on wire-form JSON values, driven by a small schema of
  * list merge strategies (the `patchStrategy`/`patchMergeKey` struct tags of the Go types).
  */
-import { jsonEqual, type JsonObject, type JsonValue } from '../json-value.js';
+import { jsonEqual, type JsonObject, type JsonValue } from '@ccm/core/kube';
 import { PatchError } from './patch-error.js';
 
 const isObject = (value: unknown): value is JsonObject =>

@@ -1,7 +1,7 @@
 import { CoalescerBatchFailedError, createMetricsRegistry, silentLogger } from '@ccm/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { awsError } from '../../test/fakes/fake-errors.js';
-import { AWS_API_BUDGET_DEFAULTS, awsThrottlingClassifier, createAwsApiBudget, withApiBudget } from './aws-api-budget.js';
+import { AWS_API_BUDGET_DEFAULTS, awsThrottlingClassifier, composeAwsPort, createAwsApiBudget, createAwsCloudApiObserver } from './aws-port-pipeline.js';
 import { AWS_THROTTLING_CODES, toAwsApiError } from './sdk/sdk-errors.js';
 
 /** An SDK v3 service exception as the AWS SDK throws it. */
@@ -40,7 +40,7 @@ describe('awsThrottlingClassifier', () => {
   });
 });
 
-describe('withApiBudget', () => {
+describe('the AWS budget stage', () => {
   beforeEach(() => {
     vi.useFakeTimers({ now: 0 });
   });
@@ -52,7 +52,7 @@ describe('withApiBudget', () => {
     const metrics = createMetricsRegistry();
     const budget = createAwsApiBudget(metrics, silentLogger, { random: () => 0 });
     const failures = [awsError('ec2.describeInstances', 'RequestLimitExceeded', 'slow down', 503)];
-    const port = withApiBudget(
+    const port = composeAwsPort(
       {
         async describeInstances(_request: object, _options?: { signal?: AbortSignal }) {
           const failure = failures.shift();
@@ -61,7 +61,7 @@ describe('withApiBudget', () => {
         },
       },
       'ec2',
-      budget,
+      { budget, observer: createAwsCloudApiObserver(metrics) },
     );
     const answer = port.describeInstances({});
     await vi.advanceTimersByTimeAsync(AWS_API_BUDGET_DEFAULTS.initialBackoffMs);
@@ -76,9 +76,10 @@ describe('withApiBudget', () => {
   });
 
   it('hands the caller signal to the budget: an aborted wait never reaches AWS', async () => {
-    const budget = createAwsApiBudget(createMetricsRegistry(), silentLogger, { qps: 1, burst: 1 });
+    const metrics = createMetricsRegistry();
+    const budget = createAwsApiBudget(metrics, silentLogger, { qps: 1, burst: 1 });
     let calls = 0;
-    const port = withApiBudget({ async call(_options?: { signal?: AbortSignal }) { calls++; } }, 'elb', budget);
+    const port = composeAwsPort({ async call(_options?: { signal?: AbortSignal }) { calls++; } }, 'elb', { budget, observer: createAwsCloudApiObserver(metrics) });
     await port.call();
     const controller = new AbortController();
     const waiting = port.call({ signal: controller.signal });

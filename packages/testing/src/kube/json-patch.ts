@@ -1,5 +1,5 @@
 /** RFC 6902 JSON patch on wire-form JSON values. */
-import { jsonEqual, type JsonObject, type JsonValue } from '../json-value.js';
+import { jsonEqual, type JsonObject, type JsonValue } from '@ccm/core/kube';
 import { PatchError } from './patch-error.js';
 
 const isObject = (value: unknown): value is JsonObject =>

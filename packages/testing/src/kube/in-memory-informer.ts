@@ -2,7 +2,7 @@
  * A SharedInformer fed directly by an in-memory resource: every committed write is delivered to
  * the handlers synchronously, before the API call that caused it resolves. It is always synced.
  */
-import type { HandlerOptions, InformerHandlers, ObjectStore, SharedInformer } from '../ports.js';
+import type { HandlerOptions, InformerHandlers, ObjectStore, SharedInformer } from '@ccm/core/kube';
 
 export class InMemoryInformer<T> implements SharedInformer<T> {
   readonly #objects = new Map<string, T>();

@@ -1,6 +1,16 @@
+// The retry stage of the AWS port pipeline (composeAwsPort): 5xx and network errors retried by
+// their kind, throttling left to the budget, capped exponential backoff with full jitter.
+import { createMetricsRegistry, retryBackoffMs, silentLogger, type CloudRetryPolicy } from '@ccm/core';
 import { describe, expect, it } from 'vitest';
 import { awsError } from '../../test/fakes/fake-errors.js';
-import { backoffDelay, withRetries } from './retries.js';
+import { AWS_RETRY_DEFAULTS, composeAwsPort, createAwsApiBudget, createAwsCloudApiObserver } from './aws-port-pipeline.js';
+
+/** The port behind a budget that sends each call once (no throttling retries, no waiting). */
+function withRetries<T extends object>(port: T, service: string, retry: CloudRetryPolicy): T {
+  const metrics = createMetricsRegistry();
+  const budget = createAwsApiBudget(metrics, silentLogger, { qps: 1_000_000, burst: 1_000_000, maxAttempts: 1 });
+  return composeAwsPort(port, service, { budget, observer: createAwsCloudApiObserver(metrics), retry });
+}
 
 interface Port {
   call(value: string, options?: { signal?: AbortSignal }): Promise<string>;
@@ -21,7 +31,7 @@ function flakyPort(failures: unknown[]): Port & { attempts: number } {
   return port;
 }
 
-describe('withRetries', () => {
+describe('the AWS retry stage', () => {
   it('retries server and network errors, then succeeds', async () => {
     const port = flakyPort([awsError('x.call', 'InternalError', 'boom', 500), awsError('x.call', 'ECONNRESET', 'reset', 0)]);
     const delays: number[] = [];
@@ -67,7 +77,8 @@ describe('withRetries', () => {
   });
 
   it('uses capped exponential backoff with full jitter', () => {
-    expect([1, 2, 3, 10].map((attempt) => backoffDelay(attempt, 100, 1000, () => 1))).toEqual([100, 200, 400, 1000]);
-    expect(backoffDelay(3, 100, 1000, () => 0.5)).toBe(200);
+    const policy = { ...AWS_RETRY_DEFAULTS, maxDelayMs: 1000 };
+    expect([1, 2, 3, 10].map((attempt) => retryBackoffMs(attempt, policy, () => 1))).toEqual([100, 200, 400, 1000]);
+    expect(retryBackoffMs(3, policy, () => 0.5)).toBe(200);
   });
 });

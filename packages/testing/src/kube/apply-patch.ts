@@ -5,8 +5,7 @@
  *
  * Inputs are never mutated; every function returns a new value.
  */
-import type { JsonObject, JsonValue } from '../json-value.js';
-import type { PatchType } from '../ports.js';
+import type { JsonObject, JsonValue, PatchType } from '@ccm/core/kube';
 import { applyJsonPatch } from './json-patch.js';
 import { applyStrategicMergePatch, type StrategicMergeSchema } from './strategic-merge-patch.js';
 

@@ -1,0 +1,2 @@
+/** The metrics sink toolkit code publishes to; the runtime backs it with the Prometheus registry. */
+export * from './metrics-sink.js';

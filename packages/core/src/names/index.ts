@@ -1,0 +1,2 @@
+/** Canonical controller names and their aliases (upstream `cloud-provider/names`). */
+export * from './controller-names.js';
