@@ -44,6 +44,8 @@ function setup(configText: string, vcenters: FakeVcenter[], environment: Record<
       return fake;
     },
     lookup: { batchWindowMs: 5, onBatch: (_vcenter, size) => batches.push(size) },
+    // The fakes answer at once: retries of their injected transient failures need not wait.
+    retry: { sleep: async () => {} },
   });
   clouds.push(cloud);
   return { cloud, instances: cloud.instancesV2()!, logs, batches };
@@ -56,8 +58,8 @@ describe('VsphereInstances', () => {
     const vc = new FakeVcenter('vc1');
     vc.addVm({ name: 'worker-1', uuid: UUID, numCpu: 4, memorySizeMB: 8192, guestId: 'ubuntu64Guest', ip: '10.0.0.21' });
     const { instances, cloud } = setup(ONE_VCENTER, [vc]);
-    expect(cloud.loadBalancer()).toBeUndefined();
-    expect(cloud.routes()).toBeUndefined();
+    expect(cloud.loadBalancer?.()).toBeUndefined();
+    expect(cloud.routes?.()).toBeUndefined();
     const node = makeNode('worker-1', { providerId: `vsphere://${UUID}` });
     await expect(instances.instanceMetadata(node)).resolves.toEqual({
       providerId: `vsphere://${UUID}`,

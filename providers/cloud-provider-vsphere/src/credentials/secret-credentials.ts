@@ -42,6 +42,8 @@ export type SecretState =
 /** Read access to watched Secrets (decoded data). */
 export interface SecretStore {
   read(namespace: string, name: string): SecretState;
+  /** Optional: resolves once the Secret's state is known, or after a bounded wait (`read` then says why not). */
+  settled?(namespace: string, name: string): Promise<void>;
 }
 
 export class SecretCredentialSource implements CredentialSource {
@@ -61,22 +63,24 @@ export class SecretCredentialSource implements CredentialSource {
     this.description = `Secret ${options.namespace}/${options.name}`;
   }
 
-  credentials(): Promise<VcenterCredentials> {
-    const state = this.#store.read(this.#namespace, this.#name);
+  async credentials(): Promise<VcenterCredentials> {
+    let state = this.#store.read(this.#namespace, this.#name);
+    if (state.status === 'unknown' && this.#store.settled !== undefined) {
+      await this.#store.settled(this.#namespace, this.#name);
+      state = this.#store.read(this.#namespace, this.#name);
+    }
     if (state.status === 'unknown') {
-      return Promise.reject(new VsphereProviderError('CredentialsUnavailable', `vCenter ${JSON.stringify(this.#vcenter)}: ${this.description} is not available yet: ${state.reason}`, { vcenter: this.#vcenter }));
+      throw new VsphereProviderError('CredentialsUnavailable', `vCenter ${JSON.stringify(this.#vcenter)}: ${this.description} is not available yet: ${state.reason}`, { vcenter: this.#vcenter });
     }
     if (state.status === 'missing') {
-      return Promise.reject(new VsphereProviderError('CredentialsUnavailable', `vCenter ${JSON.stringify(this.#vcenter)}: ${this.description} does not exist`, { vcenter: this.#vcenter }));
+      throw new VsphereProviderError('CredentialsUnavailable', `vCenter ${JSON.stringify(this.#vcenter)}: ${this.description} does not exist`, { vcenter: this.#vcenter });
     }
     const credentials = credentialsFromSecretData(state.data, this.#servers);
     if (credentials === undefined) {
-      return Promise.reject(
-        new VsphereProviderError('CredentialsUnavailable', `vCenter ${JSON.stringify(this.#vcenter)}: ${this.description} has no credentials for it (expected keys ${expectedKeys(this.#servers)})`, {
-          vcenter: this.#vcenter,
-        }),
-      );
+      throw new VsphereProviderError('CredentialsUnavailable', `vCenter ${JSON.stringify(this.#vcenter)}: ${this.description} has no credentials for it (expected keys ${expectedKeys(this.#servers)})`, {
+        vcenter: this.#vcenter,
+      });
     }
-    return Promise.resolve(credentials);
+    return credentials;
   }
 }

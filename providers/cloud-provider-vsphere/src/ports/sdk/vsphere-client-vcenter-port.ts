@@ -146,7 +146,8 @@ export function createVsphereClientVcenterPort(vcenter: VcenterConfig, credentia
     url: vcenterUrl(vcenter),
     credentials,
     dispatcher: createVsphereDispatcher({ insecure: vcenter.insecure, caFile: vcenter.caFile, thumbprint: vcenter.thumbprint }),
-    roundTripCount: vcenter.roundTripCount,
+    // One attempt per request: retries of transient failures are the port pipeline's (VSPHERE_RETRY_DEFAULTS).
+    roundTripCount: 1,
     logger: clientLogger,
     userAgent: 'vsphere-cloud-controller-manager',
   });
