@@ -9,24 +9,22 @@
  * coalescer -> retries (5xx, network) -> budget ->
  * cloud API observer -> SDK adapter.
  */
+import { createCoalescerMetrics, type CloudApiBudget, type CloudRetryPolicy } from '@ccm/core/cloud';
+import { CloudConfigError } from '@ccm/core/config';
+import type { Logger } from '@ccm/core/logging';
 import {
-  CloudConfigError,
   cloudProviders,
-  createCoalescerMetrics,
   defineCloudProvider,
-  type CloudApiBudget,
   type CloudInitializeContext,
   type CloudProvider,
   type CloudProviderCreateContext,
   type CloudProviderFactoryContext,
   type CloudProviderRegistry,
-  type CloudRetryPolicy,
   type DefinedCloudProvider,
   type InstancesV2,
   type LoadBalancer,
-  type Logger,
   type Routes,
-} from '@ccm/core';
+} from '@ccm/core/provider';
 import { AwsInstances } from './aws-instances.js';
 import { AwsLoadBalancers } from './aws-load-balancers.js';
 import { AwsRoutes } from './aws-routes.js';

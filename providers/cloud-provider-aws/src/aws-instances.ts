@@ -1,7 +1,9 @@
 /**
  * InstancesV2 for AWS: translates Node objects into instance lookups (upstream `instances_v2.go`).
  */
-import { InstanceNotFoundError, type CloudCallOptions, type InstanceMetadata, type InstancesV2, type Logger, type V1Node } from '@ccm/core';
+import type { V1Node } from '@ccm/core/kube';
+import type { Logger } from '@ccm/core/logging';
+import { InstanceNotFoundError, type CloudCallOptions, type InstanceMetadata, type InstancesV2 } from '@ccm/core/provider';
 import type { InstanceLocator } from './operations/instance-locator.js';
 import { nodeAddressesOf, type IpFamily } from './operations/node-addresses.js';
 import type { ZoneCache } from './operations/zone-cache.js';

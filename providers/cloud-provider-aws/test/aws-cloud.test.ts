@@ -1,4 +1,6 @@
-import { CloudConfigError, cloudProviders, CloudProviderRegistry, createMetricsRegistry, type CloudProvider } from '@ccm/core';
+import { createMetricsRegistry } from '@ccm/core/app';
+import { CloudConfigError } from '@ccm/core/config';
+import { cloudProviders, CloudProviderRegistry, type CloudProvider } from '@ccm/core/provider';
 import { describe, expect, it } from 'vitest';
 import { createAwsCloud, registerAwsCloudProvider } from '../src/aws-cloud.js';
 import { FakeEc2 } from './fakes/fake-ec2.js';

@@ -1,4 +1,4 @@
-import { InstanceNotFoundError } from '@ccm/core';
+import { InstanceNotFoundError } from '@ccm/core/provider';
 import { describe, expect, it } from 'vitest';
 import { LABEL_ZONE_ID } from '../src/aws-instances.js';
 import { AwsProviderIdError } from '../src/provider-id.js';

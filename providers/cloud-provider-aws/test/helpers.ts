@@ -1,5 +1,8 @@
 /** Builders and a harness wiring the provider to in-memory fakes. */
-import { createMetricsRegistry, silentLogger, type CloudInitializeContext, type LogFields, type Logger, type V1Node, type V1Service } from '@ccm/core';
+import { createMetricsRegistry } from '@ccm/core/app';
+import type { V1Node, V1Service } from '@ccm/core/kube';
+import { silentLogger, type LogFields, type Logger } from '@ccm/core/logging';
+import type { CloudInitializeContext } from '@ccm/core/provider';
 import { InMemoryInformer } from '@ccm/testing/kube';
 import { createAwsCloud, type AwsCloud, type AwsCloudOptions } from '../src/aws-cloud.js';
 import { FakeEc2 } from './fakes/fake-ec2.js';

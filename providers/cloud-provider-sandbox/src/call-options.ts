@@ -1,4 +1,4 @@
-import type { CloudCallOptions } from '@ccm/core';
+import type { CloudCallOptions } from '@ccm/core/provider';
 import type { CallOptions } from './ports/sandbox-cloud-port.js';
 
 /** Core call options -> port call options (only the abort signal crosses). */

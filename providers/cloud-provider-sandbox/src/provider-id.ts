@@ -1,4 +1,4 @@
-import { formatProviderId, parseProviderId } from '@ccm/core';
+import { formatProviderId, parseProviderId } from '@ccm/core/provider';
 
 /** The provider name: IDs are `sandbox://<instance-id>`. Stable: never change it. */
 export const SANDBOX_PROVIDER_NAME = 'sandbox';

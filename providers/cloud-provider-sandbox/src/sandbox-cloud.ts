@@ -1,19 +1,16 @@
+import { CloudApiBudget, createCloudApiObserver, createCoalescerMetrics, type CloudApiObserver } from '@ccm/core/cloud';
+import type { Logger } from '@ccm/core/logging';
 import {
-  CloudApiBudget,
   cloudProviders,
-  createCloudApiObserver,
-  createCoalescerMetrics,
   defineCloudProvider,
-  type CloudApiObserver,
   type CloudProvider,
   type CloudProviderFactory,
   type CloudProviderFactoryContext,
   type CloudProviderRegistry,
   type InstancesV2,
   type LoadBalancer,
-  type Logger,
   type Routes,
-} from '@ccm/core';
+} from '@ccm/core/provider';
 import { SANDBOX_CLOUD_CONFIG_READER, type SandboxCloudConfig } from './config/sandbox-cloud-config.js';
 import { BatchedInstanceLookup } from './operations/instance-lookup.js';
 import { InstanceOperations } from './operations/instance-operations.js';

@@ -1,4 +1,4 @@
-import { InstanceNotFoundError, type CloudCallOptions, type InstanceMetadata, type InstancesV2 } from '@ccm/core';
+import { InstanceNotFoundError, type CloudCallOptions, type InstanceMetadata, type InstancesV2 } from '@ccm/core/provider';
 import type { V1Node } from '@kubernetes/client-node';
 import type { InstanceOperations } from './operations/instance-operations.js';
 import { callOptions } from './call-options.js';

@@ -1,4 +1,4 @@
-import type { CloudCallOptions, LoadBalancer, LoadBalancerIngress, LoadBalancerStatus } from '@ccm/core';
+import type { CloudCallOptions, LoadBalancer, LoadBalancerIngress, LoadBalancerStatus } from '@ccm/core/provider';
 import type { V1Node, V1Service } from '@kubernetes/client-node';
 import type { LoadBalancerIngressMode } from './config/sandbox-cloud-config.js';
 import type { LoadBalancerOperations } from './operations/load-balancer-operations.js';

@@ -1,4 +1,5 @@
-import { createMetricsRegistry, silentLogger } from '@ccm/core';
+import { createMetricsRegistry } from '@ccm/core/app';
+import { silentLogger } from '@ccm/core/logging';
 import { makeNode, makeService } from '@ccm/testing';
 import { describeInstancesV2Contract, describeLoadBalancerContract, describeRoutesContract } from '@ccm/testing/contract';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-import { defaultLoadBalancerName, silentLogger } from '@ccm/core';
+import { silentLogger } from '@ccm/core/logging';
+import { defaultLoadBalancerName } from '@ccm/core/provider';
 import { startSandboxCloud, type SandboxCloud, type StartSandboxCloudOptions } from '@ccm/testing';
 import type { ContractFixture, ContractInstance } from '@ccm/testing/contract';
 import type { V1Service } from '@kubernetes/client-node';

@@ -1,6 +1,6 @@
 // The provider's operations against the in-memory fake of its port (test/fakes/fake-sandbox-cloud.ts):
 // which cloud calls a lookup, an ensure or a route delete makes, without HTTP.
-import { silentLogger } from '@ccm/core';
+import { silentLogger } from '@ccm/core/logging';
 import { makeNode, makeService } from '@ccm/testing';
 import { describe, expect, it } from 'vitest';
 import { SandboxApiError } from '../src/ports/sandbox-api-error.js';

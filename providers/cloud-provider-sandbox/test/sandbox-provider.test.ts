@@ -1,4 +1,7 @@
-import { CloudConfigError, CloudProviderRegistry, createMetricsRegistry, isInstanceNotFound, silentLogger, type LoadBalancer, type Routes } from '@ccm/core';
+import { createMetricsRegistry } from '@ccm/core/app';
+import { CloudConfigError } from '@ccm/core/config';
+import { silentLogger } from '@ccm/core/logging';
+import { CloudProviderRegistry, isInstanceNotFound, type LoadBalancer, type Routes } from '@ccm/core/provider';
 import { makeNode, makeService } from '@ccm/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LoadBalancerNotOwnedError } from '../src/operations/load-balancer-operations.js';

@@ -6,19 +6,19 @@
  * NSX-T upstream and are not offered; Instances (v1), Zones and Clusters are deprecated
  * capabilities InstancesV2 replaces (left out: they are optional).
  */
+import type { CloudRetryPolicy } from '@ccm/core/cloud';
+import { CloudConfigError } from '@ccm/core/config';
+import type { Logger } from '@ccm/core/logging';
 import {
   cloudProviders,
-  CloudConfigError,
   defineCloudProvider,
   type CloudInitializeContext,
   type CloudProvider,
   type CloudProviderFactory,
   type CloudProviderFactoryContext,
   type CloudProviderRegistry,
-  type CloudRetryPolicy,
   type InstancesV2,
-  type Logger,
-} from '@ccm/core';
+} from '@ccm/core/provider';
 import { readVsphereConfig } from './config/read-vsphere-config.js';
 import type { CredentialsSource, VcenterConfig, VsphereConfig } from './config/vsphere-config.js';
 import { inlineCredentialSource, type CredentialSource } from './credentials/credential-source.js';

@@ -1,4 +1,5 @@
-import { isInstanceNotFound, type Logger } from '@ccm/core';
+import type { Logger } from '@ccm/core/logging';
+import { isInstanceNotFound } from '@ccm/core/provider';
 import { makeNode } from '@ccm/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeVcenter } from '../test/fakes/fake-vcenter.js';

@@ -2,7 +2,8 @@
  * Renders docs/cloud-controller-manager.md from the typed registries: the cloud-config schema
  * and key status, the annotation registry, the IAM action table and core's flag registry.
  */
-import { describeGcfgKeyDefault, describeGcfgKeyType, renderFlagsDoc, type GcfgKeySpec } from '@ccm/core';
+import { renderFlagsDoc } from '@ccm/core/app';
+import { describeGcfgKeyDefault, describeGcfgKeyType, type GcfgKeySpec } from '@ccm/core/config';
 import { ALL_ANNOTATIONS } from '../annotations.js';
 import { LABEL_ZONE_ID } from '../aws-instances.js';
 import { AWS_CLOUD_CONFIG_SCHEMA, GLOBAL_KEY_STATUS, SERVICE_OVERRIDE_KEY_STATUS, type KeyStatus } from '../config/cloud-config-schema.js';

@@ -3,7 +3,7 @@
  * the initialize context; upstream registers its handlers in `SetInformers`). Until that
  * informer has synced, lookups fall back to resource-based names and private DNS names.
  */
-import type { CloudInitializeContext } from '@ccm/core';
+import type { CloudInitializeContext } from '@ccm/core/provider';
 import type { NodeDirectory } from '../operations/node-directory.js';
 import { IndexedNodeDirectory } from './indexed-node-directory.js';
 

@@ -10,7 +10,8 @@
  * ID costs one DescribeInstances (shared with its neighbours through the coalescer), never a
  * second one by ID.
  */
-import { InstanceNotFoundError, type V1Node } from '@ccm/core';
+import type { V1Node } from '@ccm/core/kube';
+import { InstanceNotFoundError } from '@ccm/core/provider';
 import { CloudStateError } from '../errors.js';
 import type { CallOptions } from '../ports/call-options.js';
 import type { Ec2Instance } from '../ports/ec2-port.js';

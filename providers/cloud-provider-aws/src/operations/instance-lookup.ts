@@ -5,7 +5,7 @@
  * unknown ID (which fails the whole call on AWS) cannot fail its neighbours — unless AWS
  * throttled the batch: splitting a throttled call into many would only make it worse.
  */
-import { Coalescer, type CoalescerObserver } from '@ccm/core';
+import { Coalescer, type CoalescerObserver } from '@ccm/core/cloud';
 import { isAwsErrorKind } from '../errors.js';
 import type { CallOptions } from '../ports/call-options.js';
 import { ec2Filter, type Ec2Instance, type Ec2Port } from '../ports/ec2-port.js';

@@ -1,4 +1,6 @@
-import { CoalescerBatchFailedError, createMetricsRegistry, silentLogger } from '@ccm/core';
+import { createMetricsRegistry } from '@ccm/core/app';
+import { CoalescerBatchFailedError } from '@ccm/core/cloud';
+import { silentLogger } from '@ccm/core/logging';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { awsError } from '../../test/fakes/fake-errors.js';
 import { AWS_API_BUDGET_DEFAULTS, awsThrottlingClassifier, composeAwsPort, createAwsApiBudget, createAwsCloudApiObserver } from './aws-port-pipeline.js';

@@ -18,11 +18,11 @@ import {
   type CloudApiErrorClassifier,
   type CloudApiErrorKind,
   type CloudApiObserver,
-  type CloudProviderFactoryContext,
   type CloudRetryPolicy,
-  type Logger,
   type ThrottlingClassifier,
-} from '@ccm/core';
+} from '@ccm/core/cloud';
+import type { Logger } from '@ccm/core/logging';
+import type { CloudProviderFactoryContext } from '@ccm/core/provider';
 import { asAwsApiError, type AwsApiErrorKind } from '../errors.js';
 import { AWS_PROVIDER_NAME } from '../provider-id.js';
 import { AWS_THROTTLING_CODES } from './sdk/sdk-errors.js';

@@ -1,6 +1,8 @@
 // The retry stage of the AWS port pipeline (composeAwsPort): 5xx and network errors retried by
 // their kind, throttling left to the budget, capped exponential backoff with full jitter.
-import { createMetricsRegistry, retryBackoffMs, silentLogger, type CloudRetryPolicy } from '@ccm/core';
+import { createMetricsRegistry } from '@ccm/core/app';
+import { retryBackoffMs, type CloudRetryPolicy } from '@ccm/core/cloud';
+import { silentLogger } from '@ccm/core/logging';
 import { describe, expect, it } from 'vitest';
 import { awsError } from '../../test/fakes/fake-errors.js';
 import { AWS_RETRY_DEFAULTS, composeAwsPort, createAwsApiBudget, createAwsCloudApiObserver } from './aws-port-pipeline.js';

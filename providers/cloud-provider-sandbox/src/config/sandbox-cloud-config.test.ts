@@ -1,4 +1,4 @@
-import { CloudConfigError, renderGcfgSchemaDoc } from '@ccm/core';
+import { CloudConfigError, renderGcfgSchemaDoc } from '@ccm/core/config';
 import { describe, expect, it } from 'vitest';
 import { readSandboxCloudConfig, SANDBOX_CLOUD_CONFIG_SCHEMA } from './sandbox-cloud-config.js';
 

@@ -1,4 +1,5 @@
-import { CloudConfigError, defineGcfgSchema, parseGcfg, type CloudConfigProblem, type CloudConfigSchema } from '@ccm/core';
+import { CloudConfigError, defineGcfgSchema, parseGcfg, type CloudConfigProblem } from '@ccm/core/config';
+import type { CloudConfigSchema } from '@ccm/core/provider';
 import type { LookupPolicy } from '../operations/instance-lookup.js';
 
 /** The sandbox cloud-config file (gcfg), declared once: the reader and the docs come from it. */

@@ -4,7 +4,8 @@
  * settings and core's flag registry. `pnpm --filter @ccm/cloud-provider-sandbox run docs` writes
  * it; scripts/provider-layout.test.ts fails when the file is stale.
  */
-import { renderFlagsDoc, renderGcfgSchemaDoc } from '@ccm/core';
+import { renderFlagsDoc } from '@ccm/core/app';
+import { renderGcfgSchemaDoc } from '@ccm/core/config';
 import { SANDBOX_CLOUD_CONFIG_SCHEMA } from '../config/sandbox-cloud-config.js';
 import { SANDBOX_PROVIDER_NAME } from '../provider-id.js';
 import { LOOKUP_COALESCING } from '../sandbox-cloud.js';

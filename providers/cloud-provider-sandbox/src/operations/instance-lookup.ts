@@ -1,4 +1,4 @@
-import { Coalescer, type CoalescerObserver } from '@ccm/core';
+import { Coalescer, type CoalescerObserver } from '@ccm/core/cloud';
 import { isSandboxApiError } from '../ports/sandbox-api-error.js';
 import type { CallOptions, CloudInstance, SandboxCloudPort } from '../ports/sandbox-cloud-port.js';
 

@@ -1,4 +1,5 @@
-import { defaultLoadBalancerName, type Logger } from '@ccm/core';
+import type { Logger } from '@ccm/core/logging';
+import { defaultLoadBalancerName } from '@ccm/core/provider';
 import type { V1Node, V1Service } from '@kubernetes/client-node';
 import { isSandboxApiError } from '../ports/sandbox-api-error.js';
 import type { CallOptions, CloudLoadBalancer, SandboxCloudPort } from '../ports/sandbox-cloud-port.js';

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { ANNOTATION_LOAD_BALANCER_SOURCE_RANGES } from '@ccm/core';
+import { ANNOTATION_LOAD_BALANCER_SOURCE_RANGES } from '@ccm/core/api';
 import type { V1Service } from '@kubernetes/client-node';
 import type { CloudListener, CloudLoadBalancer, CloudLoadBalancerChanges, CloudLoadBalancerSpec } from '../ports/sandbox-cloud-port.js';
 import { SANDBOX_TAGS } from '../tags.js';

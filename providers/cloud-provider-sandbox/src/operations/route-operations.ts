@@ -1,4 +1,4 @@
-import type { Route } from '@ccm/core';
+import type { Route } from '@ccm/core/provider';
 import { isSandboxApiError } from '../ports/sandbox-api-error.js';
 import type { CallOptions, SandboxCloudPort } from '../ports/sandbox-cloud-port.js';
 import { SANDBOX_TAGS } from '../tags.js';

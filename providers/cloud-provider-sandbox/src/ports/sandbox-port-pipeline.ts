@@ -5,7 +5,7 @@
  * Retry-After), and the cloud API observer timing each attempt. Operation names are the port's
  * method names (`listRoutes`), as the metrics have always been labelled.
  */
-import { composeCloudPort, type CloudApiBudget, type CloudApiErrorClassifier, type CloudApiErrorKind, type CloudApiObserver, type CloudRetryPolicy } from '@ccm/core';
+import { composeCloudPort, type CloudApiBudget, type CloudApiErrorClassifier, type CloudApiErrorKind, type CloudApiObserver, type CloudRetryPolicy } from '@ccm/core/cloud';
 import { SandboxApiError, type SandboxApiErrorKind } from './sandbox-api-error.js';
 import type { SandboxCloudPort } from './sandbox-cloud-port.js';
 

@@ -1,4 +1,5 @@
-import type { InformerHandlers, LogFields, Logger, SharedInformer } from '@ccm/core';
+import type { InformerHandlers, SharedInformer } from '@ccm/core/kube';
+import type { LogFields, Logger } from '@ccm/core/logging';
 import { InMemoryInformer } from '@ccm/testing/kube';
 import type { V1Secret } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';

@@ -4,7 +4,9 @@
  * controllers' informers and kept current by them). A changed Secret is simply read at the next
  * login; a credential lookup that comes before the first list waits for it (bounded).
  */
-import type { Logger, ProviderInformers, SharedInformer } from '@ccm/core';
+import type { SharedInformer } from '@ccm/core/kube';
+import type { Logger } from '@ccm/core/logging';
+import type { ProviderInformers } from '@ccm/core/provider';
 import type { V1Secret } from '@kubernetes/client-node';
 import type { SecretState, SecretStore } from './secret-credentials.js';
 

@@ -3,7 +3,7 @@
  * flag registry. `pnpm --filter @ccm/cloud-provider-vsphere docs` writes it; a test fails when
  * the file is stale.
  */
-import { renderFlagsDoc } from '@ccm/core';
+import { renderFlagsDoc } from '@ccm/core/app';
 import { VSPHERE_CONFIG_SECTIONS, VSPHERE_ENVIRONMENT_SWITCHES, type ConfigKeySpec, type ConfigSectionSpec } from '../config/config-keys.js';
 import { VM_LOADING } from '../operations/instance-lookup.js';
 import { VSPHERE_API_BUDGET_DEFAULTS, VSPHERE_RETRY_DEFAULTS } from '../ports/vsphere-port-pipeline.js';

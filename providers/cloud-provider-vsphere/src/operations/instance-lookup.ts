@@ -5,7 +5,8 @@
  * per-vCenter core `Coalescer`, so concurrent lookups of many nodes share one RetrievePropertiesEx
  * call (finding a VM by name is one search per node: vSphere has no batch search).
  */
-import { Coalescer, createCoalescerMetrics, type CloudProviderFactoryContext, type CoalescerObserver } from '@ccm/core';
+import { Coalescer, createCoalescerMetrics, type CoalescerObserver } from '@ccm/core/cloud';
+import type { CloudProviderFactoryContext } from '@ccm/core/provider';
 import { convertK8sUuidToNormal, VSPHERE_PROVIDER_NAME } from '../provider-id.js';
 import { refKey, type ObjectRef, type VmRecord } from '../ports/vcenter-port.js';
 import type { NodeDiscovery, VcenterTarget, VmLocation } from './node-discovery.js';

@@ -5,7 +5,7 @@
  * successful call clears it. Answers about objects (a VM that does not exist) pass through
  * untouched. It sits outside the retries, so it sees each call's final outcome.
  */
-import type { PortAround } from '@ccm/core';
+import type { PortAround } from '@ccm/core/cloud';
 import { VsphereApiError, VsphereProviderError } from '../errors.js';
 import type { ProblemReporter } from './problem-reporter.js';
 

@@ -4,7 +4,7 @@
  * are logged once through the ProblemReporter (the port decorator and the discovery report
  * theirs); nothing here stops the controllers.
  */
-import type { Logger } from '@ccm/core';
+import type { Logger } from '@ccm/core/logging';
 import { errorMessage } from '../errors.js';
 import type { NodeDiscovery } from './node-discovery.js';
 import type { ProblemReporter } from './problem-reporter.js';

@@ -17,13 +17,13 @@ import {
   type CloudApiErrorClassifier,
   type CloudApiErrorKind,
   type CloudApiObserver,
-  type CloudProviderFactoryContext,
   type CloudRetryPolicy,
-  type Logger,
   type PortAround,
   type PortOperationNames,
   type ThrottlingClassifier,
-} from '@ccm/core';
+} from '@ccm/core/cloud';
+import type { Logger } from '@ccm/core/logging';
+import type { CloudProviderFactoryContext } from '@ccm/core/provider';
 import { VsphereApiError } from '../errors.js';
 import { VSPHERE_PROVIDER_NAME } from '../provider-id.js';
 import type { VcenterPort } from './vcenter-port.js';

@@ -2,7 +2,7 @@
  * Load balancer subnets (upstream `getLoadBalancerSubnets`, `findELBSubnets`, `isSubnetPublic`,
  * `resolveSubnetNameOrIDs`).
  */
-import type { Logger } from '@ccm/core';
+import type { Logger } from '@ccm/core/logging';
 import { ANNOTATIONS } from '../../annotations.js';
 import { CloudStateError, InvalidAnnotationError, isAwsErrorKind } from '../../errors.js';
 import type { CallOptions } from '../../ports/call-options.js';

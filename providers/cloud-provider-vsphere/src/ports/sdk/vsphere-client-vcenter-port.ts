@@ -2,7 +2,7 @@
  * VcenterPort over @ccm/vsphere-client (VIM SOAP + vAPI REST tagging): the only module that
  * imports the client. The client's errors leave it as `VsphereApiError`s.
  */
-import type { Logger } from '@ccm/core';
+import type { Logger } from '@ccm/core/logging';
 import {
   VIRTUAL_MACHINE_PROPERTY_PATHS,
   VapiTaggingClient,
