@@ -7,6 +7,7 @@ import type { Registry } from 'prom-client';
 import { findCloudConfigError, formatCloudConfigProblem } from '../config/cloud-config-error.js';
 import { readCloudConfigFile } from '../config/read-cloud-config-file.js';
 import type { Logger } from '../logging/logger.js';
+import { errorMessage } from '../util/error-message.js';
 import { asMetricsSink } from './metrics/prometheus-metrics-sink.js';
 import type { CloudProvider } from '../provider/cloud-provider.js';
 import type { CloudProviderRegistry } from '../provider/provider-registry.js';
@@ -72,6 +73,6 @@ function asStartupError(error: unknown, providerName: string): CloudProviderStar
   if (configError) {
     return new CloudProviderStartupError(configError.problems.map(formatCloudConfigProblem), { cause: error });
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return new CloudProviderStartupError([message.includes(JSON.stringify(providerName)) ? message : `cloud provider ${JSON.stringify(providerName)}: ${message}`], { cause: error });
 }

@@ -21,6 +21,7 @@ import type { Logger } from '../logging/logger.js';
 import { NODE_ROUTE_CONTROLLER, type ControllerName } from '../names/controller-names.js';
 import type { CloudProvider } from '../provider/cloud-provider.js';
 import type { CloudProviderRegistry } from '../provider/provider-registry.js';
+import { errorMessage } from '../util/error-message.js';
 import { buildConfigz } from './configz.js';
 import { CloudProviderStartupError, createCloudProvider } from './create-cloud-provider.js';
 import { CONTROLLERS_DISABLED_BY_DEFAULT, defaultControllerConstructors } from './default-controllers.js';
@@ -123,12 +124,91 @@ interface CommandState {
   lostLeadership: boolean;
 }
 
-async function runCommand(settings: RunCloudControllerManagerOptions, state: CommandState): Promise<number> {
-  const stdout = settings.stdout ?? process.stdout;
-  const stderr = settings.stderr ?? process.stderr;
-  const commandName = settings.commandName;
-  const version = settings.version ?? CCM_CORE_VERSION;
+/** Where the command writes: help and version to stdout, errors and logs to stderr. */
+interface CommandOutput {
+  stdout: LogDestination;
+  stderr: LogDestination;
+  commandName: string;
+  version: string;
+}
 
+/** What a startup step returns when the command cannot go on: each line is printed as one error, the command exits 1. */
+class StartupFailure {
+  readonly lines: readonly string[];
+  constructor(lines: readonly string[]) {
+    this.lines = lines;
+  }
+}
+
+/** Prints startup failures: `error: <line>` on stderr, or error log lines with `--logging-format=json`. */
+type FailureReporter = (lines: readonly string[]) => number;
+
+/**
+ * The command, one named step after the other: parse the command line (help, version, flag
+ * errors end here), check the options, start logging, then load the kubeconfig, create the cloud
+ * provider, check the route controller's needs, serve the secure port, and run the controllers
+ * (with or without leader election) until stopped.
+ */
+async function runCommand(settings: RunCloudControllerManagerOptions, state: CommandState): Promise<number> {
+  const output: CommandOutput = {
+    stdout: settings.stdout ?? process.stdout,
+    stderr: settings.stderr ?? process.stderr,
+    commandName: settings.commandName,
+    version: settings.version ?? CCM_CORE_VERSION,
+  };
+  const commandLine = parseArguments(settings, output);
+  if (typeof commandLine === 'number') return commandLine;
+  const { options, flags } = commandLine;
+  const constructors = settings.controllerConstructors ?? defaultControllerConstructors;
+  const optionsExitCode = reportOptionProblems(options, flags, constructors, settings.registry, output);
+  if (optionsExitCode !== undefined) return optionsExitCode;
+
+  const logger = createLogger({ format: options.loggingFormat === 'json' ? 'json' : 'text', verbosity: options.verbosity, destination: output.stderr });
+  const fail = failureReporter(options, logger, output.stderr);
+  logger.info('Starting cloud-controller-manager', { command: output.commandName, version: output.version, node: process.version, provider: options.cloudProvider });
+  logFlagNotes(flags, logger);
+  await settings.onFlagsParsed?.(flags, options);
+
+  const dependencies: RuntimeDependencies = { ...DEFAULT_DEPENDENCIES, ...settings.dependencies };
+  const kubeConfig = loadKubeConfig(dependencies, options, settings.env ?? process.env);
+  if (kubeConfig instanceof StartupFailure) return fail(kubeConfig.lines);
+
+  const metrics = settings.metrics ?? createMetricsRegistry();
+  registerBuildInfo(metrics, { version: output.version, provider: options.cloudProvider });
+  const cloud = await createCloud(settings.registry, options, logger, metrics);
+  if (cloud instanceof StartupFailure) return fail(cloud.lines);
+
+  const controllerEntries = resolveControllerAliases(options.controllers);
+  const routeProblems = checkRouteController(options, cloud, constructors, controllerEntries);
+  if (routeProblems instanceof StartupFailure) return fail(routeProblems.lines);
+
+  state.ran = true;
+  const healthChecks = new HealthChecks();
+  const server = await startSecurePort(options, healthChecks, metrics, logger, settings);
+  if (server instanceof StartupFailure) return fail(server.lines);
+
+  return runUntilStopped(
+    {
+      cloud,
+      kubeConfig,
+      options,
+      dependencies,
+      constructors,
+      controllerEntries,
+      metrics,
+      healthChecks,
+      logger,
+      fail,
+      ...(server === undefined ? {} : { server }),
+    },
+    settings,
+    state,
+  );
+}
+
+/** The parsed command line, or the exit code when the command ends here (help, version, a flag error). */
+function parseArguments(settings: RunCloudControllerManagerOptions, output: CommandOutput): number | { options: CloudControllerManagerOptions; flags: ParsedFlags } {
+  const { commandName } = output;
   let commandLine: ReturnType<typeof parseCommandLine>;
   try {
     commandLine = parseCommandLine(settings.argv, {
@@ -138,55 +218,62 @@ async function runCommand(settings: RunCloudControllerManagerOptions, state: Com
     });
   } catch (error) {
     if (!(error instanceof FlagError)) throw error;
-    stderr.write(`error: ${error.message}\nRun '${commandName} --help' for usage.\n`);
+    output.stderr.write(`error: ${error.message}\nRun '${commandName} --help' for usage.\n`);
     return 2;
   }
   if (commandLine.kind === 'help') {
-    stdout.write(renderHelp(commandLine.registry, { commandName }));
+    output.stdout.write(renderHelp(commandLine.registry, { commandName }));
     return 0;
   }
   if (commandLine.kind === 'version') {
-    stdout.write(commandLine.raw ? `${JSON.stringify({ gitVersion: version, nodeVersion: process.version, platform: `${process.platform}/${process.arch}` }, null, 2)}\n` : `${commandName} ${version}\n`);
+    const version = output.version;
+    output.stdout.write(
+      commandLine.raw ? `${JSON.stringify({ gitVersion: version, nodeVersion: process.version, platform: `${process.platform}/${process.arch}` }, null, 2)}\n` : `${commandName} ${version}\n`,
+    );
     return 0;
   }
+  return { options: commandLine.options, flags: commandLine.flags };
+}
 
-  const { options, flags } = commandLine;
-  const constructors = settings.controllerConstructors ?? defaultControllerConstructors;
-  const problems = findOptionProblems(options, flags, { knownControllers: Object.keys(constructors), registeredProviders: settings.registry.names() });
-  if (problems.flagErrors.length > 0 || problems.errors.length > 0) {
-    for (const message of [...problems.flagErrors, ...problems.errors]) stderr.write(`error: ${message}\n`);
-    // A bad value of one flag is a command-line error, like a parse error.
-    if (problems.flagErrors.length === 0) return 1;
-    stderr.write(`Run '${commandName} --help' for usage.\n`);
-    return 2;
-  }
+/** Prints every option problem; the exit code (2 for a bad flag value, 1 for contradicting flags), or undefined when there is none. */
+function reportOptionProblems(
+  options: CloudControllerManagerOptions,
+  flags: ParsedFlags,
+  constructors: Partial<Record<ControllerName, ControllerConstructor>>,
+  registry: CloudProviderRegistry,
+  output: CommandOutput,
+): number | undefined {
+  const problems = findOptionProblems(options, flags, { knownControllers: Object.keys(constructors), registeredProviders: registry.names() });
+  if (problems.flagErrors.length === 0 && problems.errors.length === 0) return undefined;
+  for (const message of [...problems.flagErrors, ...problems.errors]) output.stderr.write(`error: ${message}\n`);
+  // A bad value of one flag is a command-line error, like a parse error.
+  if (problems.flagErrors.length === 0) return 1;
+  output.stderr.write(`Run '${output.commandName} --help' for usage.\n`);
+  return 2;
+}
 
-  const logger = createLogger({ format: options.loggingFormat === 'json' ? 'json' : 'text', verbosity: options.verbosity, destination: stderr });
-  const fail = (lines: readonly string[]): number => {
+function failureReporter(options: CloudControllerManagerOptions, logger: Logger, stderr: LogDestination): FailureReporter {
+  return (lines) => {
     for (const line of lines) {
       if (options.loggingFormat === 'json') logger.error(line);
       else stderr.write(`error: ${line}\n`);
     }
     return 1;
   };
-  logger.info('Starting cloud-controller-manager', { command: commandName, version, node: process.version, provider: options.cloudProvider });
-  logFlagNotes(flags, logger);
-  await settings.onFlagsParsed?.(flags, options);
+}
 
-  const dependencies: RuntimeDependencies = { ...DEFAULT_DEPENDENCIES, ...settings.dependencies };
-  let kubeConfig: KubeConfig;
+function loadKubeConfig(dependencies: RuntimeDependencies, options: CloudControllerManagerOptions, environment: NodeJS.ProcessEnv): KubeConfig | StartupFailure {
   try {
-    kubeConfig = dependencies.loadKubeConfig({ kubeconfigPath: options.kubeconfig, master: options.master, environment: settings.env ?? process.env });
+    return dependencies.loadKubeConfig({ kubeconfigPath: options.kubeconfig, master: options.master, environment });
   } catch (error) {
-    return fail([error instanceof Error ? error.message : String(error)]);
+    return new StartupFailure([errorMessage(error)]);
   }
+}
 
-  const metrics = settings.metrics ?? createMetricsRegistry();
-  registerBuildInfo(metrics, { version, provider: options.cloudProvider });
-  let cloud: CloudProvider;
+async function createCloud(registry: CloudProviderRegistry, options: CloudControllerManagerOptions, logger: Logger, metrics: Registry): Promise<CloudProvider | StartupFailure> {
   try {
-    cloud = await createCloudProvider({
-      registry: settings.registry,
+    return await createCloudProvider({
+      registry,
       providerName: options.cloudProvider,
       cloudConfigPath: options.cloudConfig,
       allowUntaggedCloud: options.allowUntaggedCloud,
@@ -194,98 +281,133 @@ async function runCommand(settings: RunCloudControllerManagerOptions, state: Com
       metrics,
     });
   } catch (error) {
-    if (error instanceof CloudProviderStartupError) return fail(error.lines);
+    if (error instanceof CloudProviderStartupError) return new StartupFailure(error.lines);
     throw error;
   }
+}
 
-  const controllerEntries = resolveControllerAliases(options.controllers);
+/** The route controller's flags against what the provider and the controller map offer. */
+function checkRouteController(
+  options: CloudControllerManagerOptions,
+  cloud: CloudProvider,
+  constructors: Partial<Record<ControllerName, ControllerConstructor>>,
+  controllerEntries: readonly string[],
+): undefined | StartupFailure {
   const routeErrors = validateRouteControllerOptions(options, {
     routeControllerEnabled: constructors[NODE_ROUTE_CONTROLLER] !== undefined && isControllerEnabled(NODE_ROUTE_CONTROLLER, controllerEntries, CONTROLLERS_DISABLED_BY_DEFAULT),
     routesSupported: cloud.routes?.() !== undefined,
   });
-  if (routeErrors.length > 0) return fail(routeErrors);
+  return routeErrors.length > 0 ? new StartupFailure(routeErrors) : undefined;
+}
 
-  state.ran = true;
-  const healthChecks = new HealthChecks();
-  let server: RunningSecureServer | undefined;
-  if (options.securePort > 0) {
-    try {
-      const certificate = await loadServingCertificate(options);
-      server = await startSecureServer({
-        bindAddress: options.bindAddress,
-        port: options.securePort,
-        certificate,
-        minVersion: options.tlsMinVersion,
-        handler: createServingHandler({ healthChecks, metrics, configz: () => buildConfigz(options), logger: logger.child({ component: 'secure-serving' }) }),
-      });
-      logger.info('Serving securely', { address: `${options.bindAddress}:${server.address.port}`, certificate: certificate.origin });
-      settings.onServing?.({ address: server.address.address, port: server.address.port });
-    } catch (error) {
-      return fail([error instanceof Error ? error.message : String(error)]);
-    }
-  } else {
+/** Serves /healthz, /metrics and /configz on `--secure-port` (undefined when it is 0). */
+async function startSecurePort(
+  options: CloudControllerManagerOptions,
+  healthChecks: HealthChecks,
+  metrics: Registry,
+  logger: Logger,
+  settings: RunCloudControllerManagerOptions,
+): Promise<RunningSecureServer | undefined | StartupFailure> {
+  if (options.securePort <= 0) {
     logger.info('Secure serving is disabled (--secure-port=0)');
+    return undefined;
   }
+  try {
+    const certificate = await loadServingCertificate(options);
+    const server = await startSecureServer({
+      bindAddress: options.bindAddress,
+      port: options.securePort,
+      certificate,
+      minVersion: options.tlsMinVersion,
+      handler: createServingHandler({ healthChecks, metrics, configz: () => buildConfigz(options), logger: logger.child({ component: 'secure-serving' }) }),
+    });
+    logger.info('Serving securely', { address: `${options.bindAddress}:${server.address.port}`, certificate: certificate.origin });
+    settings.onServing?.({ address: server.address.address, port: server.address.port });
+    return server;
+  } catch (error) {
+    return new StartupFailure([errorMessage(error)]);
+  }
+}
 
+interface RunningCommand {
+  cloud: CloudProvider;
+  kubeConfig: KubeConfig;
+  options: CloudControllerManagerOptions;
+  dependencies: RuntimeDependencies;
+  constructors: Partial<Record<ControllerName, ControllerConstructor>>;
+  controllerEntries: readonly string[];
+  metrics: Registry;
+  healthChecks: HealthChecks;
+  logger: Logger;
+  fail: FailureReporter;
+  server?: RunningSecureServer;
+}
+
+/** Runs the controllers (campaigning first with `--leader-elect`) until stopped; then shuts down. */
+async function runUntilStopped(command: RunningCommand, settings: RunCloudControllerManagerOptions, state: CommandState): Promise<number> {
+  const { options, logger } = command;
   const shutdown = new ShutdownSignal(settings.signal, settings.handleSignals ?? true, logger);
   try {
-    const runOptions: RunControllersOptions = {
-      cloud,
-      clientBuilder: { kubeConfig: () => kubeConfig },
-      createKubeAccess: () =>
-        dependencies.createKubeAccess({
-          kubeConfig,
-          qps: options.kubeApiQps,
-          burst: options.kubeApiBurst,
-          userAgent: 'cloud-controller-manager',
-          logger,
-          metrics,
-          minResyncPeriodMs: options.minResyncPeriodMs,
-        }),
-      controllerConfig: buildControllerConfig(options),
-      controllerEntries,
-      disabledByDefault: CONTROLLERS_DISABLED_BY_DEFAULT,
-      constructors,
-      controllerStartIntervalMs: options.controllerStartIntervalMs,
-      metrics,
-      controllerManagerMetrics: new ControllerManagerMetrics(metrics),
-      healthChecks,
-      logger,
-      shutdownTimeoutMs: settings.shutdownTimeoutMs ?? 30_000,
-      ...(settings.apiServerWaitTimeoutMs !== undefined ? { apiServerWaitTimeoutMs: settings.apiServerWaitTimeoutMs } : {}),
-    };
+    const runOptions = controllerRunOptions(command, settings);
     const outcome = options.leaderElect
-      ? await runWithLeaderElection(
-          runOptions,
-          (callbacks) =>
-            dependencies.createLeaderElector({
-              kubeConfig,
-              namespace: options.leaderElectResourceNamespace,
-              name: options.leaderElectResourceName,
-              leaseDurationMs: options.leaderElectLeaseDurationMs,
-              renewDeadlineMs: options.leaderElectRenewDeadlineMs,
-              retryPeriodMs: options.leaderElectRetryPeriodMs,
-              logger: logger.child({ component: 'leader-election' }),
-              metrics,
-              ...callbacks,
-            }),
-          healthChecks,
-          shutdown,
-          logger,
-        )
+      ? await runWithLeaderElection(runOptions, (callbacks) => createLeaderElector(command, callbacks), command.healthChecks, shutdown, logger)
       : await runWithoutLeaderElection(runOptions, shutdown);
     if (outcome.kind === 'fatal') {
-      if (outcome.error instanceof FatalStartupError) return fail([outcome.error.message]);
+      if (outcome.error instanceof FatalStartupError) return command.fail([outcome.error.message]);
       throw outcome.error;
     }
     if (outcome.kind === 'lost') state.lostLeadership = true;
     return outcome.kind === 'stopped' ? 0 : 1;
   } finally {
     shutdown.dispose();
-    await server?.close();
+    await command.server?.close();
     logger.info('Stopped cloud-controller-manager');
-    if (state.lostLeadership) await flushDestination(stderr);
+    if (state.lostLeadership) await flushDestination(settings.stderr ?? process.stderr);
   }
+}
+
+function controllerRunOptions(command: RunningCommand, settings: RunCloudControllerManagerOptions): RunControllersOptions {
+  const { options, kubeConfig, logger, metrics } = command;
+  return {
+    cloud: command.cloud,
+    clientBuilder: { kubeConfig: () => kubeConfig },
+    createKubeAccess: () =>
+      command.dependencies.createKubeAccess({
+        kubeConfig,
+        qps: options.kubeApiQps,
+        burst: options.kubeApiBurst,
+        userAgent: 'cloud-controller-manager',
+        logger,
+        metrics,
+        minResyncPeriodMs: options.minResyncPeriodMs,
+      }),
+    controllerConfig: buildControllerConfig(options),
+    controllerEntries: command.controllerEntries,
+    disabledByDefault: CONTROLLERS_DISABLED_BY_DEFAULT,
+    constructors: command.constructors,
+    controllerStartIntervalMs: options.controllerStartIntervalMs,
+    metrics,
+    controllerManagerMetrics: new ControllerManagerMetrics(metrics),
+    healthChecks: command.healthChecks,
+    logger,
+    shutdownTimeoutMs: settings.shutdownTimeoutMs ?? 30_000,
+    ...(settings.apiServerWaitTimeoutMs !== undefined ? { apiServerWaitTimeoutMs: settings.apiServerWaitTimeoutMs } : {}),
+  };
+}
+
+function createLeaderElector(command: RunningCommand, callbacks: Pick<LeaderElectorOptions, 'onStartedLeading' | 'onStoppedLeading'>): LeaderElection {
+  const { options, logger } = command;
+  return command.dependencies.createLeaderElector({
+    kubeConfig: command.kubeConfig,
+    namespace: options.leaderElectResourceNamespace,
+    name: options.leaderElectResourceName,
+    leaseDurationMs: options.leaderElectLeaseDurationMs,
+    renewDeadlineMs: options.leaderElectRenewDeadlineMs,
+    retryPeriodMs: options.leaderElectRetryPeriodMs,
+    logger: logger.child({ component: 'leader-election' }),
+    metrics: command.metrics,
+    ...callbacks,
+  });
 }
 
 /** Waits (at most 1 s) until a Node stream destination has written what the logger gave it. */

@@ -15,6 +15,7 @@ import type { Logger } from '../logging/logger.js';
 import { CONTROLLER_NAMES, type ControllerName } from '../names/controller-names.js';
 import type { CloudProvider, ControllerClientBuilder, ProviderInformers } from '../provider/cloud-provider.js';
 import { abortableSleep } from '../util/abortable-sleep.js';
+import { errorMessage } from '../util/error-message.js';
 import type { ControllerManagerMetrics } from './metrics/controller-manager-metrics.js';
 import { isControllerEnabled } from './options/controller-selection.js';
 import type { HealthChecks } from './serving/health-checks.js';
@@ -104,7 +105,7 @@ export async function runControllers(signal: AbortSignal, options: RunController
     await cloud.initialize?.({ clientBuilder: options.clientBuilder, logger, signal, informers: providerInformers(kube) });
   } catch (error) {
     kube.stop();
-    throw new FatalStartupError(`cloud provider ${JSON.stringify(cloud.providerName)} failed to initialize: ${messageOf(error)}`, { cause: error });
+    throw new FatalStartupError(`cloud provider ${JSON.stringify(cloud.providerName)} failed to initialize: ${errorMessage(error)}`, { cause: error });
   }
   if (signal.aborted) {
     kube.stop();
@@ -140,7 +141,7 @@ export async function runControllers(signal: AbortSignal, options: RunController
       try {
         built = constructor({ ...context, logger: logger.child({ controller: name }) });
       } catch (error) {
-        throw new FatalStartupError(`error starting ${JSON.stringify(name)}: ${messageOf(error)}`, { cause: error });
+        throw new FatalStartupError(`error starting ${JSON.stringify(name)}: ${errorMessage(error)}`, { cause: error });
       }
       if ('skipped' in built) {
         logger.warn(`Skipping ${JSON.stringify(name)}: ${built.skipped}`);
@@ -204,7 +205,7 @@ async function waitForCaches(kube: RunnableKubeAccess, signal: AbortSignal, opti
       }
       if (outcome !== 'timeout') {
         if (signal.aborted) return false;
-        throw new FatalStartupError(`informer caches did not sync: ${messageOf(outcome.error)}`, { cause: outcome.error });
+        throw new FatalStartupError(`informer caches did not sync: ${errorMessage(outcome.error)}`, { cause: outcome.error });
       }
       if (signal.aborted) return false;
       const problem = kube.syncProblem ? kube.syncProblem() : `the informer caches did not sync within ${timeoutMs / 1000}s`;
@@ -240,7 +241,7 @@ function start(name: ControllerName, controller: Controller, signal: AbortSignal
         }
       },
       (error: unknown) => {
-        entry.failure = `the controller failed: ${messageOf(error)}`;
+        entry.failure = `the controller failed: ${errorMessage(error)}`;
         options.logger.error(`Controller ${JSON.stringify(name)} failed`, { err: error });
       },
     )
@@ -264,8 +265,4 @@ async function drain(running: readonly RunningController[], kube: RunnableKubeAc
     clearTimeout(timer);
     kube.stop();
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -2,6 +2,7 @@
  * Typed errors of the `Coalescer`. Each carries a `kind` discriminant and, where there is one,
  * the underlying `cause`.
  */
+import { errorMessage } from '../util/error-message.js';
 export type CoalescerErrorKind = 'KeyNotFound' | 'BatchFailed' | 'Closed';
 
 export class CoalescerError extends Error {
@@ -29,7 +30,7 @@ export class CoalescerKeyNotFoundError extends CoalescerError {
 export class CoalescerBatchFailedError extends CoalescerError {
   readonly batchSize: number;
   constructor(coalescer: string, batchSize: number, cause: unknown) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
+    const reason = errorMessage(cause);
     super('BatchFailed', coalescer, `${coalescer}: batch lookup of ${batchSize} keys failed: ${reason}`, { cause });
     this.batchSize = batchSize;
   }

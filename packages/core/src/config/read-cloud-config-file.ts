@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { errorMessage } from '../util/error-message.js';
 import { CloudConfigError } from './cloud-config-error.js';
 
 const BYTE_ORDER_MARK = '\uFEFF';
@@ -29,6 +30,6 @@ function describeFileError(error: unknown): string {
     case 'EISDIR':
       return 'is a directory, not a file';
     default:
-      return error instanceof Error ? error.message : String(error);
+      return errorMessage(error);
   }
 }

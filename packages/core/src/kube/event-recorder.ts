@@ -8,6 +8,7 @@
  */
 import type { CoreV1Event } from '@kubernetes/client-node';
 import type { Logger } from '../logging/logger.js';
+import { errorMessage } from '../util/error-message.js';
 import { EventCorrelator } from './event-correlator.js';
 import { KubeApiError } from './kube-api-error.js';
 import { eventNamespaceFor, objectReferenceFor } from './object-reference.js';
@@ -67,7 +68,7 @@ export class EventBroadcaster {
         try {
           this.#enqueue(this.#makeEvent(component, subject, type, reason, message));
         } catch (error) {
-          this.#options.logger.error('Could not record event', { component, reason, error: error instanceof Error ? error.message : String(error) });
+          this.#options.logger.error('Could not record event', { component, reason, error: errorMessage(error) });
         }
       },
     };
@@ -183,7 +184,7 @@ export class EventBroadcaster {
       this.#correlator.updateState(key, written);
       return 'done';
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       if (error instanceof KubeApiError && error.statusCode !== 0) {
         if (error.isAlreadyExists) this.#options.logger.verbose(5, 'Server rejected event (will not retry!)', { reason: event.reason, error: message });
         else this.#options.logger.error('Server rejected event (will not retry!)', { reason: event.reason, object: event.involvedObject.name, error: message });

@@ -20,6 +20,7 @@ import { CoordinationV1Api, V1MicroTime, type KubeConfig, type V1Lease } from '@
 import { Gauge, type Registry } from 'prom-client';
 import type { Logger } from '../logging/logger.js';
 import { abortableSleep } from '../util/abortable-sleep.js';
+import { errorMessage } from '../util/error-message.js';
 import { createClientNodeLeaseClient } from './client-node/client-node-lease-client.js';
 import { RequestExecutor } from './client-node/request-executor.js';
 import { KubeApiError } from './kube-api-error.js';
@@ -50,6 +51,7 @@ export interface LeaderElectorOptions {
   random?: () => number;
 }
 
+/** Upstream `--leader-elect-lease-duration`, `--leader-elect-renew-deadline`, `--leader-elect-retry-period` defaults. */
 export const DEFAULT_LEASE_DURATION_MS = 15_000;
 export const DEFAULT_RENEW_DEADLINE_MS = 10_000;
 export const DEFAULT_RETRY_PERIOD_MS = 2_000;
@@ -130,7 +132,7 @@ export class LeaderElector {
     signal.addEventListener('abort', onAbort, { once: true });
     void Promise.resolve()
       .then(() => this.#options.onStartedLeading(leadership.signal))
-      .catch((error: unknown) => log.error('onStartedLeading failed', { error: error instanceof Error ? error.message : String(error) }));
+      .catch((error: unknown) => log.error('onStartedLeading failed', { error: errorMessage(error) }));
 
     while (!signal.aborted) {
       if (!(await this.#renewWithinDeadline(signal))) break;
@@ -144,7 +146,7 @@ export class LeaderElector {
     try {
       this.#options.onStoppedLeading(reason);
     } catch (error) {
-      log.error('onStoppedLeading failed', { error: error instanceof Error ? error.message : String(error) });
+      log.error('onStoppedLeading failed', { error: errorMessage(error) });
     }
   }
 
@@ -172,7 +174,7 @@ export class LeaderElector {
       this.#setLeading(false);
       this.#options.logger.info('Released leader lease', { lease: `${this.#options.namespace}/${this.#options.name}` });
     } catch (error) {
-      this.#options.logger.error('Failed to release lease', { error: error instanceof Error ? error.message : String(error) });
+      this.#options.logger.error('Failed to release lease', { error: errorMessage(error) });
     }
   }
 
@@ -209,7 +211,7 @@ export class LeaderElector {
         this.#lastRenewAt = now;
         return true;
       } catch (error) {
-        log.verbose(2, 'Lease fast-path renewal failed, re-reading', { error: error instanceof Error ? error.message : String(error) });
+        log.verbose(2, 'Lease fast-path renewal failed, re-reading', { error: errorMessage(error) });
       }
     }
 
@@ -217,7 +219,7 @@ export class LeaderElector {
     try {
       current = await this.#client.get();
     } catch (error) {
-      log.error('Error retrieving lease lock', { lease: `${this.#options.namespace}/${this.#options.name}`, error: error instanceof Error ? error.message : String(error) });
+      log.error('Error retrieving lease lock', { lease: `${this.#options.namespace}/${this.#options.name}`, error: errorMessage(error) });
       return false;
     }
     if (current === undefined) {
@@ -230,7 +232,7 @@ export class LeaderElector {
         this.#lastRenewAt = now;
         return true;
       } catch (error) {
-        log.error('Error initially creating lease lock', { error: error instanceof Error ? error.message : String(error) });
+        log.error('Error initially creating lease lock', { error: errorMessage(error) });
         return false;
       }
     }
@@ -250,7 +252,7 @@ export class LeaderElector {
       return true;
     } catch (error) {
       if (error instanceof KubeApiError && error.isConflict) log.verbose(2, 'Lost the race for the lease (conflict)', { lease: this.#options.name });
-      else log.error('Failed to update lease', { error: error instanceof Error ? error.message : String(error) });
+      else log.error('Failed to update lease', { error: errorMessage(error) });
       return false;
     }
   }

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isIPv6 } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/client-node';
+import { errorMessage } from '../util/error-message.js';
 
 export type KubeConfigErrorKind = 'NoConfiguration' | 'KubeconfigUnreadable' | 'KubeconfigInvalid' | 'InClusterInvalid';
 
@@ -134,7 +135,7 @@ export function describeParseError(error: unknown): string {
   }
   // client-node's own checks (`users[0].name is missing`) name fields, not values; keep the
   // first line only in case a parser appended a code frame.
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return withholdQuoted(message.split('\n', 1)[0] ?? '').replace(/\s*\(\d+:\d+\)\s*$/, '');
 }
 

@@ -75,3 +75,21 @@ describe('TokenBucket', () => {
     });
   });
 });
+
+describe('TokenBucket.tryTake and msUntilAvailable (the sandbox cloud throttles with them)', () => {
+  it('allows a burst, then refills at qps and says when the next token comes', () => {
+    let now = 0;
+    const bucket = new TokenBucket({ qps: 2, burst: 3, now: () => now });
+    const take = (at: number) => {
+      now = at;
+      return bucket.tryTake() ? { allowed: true } : { allowed: false, retryAfterMs: bucket.msUntilAvailable() };
+    };
+    expect([take(0), take(0), take(0)].every((result) => result.allowed)).toBe(true);
+    expect(take(0)).toEqual({ allowed: false, retryAfterMs: 500 });
+    expect(take(250)).toEqual({ allowed: false, retryAfterMs: 250 });
+    expect(take(500)).toEqual({ allowed: true });
+    expect(take(10_000).allowed).toBe(true);
+    expect(() => new TokenBucket({ qps: 0, burst: 1, now: () => 0 })).toThrow(RangeError);
+    expect(() => new TokenBucket({ qps: 1, burst: 0, now: () => 0 })).toThrow(RangeError);
+  });
+});

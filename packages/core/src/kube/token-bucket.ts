@@ -39,6 +39,13 @@ export class TokenBucket {
     return true;
   }
 
+  /** Milliseconds until `tryTake` would succeed (0 when a token is available now). */
+  msUntilAvailable(): number {
+    if (this.qps === Infinity) return 0;
+    this.#refill();
+    return this.#tokens >= 1 ? 0 : Math.ceil(((1 - this.#tokens) / this.qps) * 1000);
+  }
+
   /** Reserves a token and returns how many milliseconds the caller must wait before using it. */
   reserve(): number {
     if (this.qps === Infinity) return 0;

@@ -1,2 +1,8 @@
-/** IP address and CIDR text: parsing and formatting shared by the controllers and the providers. */
+/**
+ * IP addresses and CIDRs with Go `net` (Kubernetes `ParseIPSloppy` / `ParseCIDRSloppy`) rules,
+ * shared by the controllers and the providers: the textual forms (`ip-text`), addresses as 16
+ * bytes for comparing node IPs (`ip-address`), and CIDRs with addresses as integers (`cidr`).
+ */
+export * from './cidr.js';
+export * from './ip-address.js';
 export * from './ip-text.js';

@@ -1,4 +1,4 @@
-// ip-address.ts and async-helpers.ts are internal to the node controllers and not re-exported.
+// async-helpers.ts is internal to the node controllers and not re-exported; IP parsing is @ccm/core/net.
 export * from './conflict-retry.js';
 export * from './instance-provider-id.js';
 export * from './node-addresses.js';

@@ -7,6 +7,7 @@ import { isInstanceNotFound, isNotImplemented } from '../provider/cloud-errors.j
 import type { CloudProvider } from '../provider/cloud-provider.js';
 import type { CloudCallOptions } from '../provider/instances.js';
 import { formatProviderId } from '../provider/provider-id.js';
+import { errorMessage } from '../util/error-message.js';
 
 export async function getInstanceProviderId(cloud: CloudProvider, nodeName: string, options?: CloudCallOptions): Promise<string> {
   const instances = cloud.instances?.();
@@ -16,7 +17,7 @@ export async function getInstanceProviderId(cloud: CloudProvider, nodeName: stri
     instanceId = await instances.instanceId(nodeName, options);
   } catch (error) {
     if (isNotImplemented(error) || isInstanceNotFound(error)) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new Error(`failed to get instance ID from cloud provider: ${reason}`, { cause: error });
   }
   return formatProviderId(cloud.providerName, instanceId);

@@ -9,7 +9,7 @@ import {
   nodeAddressesChangeDetected,
   parseNodeIpAnnotation,
 } from './node-addresses.js';
-import { formatIp } from './ip-address.js';
+import { formatIp } from '../net/ip-address.js';
 
 const hostname = 'hostname';
 const internal = (address: string): NodeAddress => ({ type: 'InternalIP', address });

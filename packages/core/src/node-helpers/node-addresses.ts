@@ -4,7 +4,8 @@
  */
 import type { V1Node } from '@kubernetes/client-node';
 import { ANNOTATION_PROVIDED_NODE_IP } from '../api/well-known.js';
-import { formatIp, ipEqual, isIpv4, isUnspecifiedIp, parseIp, type IpBytes } from './ip-address.js';
+import { formatIp, ipEqual, isIpv4, isUnspecifiedIp, parseIp, type IpBytes } from '../net/ip-address.js';
+import { errorMessage } from '../util/error-message.js';
 
 /** Structurally both core/v1 `NodeAddress` and the provider interface's `NodeAddress`. */
 export interface AddressLike {
@@ -57,7 +58,7 @@ export function getNodeAddressesFromNodeIp<A extends AddressLike>(providedNodeIp
   try {
     nodeIps = parseNodeIpAnnotation(providedNodeIp);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new NodeAddressError('InvalidProvidedNodeIp', `failed to parse node IP ${JSON.stringify(providedNodeIp)}: ${reason}`, { cause: error });
   }
   const enforced: A[] = [];

@@ -5,6 +5,7 @@
  */
 import type { V1Node, V1Taint } from '@kubernetes/client-node';
 import type { NodeApi, ObjectStore } from '../kube/ports.js';
+import { errorMessage } from '../util/error-message.js';
 import { retryOnConflict, UPDATE_NODE_METADATA_BACKOFF, type RetryOptions } from './conflict-retry.js';
 import { addOrUpdateTaint, removeTaint, taintExists } from './taints.js';
 
@@ -82,7 +83,7 @@ export async function addOrUpdateLabelsOnNode(access: NodeAccess, nodeName: stri
       access.retry,
     );
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new Error(`failed update labels for node ${nodeName}: ${reason}`, { cause: error });
   }
 }

@@ -8,7 +8,6 @@ export type CloudErrorKind =
   | 'InstanceNotFound'
   | 'NotImplemented'
   | 'ImplementedElsewhere'
-  | 'DiskNotFound'
   | 'Retry'
   /**
    * The user's input (a Service annotation or field) is invalid: retrying cannot help until the
@@ -45,13 +44,6 @@ export class NotImplementedError extends CloudProviderError {
 export class ImplementedElsewhereError extends CloudProviderError {
   constructor(message = 'implemented by alternate to cloud provider', options?: { cause?: unknown }) {
     super('ImplementedElsewhere', message, options);
-  }
-}
-
-/** Upstream message: "disk is not found". */
-export class DiskNotFoundError extends CloudProviderError {
-  constructor(message = 'disk is not found', options?: { cause?: unknown }) {
-    super('DiskNotFound', message, options);
   }
 }
 
@@ -100,7 +92,6 @@ export function findCloudError(error: unknown, kind: CloudErrorKind): CloudProvi
 export const isInstanceNotFound = (error: unknown): boolean => findCloudError(error, 'InstanceNotFound') !== undefined;
 export const isNotImplemented = (error: unknown): boolean => findCloudError(error, 'NotImplemented') !== undefined;
 export const isImplementedElsewhere = (error: unknown): boolean => findCloudError(error, 'ImplementedElsewhere') !== undefined;
-export const isDiskNotFound = (error: unknown): boolean => findCloudError(error, 'DiskNotFound') !== undefined;
 /** True when `error` or its cause chain holds an error of kind `InvalidInput` (any Error with that `kind`). */
 export const isInvalidInput = (error: unknown): boolean => findCloudError(error, 'InvalidInput') !== undefined;
 export function asRetryError(error: unknown): RetryError | undefined {

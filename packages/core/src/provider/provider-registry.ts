@@ -1,3 +1,4 @@
+import { errorMessage } from '../util/error-message.js';
 import type { CloudProvider, CloudProviderFactory, CloudProviderFactoryContext } from './cloud-provider.js';
 
 /** Upstream `plugins.go`: name -> factory. Registering a name twice is an error. */
@@ -28,7 +29,7 @@ export class CloudProviderRegistry {
     try {
       return await factory(configText, context);
     } catch (error) {
-      throw new Error(`could not init cloud provider ${JSON.stringify(name)}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new Error(`could not init cloud provider ${JSON.stringify(name)}: ${errorMessage(error)}`, { cause: error });
     }
   }
 }

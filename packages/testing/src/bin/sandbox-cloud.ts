@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Runs the sandbox cloud as a standalone HTTP server (e.g. in a cluster, or next to a CCM you
 // start by hand). Prints its URL, then serves until SIGINT/SIGTERM.
+import { errorMessage } from '@ccm/core/util';
 import { parseArgs } from 'node:util';
 import { startSandboxCloud, type StartSandboxCloudOptions } from '../sandbox/start-sandbox-cloud.js';
 
@@ -47,7 +48,7 @@ async function main(): Promise<number> {
     const seed = number('seed', values.seed);
     if (seed !== undefined) options.seed = seed;
   } catch (error) {
-    process.stderr.write(`sandbox-cloud: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    process.stderr.write(`sandbox-cloud: ${errorMessage(error)}\n${USAGE}`);
     return 2;
   }
   const cloud = await startSandboxCloud(options);

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { fromWire, jsonEqual, type JsonObject, type JsonValue, KubeApiError, type PatchType, toJson, toWire, type WireModel } from '@ccm/core/kube';
-import { applyPatch, PatchError, type StrategicMergeSchema } from './apply-patch.js';
+import { applyPatch, PatchError, type PatchSchema } from './apply-patch.js';
 import type { InMemoryInformer } from './in-memory-informer.js';
 
 export interface InMemoryResourceOptions<T> {
@@ -15,7 +15,7 @@ export interface InMemoryResourceOptions<T> {
   kind: string;
   model: WireModel;
   namespaced: boolean;
-  schema: StrategicMergeSchema;
+  schema: PatchSchema;
   informer: InMemoryInformer<T>;
   nextResourceVersion: () => string;
   now: () => Date;

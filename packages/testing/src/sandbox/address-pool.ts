@@ -1,4 +1,5 @@
 import { isIPv4, isIPv6 } from 'node:net';
+import { formatIpAddress, tryParseCidr } from '@ccm/core/net';
 import { SandboxCloudError } from './sandbox-cloud-error.js';
 
 /** Hands out addresses from a range, lowest free first; addresses can be reserved and released. */
@@ -10,37 +11,28 @@ export interface AddressPool {
   clear(): void;
 }
 
-function ipv4ToNumber(address: string): number {
-  return address.split('.').reduce((value, octet) => value * 256 + Number(octet), 0);
-}
-
-function numberToIpv4(value: number): string {
-  return [24, 16, 8, 0].map((shift) => Math.floor(value / 2 ** shift) % 256).join('.');
-}
-
 /** An IPv4 CIDR pool; the network address, the first host (gateway) and the broadcast are never handed out. */
 export class Ipv4AddressPool implements AddressPool {
-  readonly #first: number;
-  readonly #last: number;
+  readonly #first: bigint;
+  readonly #last: bigint;
   readonly #used = new Set<string>();
   readonly #description: string;
 
   constructor(cidr: string, description: string) {
-    const [base, prefixText] = cidr.split('/');
-    const prefix = Number(prefixText);
-    if (base === undefined || !isIPv4(base) || !Number.isInteger(prefix) || prefix < 8 || prefix > 30) {
+    const base = cidr.split('/')[0];
+    const parsed = base !== undefined && isIPv4(base) ? tryParseCidr(cidr) : undefined;
+    if (parsed === undefined || parsed.prefixLength < 8 || parsed.prefixLength > 30) {
       throw new Error(`invalid IPv4 pool ${JSON.stringify(cidr)}`);
     }
-    const size = 2 ** (32 - prefix);
-    const network = Math.floor(ipv4ToNumber(base) / size) * size;
-    this.#first = network + 2;
-    this.#last = network + size - 2;
+    const size = 1n << BigInt(32 - parsed.prefixLength);
+    this.#first = parsed.network + 2n;
+    this.#last = parsed.network + size - 2n;
     this.#description = description;
   }
 
   allocate(): string {
     for (let value = this.#first; value <= this.#last; value++) {
-      const address = numberToIpv4(value);
+      const address = formatIpAddress({ family: 4, value });
       if (!this.#used.has(address)) {
         this.#used.add(address);
         return address;

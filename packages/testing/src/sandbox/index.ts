@@ -9,4 +9,3 @@ export * from './sandbox-request-gate.js';
 export * from './sandbox-types.js';
 export * from './seeded-random.js';
 export * from './start-sandbox-cloud.js';
-export * from './token-bucket.js';

@@ -1,20 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SandboxRequestGate } from './sandbox-request-gate.js';
 import { seededRandom } from './seeded-random.js';
-import { TokenBucket } from './token-bucket.js';
-
-describe('TokenBucket', () => {
-  it('allows a burst, then refills at qps and says when the next token comes', () => {
-    const bucket = new TokenBucket(2, 3, 0);
-    expect([bucket.take(0), bucket.take(0), bucket.take(0)].every((result) => result.allowed)).toBe(true);
-    expect(bucket.take(0)).toEqual({ allowed: false, retryAfterMs: 500 });
-    expect(bucket.take(250)).toEqual({ allowed: false, retryAfterMs: 250 });
-    expect(bucket.take(500)).toEqual({ allowed: true });
-    expect(bucket.take(10_000).allowed).toBe(true);
-    expect(() => new TokenBucket(0, 1, 0)).toThrow(RangeError);
-    expect(() => new TokenBucket(1, 0, 0)).toThrow(RangeError);
-  });
-});
 
 describe('seededRandom', () => {
   it('repeats its sequence for a seed', () => {
@@ -62,6 +48,16 @@ describe('SandboxRequestGate', () => {
     expect(injected).toBeGreaterThan(5);
     expect(injected).toBeLessThan(35);
     expect(() => new SandboxRequestGate({ errorRate: 2 })).toThrow(RangeError);
+  });
+
+  it.each([
+    { rateLimit: { qps: 0, burst: 1 }, message: 'qps must be a positive number' },
+    { rateLimit: { qps: Infinity, burst: 1 }, message: 'qps must be a positive number' },
+    { rateLimit: { qps: 1, burst: 0 }, message: 'burst must be a positive integer' },
+    { rateLimit: { qps: 1, burst: 1.5 }, message: 'burst must be a positive integer' },
+  ])('rejects the rate limit $rateLimit', ({ rateLimit, message }) => {
+    expect(() => new SandboxRequestGate({ rateLimit })).toThrow(new RangeError(message));
+    expect(() => new SandboxRequestGate().setRateLimit(rateLimit)).toThrow(new RangeError(message));
   });
 
   it('injects targeted errors for a number of calls', () => {

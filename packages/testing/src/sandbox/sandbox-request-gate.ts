@@ -1,11 +1,18 @@
+import { TokenBucket } from '@ccm/core/kube';
 import { SandboxCloudError, type SandboxErrorCode } from './sandbox-cloud-error.js';
 import { SANDBOX_OPERATIONS, type SandboxOperation } from './sandbox-operations.js';
 import { seededRandom } from './seeded-random.js';
-import { TokenBucket } from './token-bucket.js';
 
 export interface RateLimit {
   qps: number;
   burst: number;
+}
+
+/** A bucket of `burst` tokens refilled at `qps` per second, on the gate's clock. Throws RangeError. */
+function rateLimitBucket(rateLimit: RateLimit, now: () => number): TokenBucket {
+  if (!(rateLimit.qps > 0) || !Number.isFinite(rateLimit.qps)) throw new RangeError('qps must be a positive number');
+  if (!Number.isInteger(rateLimit.burst) || rateLimit.burst < 1) throw new RangeError('burst must be a positive integer');
+  return new TokenBucket({ qps: rateLimit.qps, burst: rateLimit.burst, now });
 }
 
 /** A fault to inject into the next `count` matching calls. */
@@ -82,7 +89,7 @@ export class SandboxRequestGate {
   constructor(options: SandboxRequestGateOptions = {}) {
     this.#now = options.now ?? (() => performance.now());
     this.#latencyMs = checkLatency(options.latencyMs ?? 0);
-    this.#bucket = options.rateLimit === undefined ? undefined : new TokenBucket(options.rateLimit.qps, options.rateLimit.burst, this.#now());
+    this.#bucket = options.rateLimit === undefined ? undefined : rateLimitBucket(options.rateLimit, this.#now);
     this.#errorRate = checkErrorRate(options.errorRate ?? 0);
     this.#seed = options.seed ?? 1;
     this.#random = seededRandom(this.#seed);
@@ -102,7 +109,7 @@ export class SandboxRequestGate {
 
   /** `undefined` removes the limit. A new limit starts with a full bucket. */
   setRateLimit(rateLimit: RateLimit | undefined): void {
-    this.#bucket = rateLimit === undefined ? undefined : new TokenBucket(rateLimit.qps, rateLimit.burst, this.#now());
+    this.#bucket = rateLimit === undefined ? undefined : rateLimitBucket(rateLimit, this.#now);
   }
 
   rateLimit(): RateLimit | undefined {
@@ -132,10 +139,9 @@ export class SandboxRequestGate {
     const counters = this.#countersOf(operation);
     counters.requests++;
     if (this.#bucket !== undefined) {
-      const taken = this.#bucket.take(this.#now());
-      if (!taken.allowed) {
+      if (!this.#bucket.tryTake()) {
         counters.throttled++;
-        return { kind: 'throttled', retryAfterMs: taken.retryAfterMs, error: new SandboxCloudError('Throttling', 'Rate exceeded: too many requests, slow down') };
+        return { kind: 'throttled', retryAfterMs: this.#bucket.msUntilAvailable(), error: new SandboxCloudError('Throttling', 'Rate exceeded: too many requests, slow down') };
       }
     }
     const ruleIndex = this.#rules.findIndex((rule) => rule.operation === undefined || rule.operation === operation);

@@ -1,3 +1,4 @@
+import { errorMessage } from '@ccm/core/util';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -38,7 +39,7 @@ export interface SandboxCloud extends SandboxCloudAdmin {
 function toSandboxError(error: unknown): SandboxCloudError {
   if (error instanceof SandboxCloudError) return error;
   if (error instanceof RangeError) return new SandboxCloudError('InvalidArgument', error.message);
-  return new SandboxCloudError('InternalError', error instanceof Error ? error.message : String(error));
+  return new SandboxCloudError('InternalError', errorMessage(error));
 }
 
 function retryAfterHeader(retryAfterMs: number): Record<string, string> {

@@ -12,13 +12,6 @@ export function formatManagedObjectReference(reference: ManagedObjectReference):
   return `${reference.type}:${reference.value}`;
 }
 
-/** Inverse of `formatManagedObjectReference`; undefined when malformed. */
-export function parseManagedObjectReference(text: string): ManagedObjectReference | undefined {
-  const colon = text.indexOf(':');
-  if (colon <= 0 || colon === text.length - 1) return undefined;
-  return { type: text.slice(0, colon), value: text.slice(colon + 1) };
-}
-
 export function sameManagedObject(left: ManagedObjectReference | undefined, right: ManagedObjectReference | undefined): boolean {
   return left !== undefined && right !== undefined && left.type === right.type && left.value === right.value;
 }

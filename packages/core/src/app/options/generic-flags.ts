@@ -1,3 +1,5 @@
+import { DEFAULT_LEASE_NAME, DEFAULT_LEASE_NAMESPACE } from '../../api/well-known.js';
+import { DEFAULT_LEASE_DURATION_MS, DEFAULT_RENEW_DEADLINE_MS, DEFAULT_RETRY_PERIOD_MS } from '../../kube/leader-election.js';
 import { nonNegativeDuration } from './flag-checks.js';
 import { defineFlagGroup } from './flag-definition.js';
 
@@ -58,19 +60,19 @@ export const genericFlags = defineFlagGroup('generic', {
   leaderElectLeaseDurationMs: {
     name: 'leader-elect-lease-duration',
     type: 'duration',
-    default: 15_000,
+    default: DEFAULT_LEASE_DURATION_MS,
     help: 'The duration that non-leader candidates will wait after observing a leadership renewal until attempting to acquire leadership of a led but unrenewed leader slot. This is effectively the maximum duration that a leader can be stopped before it is replaced by another candidate. This is only applicable if leader election is enabled.',
   },
   leaderElectRenewDeadlineMs: {
     name: 'leader-elect-renew-deadline',
     type: 'duration',
-    default: 10_000,
+    default: DEFAULT_RENEW_DEADLINE_MS,
     help: 'The interval between attempts by the acting master to renew a leadership slot before it stops leading. This must be less than the lease duration. This is only applicable if leader election is enabled.',
   },
   leaderElectRetryPeriodMs: {
     name: 'leader-elect-retry-period',
     type: 'duration',
-    default: 2_000,
+    default: DEFAULT_RETRY_PERIOD_MS,
     help: 'The duration the clients should wait between attempting acquisition and renewal of a leadership. This is only applicable if leader election is enabled.',
   },
   leaderElectResourceLock: {
@@ -82,13 +84,13 @@ export const genericFlags = defineFlagGroup('generic', {
   leaderElectResourceName: {
     name: 'leader-elect-resource-name',
     type: 'string',
-    default: 'cloud-controller-manager',
+    default: DEFAULT_LEASE_NAME,
     help: 'The name of resource object that is used for locking during leader election.',
   },
   leaderElectResourceNamespace: {
     name: 'leader-elect-resource-namespace',
     type: 'string',
-    default: 'kube-system',
+    default: DEFAULT_LEASE_NAMESPACE,
     help: 'The namespace of resource object that is used for locking during leader election.',
   },
 });

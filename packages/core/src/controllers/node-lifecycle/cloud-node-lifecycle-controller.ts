@@ -17,6 +17,7 @@ import { addOrUpdateTaintOnNode, removeTaintOffNode, type NodeAccess } from '../
 import { SHUTDOWN_TAINT } from '../../node-helpers/taints.js';
 import { isInstanceNotFound, isNotImplemented } from '../../provider/cloud-errors.js';
 import type { CloudCallOptions } from '../../provider/instances.js';
+import { errorMessage } from '../../util/error-message.js';
 import type { Controller, ControllerConstructor, ControllerContext } from '../controller.js';
 
 export const CLOUD_NODE_LIFECYCLE_CONTROLLER_EVENT_COMPONENT = 'cloud-node-lifecycle-controller';
@@ -37,7 +38,6 @@ export interface CloudNodeLifecycleControllerOptions {
   retry?: RetryOptions;
 }
 
-const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export class CloudNodeLifecycleController implements Controller {
   readonly name = CLOUD_NODE_LIFECYCLE_CONTROLLER;

@@ -17,6 +17,7 @@ import { planLabelReconcile } from '../../node-helpers/node-labels.js';
 import { addOrUpdateLabelsOnNode } from '../../node-helpers/node-metadata-updates.js';
 import { hasUninitializedTaint } from '../../node-helpers/taints.js';
 import type { NodeAddress } from '../../provider/node-address.js';
+import { errorMessage } from '../../util/error-message.js';
 import type { Controller, ControllerConfig, ControllerConstructor, ControllerContext } from '../controller.js';
 import { getInstanceMetadata, getInstanceNodeAddresses } from './instance-metadata.js';
 import { buildNodeAddressesPatch, planNodeAddressUpdate } from './node-address-update.js';
@@ -41,7 +42,6 @@ export interface CloudNodeControllerOptions {
   retry?: RetryOptions;
 }
 
-const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 const nodeSubject = (node: V1Node) => ({
   apiVersion: 'v1',

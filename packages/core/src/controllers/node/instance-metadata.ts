@@ -10,8 +10,8 @@ import { isNotImplemented } from '../../provider/cloud-errors.js';
 import type { CloudProvider } from '../../provider/cloud-provider.js';
 import type { CloudCallOptions, InstanceMetadata, Instances, Zone, Zones } from '../../provider/instances.js';
 import type { NodeAddress } from '../../provider/node-address.js';
+import { errorMessage } from '../../util/error-message.js';
 
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 async function getNodeAddressesByProviderIdOrName(instances: Instances, providerId: string, nodeName: string, options?: CloudCallOptions): Promise<NodeAddress[]> {
   try {
@@ -20,7 +20,7 @@ async function getNodeAddressesByProviderIdOrName(instances: Instances, provider
     try {
       return await instances.nodeAddresses(nodeName, options);
     } catch (nameError) {
-      throw new Error(`error fetching node by provider ID: ${message(providerIdError)}, and error by node name: ${message(nameError)}`, { cause: nameError });
+      throw new Error(`error fetching node by provider ID: ${errorMessage(providerIdError)}, and error by node name: ${errorMessage(nameError)}`, { cause: nameError });
     }
   }
 }
@@ -32,7 +32,7 @@ async function getInstanceTypeByProviderIdOrName(instances: Instances, providerI
     try {
       return await instances.instanceType(nodeName, options);
     } catch (nameError) {
-      throw new Error(`InstanceType: Error fetching by providerID: ${message(providerIdError)} Error fetching by NodeName: ${message(nameError)}`, { cause: nameError });
+      throw new Error(`InstanceType: Error fetching by providerID: ${errorMessage(providerIdError)} Error fetching by NodeName: ${errorMessage(nameError)}`, { cause: nameError });
     }
   }
 }
@@ -44,7 +44,7 @@ async function getZoneByProviderIdOrName(zones: Zones, providerId: string, nodeN
     try {
       return await zones.getZoneByNodeName(nodeName, options);
     } catch (nameError) {
-      throw new Error(`Zone: Error fetching by providerID: ${message(providerIdError)} Error fetching by NodeName: ${message(nameError)}`, { cause: nameError });
+      throw new Error(`Zone: Error fetching by providerID: ${errorMessage(providerIdError)} Error fetching by NodeName: ${errorMessage(nameError)}`, { cause: nameError });
     }
   }
 }
@@ -88,7 +88,7 @@ export async function getInstanceMetadata(cloud: CloudProvider, node: V1Node, lo
   try {
     zone = await getZoneByProviderIdOrName(zones, providerId, nodeName, options);
   } catch (error) {
-    throw new Error(`failed to get zone from cloud provider: ${message(error)}`, { cause: error });
+    throw new Error(`failed to get zone from cloud provider: ${errorMessage(error)}`, { cause: error });
   }
   if (zone.failureDomain !== '') metadata.zone = zone.failureDomain;
   if (zone.region !== '') metadata.region = zone.region;

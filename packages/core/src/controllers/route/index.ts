@@ -1,4 +1,3 @@
-export * from './cidr.js';
 export * from './network-condition.js';
 export * from './plan-routes.js';
 export * from './reconcile-scheduler.js';

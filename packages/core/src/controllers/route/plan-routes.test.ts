@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Route } from '../../provider/routes.js';
-import { parseCidr } from './cidr.js';
+import { parseCidr } from '../../net/cidr.js';
 import { equalNodeAddresses, getRouteAction, isResponsibleForRoute, planRoutes, routesCreatedForNode, type RoutePlanNode } from './plan-routes.js';
 
 const internal = (address: string) => ({ type: 'InternalIP' as const, address });

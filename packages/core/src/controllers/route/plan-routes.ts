@@ -13,7 +13,7 @@
  */
 import type { NodeAddress } from '../../provider/node-address.js';
 import type { Route } from '../../provider/routes.js';
-import { cidrContains, firstAddress, lastAddress, tryParseCidr, type Cidr } from './cidr.js';
+import { cidrContains, firstAddress, lastAddress, tryParseCidr, type Cidr } from '../../net/cidr.js';
 
 export type RouteAction = 'keep' | 'add' | 'update';
 

@@ -8,6 +8,7 @@
  * at most 200 at a time, then patches NetworkUnavailable per node.
  */
 import type { V1Node } from '@kubernetes/client-node';
+import { errorMessage } from '../../util/error-message.js';
 import type { Controller, ControllerConstructor, ControllerContext } from '../controller.js';
 import { isKubeConflict } from '../../kube/kube-api-error.js';
 import type { EventRecorder, NodeApi, SharedInformer } from '../../kube/ports.js';
@@ -17,8 +18,7 @@ import type { NodeAddress } from '../../provider/node-address.js';
 import type { Routes } from '../../provider/routes.js';
 import { formatGoDuration } from '../../util/go-duration.js';
 import { Semaphore } from '../service/parallelize.js';
-import { errorMessage } from '../service/service-sync-context.js';
-import { formatCidr, parseCidr, type Cidr } from './cidr.js';
+import { formatCidr, parseCidr, type Cidr } from '../../net/cidr.js';
 import { networkConditionPatch, networkConditionUpToDate } from './network-condition.js';
 import { planRoutes, routesCreatedForNode, type PlannedRouteCreation, type RoutePlanNode } from './plan-routes.js';
 import { ReconcileScheduler } from './reconcile-scheduler.js';

@@ -11,10 +11,11 @@ import type { V1LoadBalancerStatus, V1Service } from '@kubernetes/client-node';
 import { isKubeNotFound } from '../../kube/kube-api-error.js';
 import { isImplementedElsewhere } from '../../provider/cloud-errors.js';
 import type { LoadBalancerStatus } from '../../provider/load-balancer.js';
+import { errorMessage } from '../../util/error-message.js';
 import { filterWithPredicates, stableNodeSetPredicates } from './node-predicates.js';
 import { hasLoadBalancerFinalizer, LOAD_BALANCER_CLEANUP_FINALIZER, loadBalancerStatusEqual, patchService } from './service-helpers.js';
 import { needsCleanup, wantsLoadBalancer } from './service-predicates.js';
-import { errorMessage, serviceKey, serviceSubject, type ServiceSyncContext } from './service-sync-context.js';
+import { serviceKey, serviceSubject, type ServiceSyncContext } from './service-sync-context.js';
 
 export type LoadBalancerOperation = 'ensure' | 'delete';
 

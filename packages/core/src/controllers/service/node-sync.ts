@@ -9,10 +9,11 @@
  */
 import type { V1Node, V1Service } from '@kubernetes/client-node';
 import { isImplementedElsewhere } from '../../provider/cloud-errors.js';
+import { errorMessage } from '../../util/error-message.js';
 import { filterWithPredicates, loggableNodeNames, nodesSufficientlyEqual, stableNodeSetPredicates } from './node-predicates.js';
 import { parallelizeUntil } from './parallelize.js';
 import { wantsLoadBalancer } from './service-predicates.js';
-import { errorMessage, goStringList, serviceKey, serviceSubject, type ServiceSyncContext } from './service-sync-context.js';
+import { goStringList, serviceKey, serviceSubject, type ServiceSyncContext } from './service-sync-context.js';
 
 const secondsSince = (startMs: number): number => (performance.now() - startMs) / 1000;
 

@@ -10,6 +10,7 @@
  * a malformed annotation) is reported once and not retried until the service or a node changes.
  */
 import type { V1Node, V1Service } from '@kubernetes/client-node';
+import { errorMessage } from '../../util/error-message.js';
 import type { Controller, ControllerConstructor, ControllerContext } from '../controller.js';
 import type { EventRecorder, ServiceApi, SharedInformer } from '../../kube/ports.js';
 import type { WorkQueue } from '../../kube/work-queue.js';
@@ -24,7 +25,7 @@ import { NodeSync } from './node-sync.js';
 import { ServiceCache } from './service-cache.js';
 import { registerServiceControllerMetrics, type ServiceControllerMetrics } from './service-metrics.js';
 import { needsCleanup, needsUpdate, wantsLoadBalancer } from './service-predicates.js';
-import { errorMessage, serviceKey, serviceSubject, splitServiceKey, type ServiceSyncContext } from './service-sync-context.js';
+import { serviceKey, serviceSubject, splitServiceKey, type ServiceSyncContext } from './service-sync-context.js';
 
 /** Resync of the service handler: services that need cleanup are re-enqueued this often. */
 export const SERVICE_SYNC_PERIOD_MS = 30_000;

@@ -9,7 +9,7 @@ import type { JsonObject } from '../../kube/json-value.js';
 import type { ServiceApi } from '../../kube/ports.js';
 import { toWire } from '../../kube/wire-format.js';
 import type { LoadBalancerIngress, LoadBalancerStatus } from '../../provider/load-balancer.js';
-import { formatCidr, parseCidr } from '../route/cidr.js';
+import { formatCidr, parseCidr } from '../../net/cidr.js';
 import { createTwoWayMergePatch, SERVICE_PATCH_SCHEMA } from './two-way-merge-patch.js';
 
 export const LOAD_BALANCER_CLEANUP_FINALIZER = FINALIZER_LOAD_BALANCER_CLEANUP;

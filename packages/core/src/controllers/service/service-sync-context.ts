@@ -49,10 +49,6 @@ export function serviceSubject(service: V1Service): EventSubject {
   return { apiVersion: 'v1', kind: 'Service', metadata };
 }
 
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** Go's `%v` of a string slice: `[a b c]`. */
 export function goStringList(items: readonly string[]): string {
   return `[${items.join(' ')}]`;

@@ -6,6 +6,7 @@
 import { CoreV1Api, type KubeConfig, type V1Node, type V1Secret, type V1Service } from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../../logging/logger.js';
+import { errorMessage } from '../../util/error-message.js';
 import { EventBroadcaster } from '../event-recorder.js';
 import type { EventRecorder, KubeAccess, NodeApi, ServiceApi } from '../ports.js';
 import { TokenBucket } from '../token-bucket.js';
@@ -152,7 +153,7 @@ export function createKubeAccess(options: CreateKubeAccessOptions): ClientNodeKu
     stopped = true;
     broadcaster.shutdown();
     void Promise.all([nodeInformer.stop(), serviceInformer.stop(), ...[...secretInformers.values()].map((informer) => informer.stop())]).catch((error: unknown) =>
-      logger.error('Stopping informers failed', { error: error instanceof Error ? error.message : String(error) }),
+      logger.error('Stopping informers failed', { error: errorMessage(error) }),
     );
   };
 

@@ -10,6 +10,7 @@
  */
 import type { Logger } from '../../logging/logger.js';
 import { abortableSleep } from '../../util/abortable-sleep.js';
+import { errorMessage } from '../../util/error-message.js';
 import { ExponentialBackoff } from '../exponential-backoff.js';
 import { KubeApiError } from '../kube-api-error.js';
 import type { HandlerOptions, InformerHandlers, ObjectStore, SharedInformer } from '../ports.js';
@@ -227,7 +228,7 @@ export class ResilientInformer<T extends KubeObject> implements SharedInformer<T
         }
       } catch (error) {
         if (this.#stopped) break;
-        this.#lastFailure = error instanceof Error ? error.message : String(error);
+        this.#lastFailure = errorMessage(error);
         if (error instanceof GoneError || (error instanceof KubeApiError && error.isGone)) {
           const delay = this.#relistBackoff.next();
           this.#options.logger.verbose(2, 'Watch expired, relisting', { resource: this.#options.resource, resourceVersion: this.#resourceVersion, relistInMs: delay });
@@ -238,7 +239,7 @@ export class ResilientInformer<T extends KubeObject> implements SharedInformer<T
         const delay = this.#backoff.next();
         this.#options.logger.warn(needList ? 'Listing failed, retrying' : 'Watch failed, retrying', {
           resource: this.#options.resource,
-          error: error instanceof Error ? error.message : String(error),
+          error: errorMessage(error),
           retryInMs: delay,
         });
         await abortableSleep(delay, this.#stopController.signal);
@@ -383,7 +384,7 @@ export class ResilientInformer<T extends KubeObject> implements SharedInformer<T
       this.#options.logger.error('Informer handler failed', {
         resource: this.#options.resource,
         handler: method,
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       });
     }
   }

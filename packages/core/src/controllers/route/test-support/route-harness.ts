@@ -7,7 +7,7 @@ import type { V1Node } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { silentLogger } from '../../../logging/logger.js';
 import type { Route } from '../../../provider/routes.js';
-import { parseCidr } from '../cidr.js';
+import { parseCidr } from '../../../net/cidr.js';
 import { RouteController, ROUTE_CONTROLLER_EVENT_COMPONENT } from '../route-controller.js';
 import { registerRouteControllerMetrics } from '../route-metrics.js';
 import { FakeRoutes } from './fake-routes.js';

@@ -4,7 +4,7 @@
  * canonical string form matches Go's `IPNet.String()` (RFC 5952 for IPv6).
  */
 
-import { formatIpv6Groups, parseIpv4Octets, parseIpv6Groups } from '../../net/ip-text.js';
+import { formatIpv6Groups, parseIpv4Octets, parseIpv6Groups } from './ip-text.js';
 
 export type IpFamily = 4 | 6;
 
@@ -24,7 +24,7 @@ export interface Cidr {
 const bitsOf = (family: IpFamily): number => (family === 4 ? 32 : 128);
 
 /** Parses an IPv4 or IPv6 address; `undefined` when it is not one. Zones are rejected. */
-export function parseIp(text: string): IpAddress | undefined {
+export function parseIpAddress(text: string): IpAddress | undefined {
   if (text.includes(':')) {
     const value = parseIpv6(text);
     return value === undefined ? undefined : { family: 6, value };
@@ -61,7 +61,7 @@ export class InvalidCidrError extends Error {
 export function parseCidr(text: string): Cidr {
   const slash = text.indexOf('/');
   if (slash === -1) throw new InvalidCidrError(text);
-  const address = parseIp(text.slice(0, slash));
+  const address = parseIpAddress(text.slice(0, slash));
   const prefixText = text.slice(slash + 1);
   if (address === undefined || !/^[0-9]{1,3}$/.test(prefixText)) throw new InvalidCidrError(text);
   const prefixLength = Number(prefixText);
@@ -94,7 +94,7 @@ export function cidrContains(cidr: Cidr, address: IpAddress): boolean {
 }
 
 /** Canonical text of an address: dotted IPv4, RFC 5952 IPv6 (like Go's `IP.String()`). */
-export function formatIp(address: IpAddress): string {
+export function formatIpAddress(address: IpAddress): string {
   if (address.family === 4) {
     return [24n, 16n, 8n, 0n].map((shift) => String((address.value >> shift) & 0xffn)).join('.');
   }
@@ -105,5 +105,5 @@ export function formatIp(address: IpAddress): string {
 
 /** Canonical `network/prefix` (Go's `IPNet.String()`). */
 export function formatCidr(cidr: Cidr): string {
-  return `${formatIp({ family: cidr.family, value: cidr.network })}/${cidr.prefixLength}`;
+  return `${formatIpAddress({ family: cidr.family, value: cidr.network })}/${cidr.prefixLength}`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cidrContains, formatCidr, formatIp, InvalidCidrError, lastAddress, parseCidr, parseIp } from './cidr.js';
+import { cidrContains, formatCidr, formatIpAddress, InvalidCidrError, lastAddress, parseCidr, parseIpAddress } from './cidr.js';
 
 describe('parseCidr (Go ParseCIDRSloppy semantics)', () => {
   it.each([
@@ -26,9 +26,9 @@ describe('parseCidr (Go ParseCIDRSloppy semantics)', () => {
 
   it('computes the last address and containment per family', () => {
     const cluster = parseCidr('10.244.0.0/14');
-    expect(formatIp(lastAddress(parseCidr('10.247.255.0/24')))).toBe('10.247.255.255');
-    expect(cidrContains(cluster, parseIp('10.247.255.255')!)).toBe(true);
-    expect(cidrContains(cluster, parseIp('10.248.0.0')!)).toBe(false);
-    expect(cidrContains(parseCidr('::/0'), parseIp('10.0.0.1')!)).toBe(false);
+    expect(formatIpAddress(lastAddress(parseCidr('10.247.255.0/24')))).toBe('10.247.255.255');
+    expect(cidrContains(cluster, parseIpAddress('10.247.255.255')!)).toBe(true);
+    expect(cidrContains(cluster, parseIpAddress('10.248.0.0')!)).toBe(false);
+    expect(cidrContains(parseCidr('::/0'), parseIpAddress('10.0.0.1')!)).toBe(false);
   });
 });

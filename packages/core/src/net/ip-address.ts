@@ -6,7 +6,7 @@
  * an IPv4-mapped IPv6 address equals its IPv4 form.
  */
 
-import { formatIpv6Groups, parseIpv4Octets, parseIpv6Groups } from '../net/ip-text.js';
+import { formatIpv6Groups, parseIpv4Octets, parseIpv6Groups } from './ip-text.js';
 
 /** A parsed IP as 16 bytes (IPv4 addresses in their IPv4-mapped form). */
 export type IpBytes = Uint8Array;

@@ -1,0 +1,1 @@
+export * from './self-signed-certificate.js';
