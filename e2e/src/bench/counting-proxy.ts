@@ -4,10 +4,10 @@
  * counted before it is forwarded unchanged. HTTPS targets get an HTTPS proxy with a certificate
  * of its own (the CCM is told to trust it); the proxy trusts the simulator's CA.
  */
-import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer, request as httpsRequest, Agent as HttpsAgent } from 'node:https';
-import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpAgent, createServer as createHttpServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Agent as HttpsAgent, createServer as createHttpsServer, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { errorMessage } from '@ccm/core/util';
 import { generateSelfSignedCertificate } from '@ccm/kube-emulator';
 import type { CloudEndpoint } from '@ccm/testing/conformance';
 
@@ -75,7 +75,7 @@ export async function startCountingProxy(endpoint: CloudEndpoint): Promise<Count
   const handler = (incoming: IncomingMessage, outgoing: ServerResponse): void => {
     forward(incoming, outgoing).catch((error: unknown) => {
       if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'text/plain' });
-      outgoing.end(`counting proxy: ${error instanceof Error ? error.message : String(error)}`);
+      outgoing.end(`counting proxy: ${errorMessage(error)}`);
     });
   };
 

@@ -25,6 +25,7 @@ import {
   type LoadBalancer,
   type Routes,
 } from '@ccm/core/provider';
+import { errorMessage } from '@ccm/core/util';
 import { AwsInstances } from './aws-instances.js';
 import { AwsLoadBalancers } from './aws-load-balancers.js';
 import { AwsRoutes } from './aws-routes.js';
@@ -158,7 +159,7 @@ async function findIdentity(config: AwsCloudConfig, fileName: string, metadata: 
       instanceId = await metadata.instanceId();
     } catch (error) {
       throw new Error(
-        `could not read the instance ID from the instance metadata service (${error instanceof Error ? error.message : String(error)}); ` +
+        `could not read the instance ID from the instance metadata service (${errorMessage(error)}); ` +
           'when not running on EC2, set VPC, SubnetID (or RoleARN) and KubernetesClusterID in [Global]',
         { cause: error },
       );
@@ -212,7 +213,7 @@ async function createAwsCloudFromConfig(config: AwsCloudConfig, context: CloudPr
     try {
       region = await metadata.region();
     } catch (error) {
-      throw new Error(`could not determine the AWS region from the instance metadata service (${error instanceof Error ? error.message : String(error)}); set Region in [Global]`, {
+      throw new Error(`could not determine the AWS region from the instance metadata service (${errorMessage(error)}); set Region in [Global]`, {
         cause: error,
       });
     }

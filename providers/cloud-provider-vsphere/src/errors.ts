@@ -63,6 +63,5 @@ export class VsphereApiError extends Error {
   }
 }
 
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+/** The message of an error, or the value as text (core's). */
+export { errorMessage } from '@ccm/core/util';

@@ -1,3 +1,4 @@
+import { errorMessage } from '@ccm/core/util';
 import { SandboxApiError, type SandboxApiErrorKind } from '../sandbox-api-error.js';
 import type {
   CallOptions,
@@ -209,5 +210,5 @@ export class HttpSandboxCloudPort implements SandboxCloudPort {
 function networkErrorCode(error: unknown): string {
   const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
   if (typeof cause?.code === 'string') return cause.code;
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }
