@@ -96,6 +96,17 @@ describe('VsphereInstances', () => {
     expect(vc.calls).toContain('findVmByIp');
   });
 
+  it('reads the datacenter list once for a storm of new nodes on a cold cache, and their VMs in one batch', async () => {
+    const vc = new FakeVcenter('vc1');
+    const names = Array.from({ length: 30 }, (_, index) => vc.addVm({ name: `worker-${index}`, uuid: `uuid-${index}`, ip: `10.0.1.${index + 1}` }).name);
+    const { instances, batches } = setup(ONE_VCENTER, [vc]);
+    const found = await Promise.all(names.map((name) => instances.instanceExists(makeNode(name, { uninitialized: true }))));
+    expect(found.every(Boolean)).toBe(true);
+    expect(vc.count('listDatacenters')).toBe(1);
+    expect(vc.count('findVmsByDnsName')).toBe(30);
+    expect(batches).toEqual([30]);
+  });
+
   it('fails for a node without providerID that matches no VM (it is not reported as gone)', async () => {
     const vc = new FakeVcenter('vc1');
     const { instances } = setup(ONE_VCENTER, [vc]);
