@@ -7,6 +7,12 @@ describe('parseBenchArguments', () => {
     expect(parseBenchArguments([])).toMatchObject({ scenarios: [...SCENARIOS], nodes: undefined, reference: true, json: false, timeoutSeconds: 900 });
   });
 
+  it('runs node-storm against a provider simulator with --provider', () => {
+    expect(parseBenchArguments(['node-storm', '--provider', 'aws', '--nodes', '1000'])).toMatchObject({ scenarios: ['node-storm'], provider: 'aws', nodes: 1000 });
+    expect(parseBenchArguments(['--provider=vsphere'])).toMatchObject({ scenarios: ['node-storm'], provider: 'vsphere' });
+    expect(parseBenchArguments(['node-storm'])).toMatchObject({ provider: 'sandbox' });
+  });
+
   it('reads scenarios and flags in both spellings (pnpm passes a leading --)', () => {
     const parsed = parseBenchArguments(['--', 'node-storm', '--nodes', '500', '--latency-ms=20', '--rate', '0', '--reference-nodes=50', '--json', '--no-reference']);
     expect(parsed).toMatchObject({ scenarios: ['node-storm'], nodes: 500, latencyMs: 20, rate: 0, referenceNodes: 50, json: true, reference: false });
@@ -18,6 +24,10 @@ describe('parseBenchArguments', () => {
     [['--latency-ms'], '--latency-ms needs a value'],
     [['--bogus', '1'], 'unknown flag --bogus'],
     [['node-stom'], 'unknown scenario "node-stom" (one of node-storm, service-storm, steady-state)'],
+    [['--provider', 'gcp'], '--provider must be one of sandbox, aws, vsphere, got "gcp"'],
+    [['--provider'], '--provider needs a value'],
+    [['service-storm', '--provider', 'aws'], '--provider aws runs node-storm only, not service-storm'],
+    [['node-storm', '--provider', 'vsphere', '--latency-ms', '5'], "--latency-ms applies to the sandbox cloud only; vsphere's simulator answers at its own pace"],
   ])('rejects %j', (argv, message) => {
     expect(() => parseBenchArguments(argv)).toThrow(new BenchArgumentError(message));
   });
@@ -32,6 +42,11 @@ describe('scaleRow', () => {
 
   it('extrapolates linear metrics to the reported size and keeps constant ones', () => {
     expect(scaleRow(base, metrics, 5000)).toMatchObject({ extrapolated: true, reportedSize: 5000, values: { seconds: 600, memory: 180 } });
+  });
+
+  it('keeps normalized metrics (already per unit of size) as measured', () => {
+    const perNode: MetricDefinition[] = [{ key: 'callsPer1000', label: 'calls per 1,000', unit: 'count', scaling: 'normalized' }];
+    expect(scaleRow({ ...base, measured: { callsPer1000: 1000 } }, perNode, 5000)).toMatchObject({ extrapolated: true, values: { callsPer1000: 1000 } });
   });
 
   it('is not extrapolated at its own size', () => {

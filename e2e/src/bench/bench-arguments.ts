@@ -1,10 +1,13 @@
 /** Command line of `pnpm bench` (e2e/dist/bench/bench.js). */
+import { BENCH_PROVIDERS, type BenchProvider } from './bench-cloud.js';
 
 export const SCENARIOS = ['node-storm', 'service-storm', 'steady-state'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export interface BenchArguments {
   scenarios: ScenarioName[];
+  /** Whose CCM and cloud: the sandbox (default, every scenario) or a provider's simulator (node-storm). */
+  provider: BenchProvider;
   /** Undefined: the scenario's own default. */
   nodes: number | undefined;
   services: number | undefined;
@@ -28,9 +31,11 @@ export interface BenchArguments {
 
 export const BENCH_USAGE = `Usage: pnpm bench [scenario...] [flags]
 
-Runs the sandbox cloud-controller-manager (a child process) against the kube API emulator and
-the sandbox cloud, once with our policy and once with the upstream default policy (the
-reference row), and prints a table to stderr (JSON to stdout with --json).
+Runs a cloud-controller-manager (a child process) against the kube API emulator and a cloud,
+once with our policy and once with the upstream default policy (the reference row), and prints
+a table to stderr (JSON to stdout with --json). The cloud is the sandbox cloud (in process), or
+with --provider aws|vsphere that provider's simulator (moto_server, the vcsim launcher) behind a
+counting proxy that counts the CCM's requests per cloud operation (node-storm only).
 
 Scenarios (default: all three at their target sizes):
   node-storm      N nodes register at once with the uninitialized taint
@@ -41,6 +46,8 @@ Scenarios (default: all three at their target sizes):
                   (defaults --nodes 5000 --latency-ms 100 --period-seconds 20 --reference-nodes 100)
 
 Flags:
+  --provider NAME           sandbox (default), aws or vsphere; aws and vsphere run node-storm
+                            (default --nodes 1000 --reference-nodes 100; no --latency-ms, --rate)
   --nodes N                 nodes (node-storm, steady-state; service-storm: nodes behind each LB)
   --services N              LoadBalancer services (service-storm)
   --latency-ms N            latency of every cloud API call
@@ -93,6 +100,7 @@ const MINIMUM: Record<NumericFlag, number> = {
 export function parseBenchArguments(argv: readonly string[]): BenchArguments {
   const parsed: BenchArguments = {
     scenarios: [],
+    provider: 'sandbox',
     nodes: undefined,
     services: undefined,
     latencyMs: undefined,
@@ -118,6 +126,12 @@ export function parseBenchArguments(argv: readonly string[]): BenchArguments {
       parsed.kubeApi = value;
     }
     else if (argument === '--help' || argument === '-h') parsed.help = true;
+    else if (argument === '--provider' || argument.startsWith('--provider=')) {
+      const text = argument.includes('=') ? argument.slice(argument.indexOf('=') + 1) : argv[++index];
+      if (text === undefined) throw new BenchArgumentError('--provider needs a value');
+      if (!(BENCH_PROVIDERS as readonly string[]).includes(text)) throw new BenchArgumentError(`--provider must be one of ${BENCH_PROVIDERS.join(', ')}, got ${JSON.stringify(text)}`);
+      parsed.provider = text as BenchProvider;
+    }
     else if (argument.startsWith('--')) {
       const equals = argument.indexOf('=');
       const flag = (equals > 0 ? argument.slice(0, equals) : argument) as NumericFlag;
@@ -134,6 +148,14 @@ export function parseBenchArguments(argv: readonly string[]): BenchArguments {
       if (!parsed.scenarios.includes(argument as ScenarioName)) parsed.scenarios.push(argument as ScenarioName);
     } else {
       throw new BenchArgumentError(`unknown scenario ${JSON.stringify(argument)} (one of ${SCENARIOS.join(', ')})`);
+    }
+  }
+  if (parsed.provider !== 'sandbox') {
+    if (parsed.scenarios.length === 0) parsed.scenarios = ['node-storm'];
+    const others = parsed.scenarios.filter((scenario) => scenario !== 'node-storm');
+    if (others.length > 0) throw new BenchArgumentError(`--provider ${parsed.provider} runs node-storm only, not ${others.join(', ')}`);
+    for (const [flag, value] of [['--latency-ms', parsed.latencyMs], ['--rate', parsed.rate]] as const) {
+      if (value !== undefined) throw new BenchArgumentError(`${flag} applies to the sandbox cloud only; ${parsed.provider}'s simulator answers at its own pace`);
     }
   }
   if (parsed.scenarios.length === 0) parsed.scenarios = [...SCENARIOS];

@@ -1,20 +1,21 @@
 /**
- * One benchmark row's world: the kube API emulator and the sandbox cloud in this process (both
- * real HTTP servers on 127.0.0.1), and the sandbox CCM as a child process pointed at them.
+ * One benchmark row's world: a Kubernetes API server (the kube API emulator in this process, a
+ * real HTTP server on 127.0.0.1, or the real kube-apiserver with `--kube-api real`), a cloud (the sandbox cloud in process, or a provider's simulator behind a counting
+ * proxy) and the provider's CCM as a child process pointed at both.
  */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KubeEmulator } from '@ccm/kube-emulator';
-import { startSandboxCloud, SANDBOX_OPERATIONS, type SandboxCloud } from '@ccm/testing';
-import { SANDBOX_CCM_BIN } from '../drivers/sandbox-driver.js';
+import { SANDBOX_CCM_BIN } from '@ccm/cloud-provider-sandbox/conformance';
 import { SpawnedProcess } from '../harness/ccm-process.js';
 import { waitFor } from '../harness/wait-for.js';
+import type { BenchCloud, BenchProvider, CloudCallTotals } from './bench-cloud.js';
 import { startBenchKubeApi, type BenchKubeApi, type BenchKubeApiKind } from './bench-kube-api.js';
 import { policyFlags, type CcmPolicy } from './ccm-policies.js';
-
-export const BENCH_CLUSTER_ID = 'bench';
+import { DriverBenchCloud } from './driver-bench-cloud.js';
+import { SandboxBenchCloud, type SandboxBenchCloudOptions } from './sandbox-bench-cloud.js';
 
 /**
  * Node.js flags of the CCM process, as in a container: V8 sizes its default heap from the memory
@@ -24,54 +25,46 @@ export const BENCH_CLUSTER_ID = 'bench';
  */
 export const CCM_NODE_FLAGS: readonly string[] = ['--max-old-space-size=256'];
 
-export interface BenchEnvironmentOptions {
-  latencyMs: number;
-  /** Cloud rate limit, requests/s (burst the same); undefined or 0: none. */
-  rate: number | undefined;
-  /** The CCM's cloud API budget (`api-qps`, `api-burst`). */
-  apiQps: number;
+export type BenchEnvironmentOptions = SandboxBenchCloudOptions & {
   /** The Kubernetes API server (default: the emulator). */
   kubeApi?: BenchKubeApiKind;
-}
+};
 
-export interface CloudCallTotals {
-  /** Cloud API requests the cloud received (throttled ones included). */
-  calls: number;
-  throttled: number;
-  /** Per operation, only the ones used. */
-  byOperation: Record<string, number>;
-}
-
-export class BenchEnvironment {
+export class BenchEnvironment<Cloud extends BenchCloud = BenchCloud> {
   readonly kube: BenchKubeApi;
-  readonly cloud: SandboxCloud;
+  readonly cloud: Cloud;
   readonly directory: string;
-  readonly #options: BenchEnvironmentOptions;
   readonly #ccms: BenchCcm[] = [];
 
-  private constructor(kube: BenchKubeApi, cloud: SandboxCloud, directory: string, options: BenchEnvironmentOptions) {
+  private constructor(kube: BenchKubeApi, cloud: Cloud, directory: string) {
     this.kube = kube;
     this.cloud = cloud;
     this.directory = directory;
-    this.#options = options;
   }
 
-  static async start(options: BenchEnvironmentOptions): Promise<BenchEnvironment> {
+  /** A row against the sandbox cloud (latency and rate limit as given). */
+  static async start(options: BenchEnvironmentOptions): Promise<BenchEnvironment<SandboxBenchCloud>> {
     if (!existsSync(SANDBOX_CCM_BIN)) {
       throw new Error(`the sandbox CCM is not built: ${SANDBOX_CCM_BIN} is missing (run \`pnpm build\` at the repository root)`);
     }
-    const directory = await mkdtemp(join(tmpdir(), 'ccm-bench-'));
-    const kube = await startBenchKubeApi(options.kubeApi ?? 'emulator');
-    const rate = options.rate !== undefined && options.rate > 0 ? { qps: options.rate, burst: options.rate } : undefined;
-    const cloud = await startSandboxCloud({
-      host: '127.0.0.1',
-      port: 0,
-      latencyMs: options.latencyMs,
-      ...(rate === undefined ? {} : { rateLimit: rate }),
-      // Room for thousands of load balancers (the default ingress pool is a /24).
-      state: { ingressCidr: '100.64.0.0/16' },
-    });
-    return new BenchEnvironment(kube, cloud, directory, options);
+    return BenchEnvironment.around(await SandboxBenchCloud.start(options), options.kubeApi ?? 'emulator');
+  }
+
+  /** A row against `provider`'s cloud: the sandbox, or a simulator behind a counting proxy. */
+  static async startFor(provider: BenchProvider, options: BenchEnvironmentOptions): Promise<BenchEnvironment> {
+    if (provider === 'sandbox') return BenchEnvironment.start(options);
+    return BenchEnvironment.around(await DriverBenchCloud.start(provider, { apiQps: options.apiQps }), options.kubeApi ?? 'emulator', provider);
+  }
+
+  static async around<Cloud extends BenchCloud>(cloud: Cloud, kubeApi: BenchKubeApiKind = 'emulator', manifestsOverlay = 'sandbox'): Promise<BenchEnvironment<Cloud>> {
+    try {
+      const directory = await mkdtemp(join(tmpdir(), 'ccm-bench-'));
+      const kube = await startBenchKubeApi(kubeApi, manifestsOverlay);
+      return new BenchEnvironment(kube, cloud, directory);
+    } catch (error) {
+      await cloud.close();
+      throw error;
+    }
   }
 
   /** The in-process emulator, for scenarios that use its hooks (not with `--kube-api real`). */
@@ -84,14 +77,11 @@ export class BenchEnvironment {
   async startCcm(policy: CcmPolicy, options: { nodeStatusUpdateFrequencySeconds?: number; timeoutMs?: number } = {}): Promise<BenchCcm> {
     const kubeconfigPath = join(this.directory, `kubeconfig-${policy.name}`);
     await this.kube.writeCcmKubeconfig(kubeconfigPath);
-    const cloudConfigPath = join(this.directory, `cloud-config-${policy.name}.ini`);
-    await writeFile(cloudConfigPath, benchCloudConfig(this.cloud.url, policy, this.#options.apiQps));
+    const cloudCcm = await this.cloud.ccmProcess(policy, this.directory);
     const args = [
       ...CCM_NODE_FLAGS,
       ...(process.env['BENCH_CCM_NODE_FLAGS'] ?? '').split(' ').filter((flag) => flag !== ''),
-      SANDBOX_CCM_BIN,
-      '--cloud-provider=sandbox',
-      `--cloud-config=${cloudConfigPath}`,
+      ...cloudCcm.args,
       `--kubeconfig=${kubeconfigPath}`,
       '--leader-elect=false',
       '--secure-port=0',
@@ -100,7 +90,8 @@ export class BenchEnvironment {
       ...policyFlags(policy),
     ];
     const watchesBefore = this.kube.openCcmWatches();
-    const process_ = SpawnedProcess.start({ label: `ccm (${policy.label})`, spec: { command: process.execPath, args } });
+    const spec = { command: cloudCcm.command, args, ...(cloudCcm.env === undefined ? {} : { env: cloudCcm.env }) };
+    const process_ = SpawnedProcess.start({ label: `ccm (${policy.label})`, spec });
     const ccm = new BenchCcm(process_);
     this.#ccms.push(ccm);
     await waitFor(
@@ -116,15 +107,9 @@ export class BenchEnvironment {
     return ccm;
   }
 
-  /** Cloud API calls counted by the sandbox cloud since the last reset. */
-  async cloudCalls(): Promise<CloudCallTotals> {
-    const counts = await this.cloud.calls();
-    const byOperation: Record<string, number> = {};
-    for (const operation of SANDBOX_OPERATIONS) {
-      const entry = counts.operations[operation];
-      if (entry.requests > 0) byOperation[operation] = entry.requests;
-    }
-    return { calls: counts.total.requests, throttled: counts.total.throttled, byOperation };
+  /** Cloud API calls counted since the last reset. */
+  cloudCalls(): Promise<CloudCallTotals> {
+    return this.cloud.cloudCalls();
   }
 
   async resetCounters(): Promise<void> {
@@ -135,23 +120,9 @@ export class BenchEnvironment {
   async close(): Promise<void> {
     for (const ccm of this.#ccms) await ccm.stop();
     await this.kube.close().catch(() => undefined);
-    await this.cloud.close().catch(() => undefined);
+    await this.cloud.close();
     await rm(this.directory, { recursive: true, force: true });
   }
-}
-
-export function benchCloudConfig(url: string, policy: CcmPolicy, apiQps: number): string {
-  return [
-    '[Global]',
-    `url = ${url}`,
-    `cluster-id = ${BENCH_CLUSTER_ID}`,
-    `lookup-policy = ${policy.lookupPolicy}`,
-    `api-qps = ${apiQps}`,
-    `api-burst = ${apiQps}`,
-    '[Routes]',
-    'enabled = false',
-    '',
-  ].join('\n');
 }
 
 /** The CCM child process, with its peak resident memory read from /proc. */

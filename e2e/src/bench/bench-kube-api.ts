@@ -38,8 +38,9 @@ export interface BenchKubeApi {
   close(): Promise<void>;
 }
 
-export async function startBenchKubeApi(kind: BenchKubeApiKind): Promise<BenchKubeApi> {
-  return kind === 'real' ? RealBenchKubeApi.start() : new EmulatorBenchKubeApi(await startKubeEmulator({ host: '127.0.0.1', port: 0 }));
+/** `manifestsOverlay`: whose RBAC the CCM gets on the real server (`manifests/<overlay>`). */
+export async function startBenchKubeApi(kind: BenchKubeApiKind, manifestsOverlay = 'sandbox'): Promise<BenchKubeApi> {
+  return kind === 'real' ? RealBenchKubeApi.start(manifestsOverlay) : new EmulatorBenchKubeApi(await startKubeEmulator({ host: '127.0.0.1', port: 0 }));
 }
 
 class EmulatorBenchKubeApi implements BenchKubeApi {
@@ -100,10 +101,10 @@ class RealBenchKubeApi implements BenchKubeApi {
   private readonly streams = new Set<AbortController>();
   private backend!: RealBackend;
 
-  static async start(): Promise<RealBenchKubeApi> {
+  static async start(manifestsOverlay: string): Promise<RealBenchKubeApi> {
     const api = new RealBenchKubeApi();
     api.backend = await RealBackend.start({
-      manifestsOverlay: 'sandbox',
+      manifestsOverlay,
       auditLog: false,
       ccmObserver: { started: (request) => api.started(request), finished: (request) => api.finished(request) },
     });

@@ -1,5 +1,6 @@
 /** The objects the benchmark writes: kubelet-style Nodes and plain LoadBalancer Services. */
 import type { SandboxCloud, SandboxInstance } from '@ccm/testing';
+import type { BenchInstance } from './bench-cloud.js';
 
 const TAINT_UNINITIALIZED = 'node.cloudprovider.kubernetes.io/uninitialized';
 
@@ -25,9 +26,8 @@ function readyCondition(now: string): Record<string, string> {
  * A Node as a kubelet with `--cloud-provider=external` registers it: the uninitialized taint,
  * Ready, and the addresses the kubelet detected itself (InternalIP and Hostname).
  */
-export function uninitializedNode(instance: SandboxInstance): object {
+export function uninitializedNode(instance: BenchInstance): object {
   const now = new Date().toISOString();
-  const internalIp = instance.addresses.find((address) => address.type === 'InternalIP')?.address ?? '';
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -36,7 +36,7 @@ export function uninitializedNode(instance: SandboxInstance): object {
     status: {
       conditions: [readyCondition(now)],
       addresses: [
-        { type: 'InternalIP', address: internalIp },
+        { type: 'InternalIP', address: instance.internalIp },
         { type: 'Hostname', address: instance.hostname },
       ],
     },

@@ -2,8 +2,12 @@
 import type { ScenarioName } from './bench-arguments.js';
 import type { PolicyName } from './ccm-policies.js';
 
-/** How a metric grows with the scenario's size when the reference row is extrapolated. */
-export type Scaling = 'linear' | 'constant';
+/**
+ * How a metric grows with the scenario's size when the reference row is extrapolated: `linear`
+ * (times the size), `constant` (as measured: memory), `normalized` (already per unit of size, so
+ * as measured and comparable between rows of different sizes).
+ */
+export type Scaling = 'linear' | 'constant' | 'normalized';
 
 export interface MetricDefinition {
   key: string;
@@ -52,7 +56,7 @@ export function scaleRow(
   const values: Record<string, number | undefined> = {};
   for (const metric of metrics) {
     const value = base.measured[metric.key];
-    values[metric.key] = value === undefined || metric.scaling === 'constant' ? value : value * factor;
+    values[metric.key] = value === undefined || metric.scaling !== 'linear' ? value : value * factor;
   }
   return { ...base, reportedSize, extrapolated: factor !== 1, values };
 }

@@ -1,5 +1,6 @@
 /** Runs the selected scenarios: our row at the target size, then the upstream reference row. */
 import type { BenchArguments, ScenarioName } from './bench-arguments.js';
+import type { BenchProvider } from './bench-cloud.js';
 import { scaleRow, type MetricDefinition, type RowResult, type ScenarioResult } from './bench-results.js';
 import { OUR_POLICY, UPSTREAM_POLICY, type CcmPolicy } from './ccm-policies.js';
 import { NODE_STORM_METRICS, runNodeStorm } from './scenarios/node-storm.js';
@@ -9,6 +10,8 @@ import { runSteadyState, STEADY_STATE_METRICS } from './scenarios/steady-state.j
 /** The scenarios' defaults (the targets of the scale work item). */
 export const SCENARIO_DEFAULTS = {
   'node-storm': { nodes: 5_000, latencyMs: 100, rate: 20, referenceNodes: 100 },
+  /** Against a provider's simulator: its own latency, no rate limit. */
+  'provider-node-storm': { nodes: 1_000, referenceNodes: 100 },
   'service-storm': { services: 1_000, nodes: 100, latencyMs: 100, rate: undefined, referenceServices: 100 },
   'steady-state': { nodes: 5_000, latencyMs: 100, rate: undefined, referenceNodes: 100, periodSeconds: 20 },
 } as const;
@@ -30,6 +33,7 @@ async function runScenario(scenario: ScenarioName, options: BenchArguments, prog
   const timeoutMs = options.timeoutSeconds * 1000;
   switch (scenario) {
     case 'node-storm': {
+      if (options.provider !== 'sandbox') return runProviderNodeStorm(options.provider, options, progress);
       const defaults = SCENARIO_DEFAULTS['node-storm'];
       const nodes = options.nodes ?? defaults.nodes;
       const latencyMs = options.latencyMs ?? defaults.latencyMs;
@@ -43,7 +47,7 @@ async function runScenario(scenario: ScenarioName, options: BenchArguments, prog
         NODE_STORM_METRICS,
         nodes,
         referenceNodes,
-        (policy, size) => runNodeStorm(policy, { nodes: size, latencyMs, rate, apiQps, timeoutMs, kubeApi: options.kubeApi }),
+        (policy, size) => runNodeStorm(policy, { provider: 'sandbox', nodes: size, latencyMs, rate, apiQps, timeoutMs, kubeApi: options.kubeApi }),
         options,
         progress,
         nodes === defaults.nodes && latencyMs === defaults.latencyMs && rate === defaults.rate,
@@ -94,6 +98,26 @@ async function runScenario(scenario: ScenarioName, options: BenchArguments, prog
   }
 }
 
+/** node-storm against a provider's simulator through its conformance driver, behind a counting proxy. */
+function runProviderNodeStorm(provider: Exclude<BenchProvider, 'sandbox'>, options: BenchArguments, progress: Progress): Promise<ScenarioResult> {
+  const defaults = SCENARIO_DEFAULTS['provider-node-storm'];
+  const nodes = options.nodes ?? defaults.nodes;
+  const apiQps = options.apiQps ?? UNLIMITED_CLOUD_API_QPS;
+  const referenceNodes = Math.min(nodes, options.referenceNodes ?? defaults.referenceNodes);
+  return runRows(
+    'node-storm',
+    'nodes',
+    { provider, nodes, referenceNodes },
+    NODE_STORM_METRICS,
+    nodes,
+    referenceNodes,
+    (policy, size) => runNodeStorm(policy, { provider, nodes: size, latencyMs: 0, rate: undefined, apiQps, timeoutMs: options.timeoutSeconds * 1000, kubeApi: options.kubeApi }),
+    options,
+    progress,
+    false,
+  );
+}
+
 /** The budget an operator would configure: the cloud's documented rate, or generous without one. */
 function apiQpsFor(rate: number | undefined): number {
   return rate !== undefined && rate > 0 ? rate : UNLIMITED_CLOUD_API_QPS;
@@ -102,7 +126,7 @@ function apiQpsFor(rate: number | undefined): number {
 async function runRows(
   scenario: ScenarioName,
   sizeUnit: 'nodes' | 'services',
-  parameters: Record<string, number | undefined>,
+  parameters: Record<string, number | string | undefined>,
   metrics: MetricDefinition[],
   size: number,
   referenceSize: number,

@@ -2,7 +2,7 @@
 // kube-apiserver under CI, with the CCM under its own ServiceAccount and the manifests' RBAC).
 // On the real server every request of the CCM and the harness is recorded, then replayed against
 // @ccm/kube-emulator: the emulator must answer as the real server did.
-import { sandboxDriver } from '../drivers/sandbox-driver.js';
+import { sandboxDriver } from '@ccm/cloud-provider-sandbox/conformance';
 import { selectKubeApi } from '../harness/kube-api-selection.js';
 import { describeConformance } from './conformance-suite.js';
 import { describeEmulatorReplay, GroupRecordings } from './emulator-replay.js';

@@ -2,7 +2,7 @@
 // pinned in its go.mod). vSphere offers no load balancers or routes (upstream needs NSX-T), so
 // only the node, serving and leader scenarios run. Fails under CI=true when Go is missing or older
 // than e2e/vcsim/go.mod needs.
-import { vsphereDriver } from '../../../providers/cloud-provider-vsphere/test/e2e/vsphere-driver.js';
+import { vsphereDriver } from '@ccm/cloud-provider-vsphere/conformance';
 import { describeConformance } from './conformance-suite.js';
 
 await describeConformance(vsphereDriver);

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { issueCertificate, type CertificateAndKey } from '@ccm/core/app';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideWhenUnavailable } from '../conformance/conformance-suite.js';
-import { sandboxDriver } from '../drivers/sandbox-driver.js';
+import { sandboxDriver } from '@ccm/cloud-provider-sandbox/conformance';
 import { RealBackend } from '../harness/kube-api-backend.js';
 import { KUBE_APISERVER_INSTALL_HINT, realKubeApiServerUnavailableReason, type RealKubeApiServerInfo } from '../harness/real-kube-api-server.js';
 import { TestCluster } from '../harness/test-cluster.js';

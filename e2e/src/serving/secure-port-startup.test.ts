@@ -5,7 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxDriver } from '../drivers/sandbox-driver.js';
+import { sandboxDriver } from '@ccm/cloud-provider-sandbox/conformance';
 import { findFreePort } from '../harness/free-port.js';
 import { TestCluster } from '../harness/test-cluster.js';
 import { startDelegatedAuthCcm } from './delegated-auth-ccm.js';

@@ -5,27 +5,27 @@
  * the one cloud API budget of the provider (rate limit, throttling retries, metrics), the
  * coalescing instance lookups, and wires the capabilities.
  *
- * Decorators, outside in: instance lookup coalescer -> retries (5xx, network) -> budget ->
+ * The port pipeline (`composeAwsPort`, core's `composeCloudPort`), outside in: instance lookup
+ * coalescer -> retries (5xx, network) -> budget ->
  * cloud API observer -> SDK adapter.
  */
+import { createCoalescerMetrics, type CloudApiBudget, type CloudRetryPolicy } from '@ccm/core/cloud';
+import { CloudConfigError } from '@ccm/core/config';
+import type { Logger } from '@ccm/core/logging';
 import {
-  CloudConfigError,
   cloudProviders,
-  createCoalescerMetrics,
-  formatCloudConfigProblem,
-  type CloudApiBudget,
+  defineCloudProvider,
   type CloudInitializeContext,
   type CloudProvider,
+  type CloudProviderCreateContext,
   type CloudProviderFactoryContext,
   type CloudProviderRegistry,
-  type Clusters,
-  type Instances,
+  type DefinedCloudProvider,
   type InstancesV2,
   type LoadBalancer,
-  type Logger,
   type Routes,
-  type Zones,
-} from '@ccm/core';
+} from '@ccm/core/provider';
+import { errorMessage } from '@ccm/core/util';
 import { AwsInstances } from './aws-instances.js';
 import { AwsLoadBalancers } from './aws-load-balancers.js';
 import { AwsRoutes } from './aws-routes.js';
@@ -47,14 +47,13 @@ import type { Ec2Port } from './ports/ec2-port.js';
 import type { ElbPort } from './ports/elb-port.js';
 import type { Elbv2Port } from './ports/elbv2-port.js';
 import type { MetadataPort } from './ports/metadata-port.js';
-import { createAwsApiBudget, withApiBudget, type AwsApiBudgetOverrides } from './ports/aws-api-budget.js';
+import { composeAwsPort, createAwsApiBudget, createAwsCloudApiObserver, type AwsApiBudgetOverrides } from './ports/aws-port-pipeline.js';
 import { assumeRoleCredentials, createAwsSdkClients } from './ports/sdk/aws-sdk-clients.js';
 import { createSdkEc2Port } from './ports/sdk/sdk-ec2-port.js';
 import { createSdkElbPort } from './ports/sdk/sdk-elb-port.js';
 import { createSdkElbv2Port } from './ports/sdk/sdk-elbv2-port.js';
 import { createImdsMetadataPort } from './ports/sdk/imds-metadata-port.js';
-import { withRetries, type RetryOptions } from './ports/retries.js';
-import { startNodeDirectory } from './kube/start-node-directory.js';
+import { sharedNodeDirectory } from './kube/shared-node-directory.js';
 import { AWS_PROVIDER_NAME } from './provider-id.js';
 import { ClusterTagging, findClusterIdInTags } from './tags.js';
 
@@ -71,8 +70,8 @@ export interface AwsCloudOptions {
   ports?: Partial<AwsPorts>;
   /** Tuning of the cloud API budget (defaults: `AWS_API_BUDGET_DEFAULTS`). */
   apiBudget?: AwsApiBudgetOverrides;
-  /** Retries of 5xx and network failures. */
-  retry?: RetryOptions;
+  /** Retries of 5xx and network failures (overrides of `AWS_RETRY_DEFAULTS`). */
+  retry?: CloudRetryPolicy;
   securityGroupTiming?: SecurityGroupTiming;
   /** Builds the node directory once the CCM runs (default: none; lookups use names). */
   createNodeDirectory?: (context: CloudInitializeContext) => NodeDirectory | undefined;
@@ -125,23 +124,11 @@ export class AwsCloud implements CloudProvider {
     return this.#loadBalancers;
   }
 
-  /** The deprecated Instances interface is not offered; every controller uses InstancesV2. */
-  instances(): Instances | undefined {
-    return undefined;
-  }
+  // Instances (v1) and Zones are not offered (every controller uses InstancesV2), nor Clusters
+  // (upstream returns false too): the optional capabilities are left out.
 
   instancesV2(): InstancesV2 {
     return this.#instancesV2;
-  }
-
-  /** Deprecated; only used on the Instances v1 path. */
-  zones(): Zones | undefined {
-    return undefined;
-  }
-
-  /** Upstream returns false too. */
-  clusters(): Clusters | undefined {
-    return undefined;
   }
 
   routes(): Routes {
@@ -172,7 +159,7 @@ async function findIdentity(config: AwsCloudConfig, fileName: string, metadata: 
       instanceId = await metadata.instanceId();
     } catch (error) {
       throw new Error(
-        `could not read the instance ID from the instance metadata service (${error instanceof Error ? error.message : String(error)}); ` +
+        `could not read the instance ID from the instance metadata service (${errorMessage(error)}); ` +
           'when not running on EC2, set VPC, SubnetID (or RoleARN) and KubernetesClusterID in [Global]',
         { cause: error },
       );
@@ -194,11 +181,30 @@ async function findIdentity(config: AwsCloudConfig, fileName: string, metadata: 
   return { region, vpcId, subnetId, clusterId, usesLegacyTags, offAws };
 }
 
+/**
+ * The AWS provider's definition (core's `defineCloudProvider`: registration, reading the cloud
+ * config, logging its warnings), with test and simulator seams in `options`.
+ */
+export function defineAwsCloudProvider(options: AwsCloudOptions = {}): DefinedCloudProvider<AwsCloudConfig> {
+  return defineCloudProvider({
+    name: AWS_PROVIDER_NAME,
+    configSchema: { read: readAwsCloudConfig },
+    defaultConfigFileName: DEFAULT_CLOUD_CONFIG_FILE_NAME,
+    create: (config, context) => createAwsCloudFromConfig(config, context, options),
+  });
+}
+
+/** The provider the binary registers: the node directory follows the shared Node informer. */
+export const awsCloudProvider = defineAwsCloudProvider({ createNodeDirectory: sharedNodeDirectory });
+
+/** Reads `configText` (logging its warnings) and builds the provider; `options` are the seams of tests and simulators. */
 export async function createAwsCloud(configText: string | undefined, context: CloudProviderFactoryContext, options: AwsCloudOptions = {}): Promise<AwsCloud> {
+  return (await defineAwsCloudProvider(options).factory(configText, context)) as AwsCloud;
+}
+
+async function createAwsCloudFromConfig(config: AwsCloudConfig, context: CloudProviderCreateContext, options: AwsCloudOptions): Promise<AwsCloud> {
   const logger = context.logger;
-  const fileName = context.configPath ?? DEFAULT_CLOUD_CONFIG_FILE_NAME;
-  const { config, warnings } = readAwsCloudConfig(configText, fileName);
-  for (const warning of warnings) logger.warn(formatCloudConfigProblem(warning));
+  const fileName = context.configFileName;
 
   const imdsOverride = findServiceOverride(config.serviceOverrides, SERVICE_ID_IMDS, '');
   const metadata = options.ports?.metadata ?? createImdsMetadataPort(imdsOverride ? { endpoint: imdsOverride.url } : {});
@@ -207,18 +213,23 @@ export async function createAwsCloud(configText: string | undefined, context: Cl
     try {
       region = await metadata.region();
     } catch (error) {
-      throw new Error(`could not determine the AWS region from the instance metadata service (${error instanceof Error ? error.message : String(error)}); set Region in [Global]`, {
+      throw new Error(`could not determine the AWS region from the instance metadata service (${errorMessage(error)}); set Region in [Global]`, {
         cause: error,
       });
     }
   }
 
   const budget = createAwsApiBudget(context.metrics, logger, options.apiBudget);
-  const retry: RetryOptions = {
-    onRetry: ({ operation, attempt, delayMs, error }) => logger.verbose(2, 'retrying cloud call', { operation, attempt, delayMs, error: String(error) }),
-    ...options.retry,
+  const pipeline = {
+    budget,
+    observer: createAwsCloudApiObserver(context.metrics),
+    retry: {
+      onRetry: ({ operation, attempt, delayMs, error }: { operation: string; attempt: number; delayMs: number; error: unknown }) =>
+        logger.verbose(2, 'retrying cloud call', { operation, attempt, delayMs, error: String(error) }),
+      ...options.retry,
+    },
   };
-  const decorate = <T extends object>(port: T, service: string): T => withRetries(withApiBudget(port, service, budget), service, retry);
+  const decorate = <T extends object>(port: T, service: string): T => composeAwsPort(port, service, pipeline);
   let sdkClients: ReturnType<typeof createAwsSdkClients> | undefined;
   const clients = () =>
     (sdkClients ??= createAwsSdkClients({
@@ -287,8 +298,5 @@ export async function createAwsCloud(configText: string | undefined, context: Cl
 
 /** Registers `aws` in a provider registry (default: the process-wide one). */
 export function registerAwsCloudProvider(registry: CloudProviderRegistry = cloudProviders): CloudProviderRegistry {
-  if (!registry.isRegistered(AWS_PROVIDER_NAME)) {
-    registry.register(AWS_PROVIDER_NAME, (configText, context) => createAwsCloud(configText, context, { createNodeDirectory: startNodeDirectory }));
-  }
-  return registry;
+  return awsCloudProvider.register(registry);
 }

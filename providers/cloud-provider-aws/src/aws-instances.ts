@@ -1,7 +1,9 @@
 /**
  * InstancesV2 for AWS: translates Node objects into instance lookups (upstream `instances_v2.go`).
  */
-import { InstanceNotFoundError, type CloudCallOptions, type InstanceMetadata, type InstancesV2, type Logger, type V1Node } from '@ccm/core';
+import type { V1Node } from '@ccm/core/kube';
+import type { Logger } from '@ccm/core/logging';
+import { InstanceNotFoundError, type CloudCallOptions, type InstanceMetadata, type InstancesV2 } from '@ccm/core/provider';
 import type { InstanceLocator } from './operations/instance-locator.js';
 import { nodeAddressesOf, type IpFamily } from './operations/node-addresses.js';
 import type { ZoneCache } from './operations/zone-cache.js';
@@ -28,9 +30,7 @@ export class AwsInstances implements InstancesV2 {
 
   /** False only when EC2 does not know the instance or it is terminated. */
   async instanceExists(node: V1Node, options?: CloudCallOptions): Promise<boolean> {
-    const { locator } = this.#dependencies;
-    const instanceId = await locator.instanceIdOfNode(node, options);
-    const instance = await locator.lookup.byId(instanceId, options);
+    const { instanceId, instance } = await this.#dependencies.locator.instanceOfNode(node, options);
     if (!instance || instance.state === undefined) return false;
     if (instance.state === 'terminated') {
       this.#dependencies.logger.verbose(2, 'instance is terminated', { node: node.metadata?.name, instanceId });
@@ -41,16 +41,13 @@ export class AwsInstances implements InstancesV2 {
 
   /** True only for `stopped` (upstream); an unknown instance is not "shut down". */
   async instanceShutdown(node: V1Node, options?: CloudCallOptions): Promise<boolean> {
-    const { locator } = this.#dependencies;
-    const instanceId = await locator.instanceIdOfNode(node, options);
-    const instance = await locator.lookup.byId(instanceId, options);
+    const { instance } = await this.#dependencies.locator.instanceOfNode(node, options);
     return instance?.state === 'stopped';
   }
 
   async instanceMetadata(node: V1Node, options?: CloudCallOptions): Promise<InstanceMetadata> {
     const { locator, zones, region, nodeIpFamilies, logger } = this.#dependencies;
-    const instanceId = await locator.instanceIdOfNode(node, options);
-    const instance = await locator.lookup.byId(instanceId, options);
+    const { instanceId, instance } = await locator.instanceOfNode(node, options);
     if (!instance) throw new InstanceNotFoundError(`instance not found: ${instanceId}`);
     const zone = instance.availabilityZone ?? '';
     const existingProviderId = node.spec?.providerID ?? '';

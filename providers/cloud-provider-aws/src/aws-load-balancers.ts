@@ -3,16 +3,9 @@
  * whole Service before any cloud call, and cleans up the other kind when the type changes
  * (upstream refuses type changes and leaks the old load balancer on delete).
  */
-import {
-  defaultLoadBalancerName,
-  ImplementedElsewhereError,
-  type CloudCallOptions,
-  type LoadBalancer,
-  type LoadBalancerStatus,
-  type Logger,
-  type V1Node,
-  type V1Service,
-} from '@ccm/core';
+import type { V1Node, V1Service } from '@ccm/core/kube';
+import type { Logger } from '@ccm/core/logging';
+import { defaultLoadBalancerName, ImplementedElsewhereError, type CloudCallOptions, type LoadBalancer, type LoadBalancerStatus } from '@ccm/core/provider';
 import { ANNOTATIONS } from './annotations.js';
 import { listAnnotation } from './operations/load-balancer/annotation-values.js';
 import { annotationsOf, buildLoadBalancerSpec, loadBalancerKind } from './operations/load-balancer/build-load-balancer-spec.js';

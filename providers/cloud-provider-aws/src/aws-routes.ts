@@ -2,7 +2,8 @@
  * Routes for AWS (upstream `aws_routes.go`): one route per pod CIDR in the cluster's route table,
  * pointing at the node's instance, with the source/destination check disabled on that instance.
  */
-import type { CloudCallOptions, Logger, Route, Routes } from '@ccm/core';
+import type { Logger } from '@ccm/core/logging';
+import type { CloudCallOptions, Route, Routes } from '@ccm/core/provider';
 import { isAwsErrorKind } from './errors.js';
 import type { Ec2Instance, Ec2Port } from './ports/ec2-port.js';
 import type { InstanceLocator } from './operations/instance-locator.js';

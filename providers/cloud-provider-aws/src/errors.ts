@@ -3,7 +3,7 @@
  * original error as `cause`. Retryability is decided where the error is born (the SDK adapter for
  * cloud API errors), never guessed later from a message.
  */
-import { InvalidServiceConfigurationError } from '@ccm/core';
+import { InvalidServiceConfigurationError } from '@ccm/core/provider';
 
 /** What went wrong with a cloud API call, independent of the AWS error code spelling. */
 export type AwsApiErrorKind =

@@ -1,5 +1,5 @@
 /** @ccm/cloud-provider-aws: the AWS cloud provider for the cloud-controller-manager. */
-export { AwsCloud, createAwsCloud, registerAwsCloudProvider, type AwsCloudOptions, type AwsIdentity, type AwsPorts } from './aws-cloud.js';
+export { AwsCloud, awsCloudProvider, createAwsCloud, defineAwsCloudProvider, registerAwsCloudProvider, type AwsCloudOptions, type AwsIdentity, type AwsPorts } from './aws-cloud.js';
 export { AwsInstances, LABEL_ZONE_ID } from './aws-instances.js';
 export { AwsLoadBalancers } from './aws-load-balancers.js';
 export { AwsRoutes } from './aws-routes.js';

@@ -1,12 +1,15 @@
-import { CloudConfigError, cloudProviders, CloudProviderRegistry, createMetricsRegistry } from '@ccm/core';
+import { createMetricsRegistry } from '@ccm/core/app';
+import { CloudConfigError } from '@ccm/core/config';
+import { cloudProviders, CloudProviderRegistry, type CloudProvider } from '@ccm/core/provider';
 import { describe, expect, it } from 'vitest';
 import { createAwsCloud, registerAwsCloudProvider } from '../src/aws-cloud.js';
 import { FakeEc2 } from './fakes/fake-ec2.js';
 import { FakeElb } from './fakes/fake-elb.js';
 import { FakeElbv2 } from './fakes/fake-elbv2.js';
-import { AWS_API_BUDGET_DEFAULTS } from '../src/ports/aws-api-budget.js';
+import { AWS_API_BUDGET_DEFAULTS } from '../src/ports/aws-port-pipeline.js';
 import { awsError } from './fakes/fake-errors.js';
-import { FakeMetadata, makeService, OFF_AWS_CONFIG, RecordingLogger } from './helpers.js';
+import { FakeMetadata } from './fakes/fake-metadata.js';
+import { makeService, OFF_AWS_CONFIG, RecordingLogger } from './helpers.js';
 
 function ports(metadata = new FakeMetadata()) {
   return { ec2: new FakeEc2(), elb: new FakeElb(), elbv2: new FakeElbv2(), metadata };
@@ -25,9 +28,11 @@ describe('createAwsCloud', () => {
     expect(cloud.instancesV2()).toBeDefined();
     expect(cloud.loadBalancer()).toBeDefined();
     expect(cloud.routes()).toBeDefined();
-    expect(cloud.instances()).toBeUndefined();
-    expect(cloud.zones()).toBeUndefined();
-    expect(cloud.clusters()).toBeUndefined();
+    // Optional capabilities the provider does not offer are absent.
+    const provider: CloudProvider = cloud;
+    expect(provider.instances?.()).toBeUndefined();
+    expect(provider.zones?.()).toBeUndefined();
+    expect(provider.clusters?.()).toBeUndefined();
   });
 
   it('reads the region, VPC, subnet and cluster ID of its own instance on EC2', async () => {

@@ -1,4 +1,4 @@
-import { InstanceNotFoundError } from '@ccm/core';
+import { InstanceNotFoundError } from '@ccm/core/provider';
 import { describe, expect, it } from 'vitest';
 import { LABEL_ZONE_ID } from '../src/aws-instances.js';
 import { AwsProviderIdError } from '../src/provider-id.js';
@@ -113,6 +113,39 @@ describe('AwsInstances (InstancesV2)', () => {
     const nodes = [addNodeInstance(ec2).node, addNodeInstance(ec2).node, addNodeInstance(ec2).node];
     ec2.log.clear();
     expect(await Promise.all(nodes.map((node) => cloud.instancesV2().instanceExists(node)))).toEqual([true, true, true]);
+    expect(ec2.log.count('ec2.describeInstances')).toBe(1);
+  });
+
+  it('spends one DescribeInstances per new node without a provider ID: the instance found by name is reused', async () => {
+    const { cloud, ec2 } = await createHarness();
+    const { node, instanceId } = addNodeInstance(ec2);
+    const unregistered = makeNode(node.metadata?.name ?? '');
+    ec2.log.clear();
+    const metadata = defined(await cloud.instancesV2().instanceMetadata(unregistered));
+    expect(metadata.providerId).toBe(`aws:///us-west-2a/${instanceId}`);
+    expect(ec2.log.count('ec2.describeInstances')).toBe(1);
+    expect(ec2.log.inputs('ec2.describeInstances')[0]).toMatchObject({ filters: [{ name: 'private-dns-name', values: [node.metadata?.name] }, { name: 'instance-state-name' }] });
+    ec2.log.clear();
+    expect(await cloud.instancesV2().instanceExists(unregistered)).toBe(true);
+    expect(await cloud.instancesV2().instanceShutdown(unregistered)).toBe(false);
+    expect(ec2.log.count('ec2.describeInstances')).toBe(2);
+  });
+
+  it('spends one DescribeInstances for a resource-named node (i-xxx) without a provider ID', async () => {
+    const { cloud, ec2 } = await createHarness();
+    const { instanceId } = addNodeInstance(ec2);
+    ec2.log.clear();
+    const metadata = defined(await cloud.instancesV2().instanceMetadata(makeNode(`${instanceId}.us-west-2.compute.internal`)));
+    expect(metadata.providerId).toBe(`aws:///us-west-2a/${instanceId}`);
+    expect(ec2.log.inputs('ec2.describeInstances')).toEqual([{ instanceIds: [instanceId] }]);
+  });
+
+  it('initializes a storm of new nodes without provider IDs with one DescribeInstances per batch of names', async () => {
+    const { cloud, ec2 } = await createHarness();
+    const nodes = Array.from({ length: 150 }, (_, index) => makeNode(addNodeInstance(ec2, { privateIp: `10.0.100.${index + 1}` }).node.metadata?.name ?? ''));
+    ec2.log.clear();
+    const metadata = await Promise.all(nodes.map((node) => cloud.instancesV2().instanceMetadata(node)));
+    expect(metadata.every((entry) => entry?.providerId.startsWith('aws:///us-west-2a/i-'))).toBe(true);
     expect(ec2.log.count('ec2.describeInstances')).toBe(1);
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addNodeInstance, createHarness, OFF_AWS_CONFIG } from './helpers.js';
+import { sharedNodeDirectory } from '../src/kube/shared-node-directory.js';
+import { addNodeInstance, createHarness, OFF_AWS_CONFIG, initializeContext } from './helpers.js';
 
 describe('AwsRoutes', () => {
   it('creates a route to the instance and disables its source/destination check', async () => {
@@ -47,9 +48,19 @@ describe('AwsRoutes', () => {
     });
     const { instanceId, node } = addNodeInstance(ec2);
     const providerId = node.spec?.providerID ?? '';
-    cloud.initialize({ clientBuilder: { kubeConfig: () => { throw new Error('unused'); } }, logger: { error() {}, warn() {}, info() {}, verbose() {}, child() { return this; } }, signal: new AbortController().signal });
+    cloud.initialize(initializeContext());
     await cloud.routes().createRoute('c', 'uid', { name: '', targetNode: 'custom-name', destinationCidr: '10.244.4.0/24' });
     expect(await cloud.routes().listRoutes('c')).toEqual([{ name: 'c-10.244.4.0/24', destinationCidr: '10.244.4.0/24', targetNode: 'custom-name', blackhole: false }]);
+  });
+
+  it('keeps the node directory from the shared Node informer of the initialize context', async () => {
+    const { cloud, ec2 } = await createHarness(OFF_AWS_CONFIG, { createNodeDirectory: sharedNodeDirectory });
+    const { node } = addNodeInstance(ec2);
+    const context = initializeContext();
+    cloud.initialize(context);
+    context.informers.nodes.deliverAdd('renamed-node', { ...node, metadata: { name: 'renamed-node' } });
+    await cloud.routes().createRoute('c', 'uid', { name: '', targetNode: 'renamed-node', destinationCidr: '10.244.7.0/24' });
+    expect(await cloud.routes().listRoutes('c')).toEqual([{ name: 'c-10.244.7.0/24', destinationCidr: '10.244.7.0/24', targetNode: 'renamed-node', blackhole: false }]);
   });
 
   it('deletes routes, and deleting a missing route succeeds', async () => {

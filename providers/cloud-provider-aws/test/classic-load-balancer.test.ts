@@ -1,4 +1,4 @@
-import { RetryError } from '@ccm/core';
+import { RetryError } from '@ccm/core/provider';
 import { describe, expect, it } from 'vitest';
 import { InvalidAnnotationError, NotOwnedError } from '../src/errors.js';
 import { ungroupPermissions } from '../src/operations/load-balancer/ingress-rules.js';

@@ -1,11 +1,15 @@
 /** Builders and a harness wiring the provider to in-memory fakes. */
-import { createMetricsRegistry, silentLogger, type LogFields, type Logger, type V1Node, type V1Service } from '@ccm/core';
+import { createMetricsRegistry } from '@ccm/core/app';
+import type { V1Node, V1Service } from '@ccm/core/kube';
+import { silentLogger, type LogFields, type Logger } from '@ccm/core/logging';
+import type { CloudInitializeContext } from '@ccm/core/provider';
+import { InMemoryInformer } from '@ccm/testing/kube';
 import { createAwsCloud, type AwsCloud, type AwsCloudOptions } from '../src/aws-cloud.js';
-import type { MetadataPort } from '../src/ports/metadata-port.js';
 import { FakeEc2 } from './fakes/fake-ec2.js';
 import { CallLog } from './fakes/fake-errors.js';
 import { FakeElb } from './fakes/fake-elb.js';
 import { FakeElbv2 } from './fakes/fake-elbv2.js';
+import { FakeMetadata } from './fakes/fake-metadata.js';
 
 export const CLUSTER_ID = 'c1';
 export const CLUSTER_TAG = { [`kubernetes.io/cluster/${CLUSTER_ID}`]: 'owned' };
@@ -76,25 +80,6 @@ export class RecordingLogger implements Logger {
   }
   warnings(): string[] {
     return this.lines.filter((line) => line.level === 'warn').map((line) => line.message);
-  }
-}
-
-export class FakeMetadata implements MetadataPort {
-  calls: string[] = [];
-  constructor(readonly values: { region?: string; instanceId?: string; availabilityZone?: string } = {}) {}
-  async region(): Promise<string> {
-    this.calls.push('region');
-    if (this.values.region === undefined) throw new Error('metadata: no region');
-    return this.values.region;
-  }
-  async instanceId(): Promise<string> {
-    this.calls.push('instanceId');
-    if (this.values.instanceId === undefined) throw new Error('metadata: connect ECONNREFUSED 169.254.169.254:80');
-    return this.values.instanceId;
-  }
-  async availabilityZone(): Promise<string> {
-    this.calls.push('availabilityZone');
-    return this.values.availabilityZone ?? '';
   }
 }
 
@@ -205,4 +190,23 @@ export { silentLogger };
 export function defined<T>(value: T | undefined, what = 'value'): T {
   if (value === undefined) throw new Error(`expected a ${what}`);
   return value;
+}
+
+/** What the CCM hands `initialize`: a Node informer the test feeds (`nodes.deliverAdd`), no kube client. */
+export function initializeContext(nodes = new InMemoryInformer<V1Node>()): CloudInitializeContext & { informers: { nodes: InMemoryInformer<V1Node> } } {
+  return {
+    clientBuilder: {
+      kubeConfig: () => {
+        throw new Error('the AWS provider builds no kube client of its own');
+      },
+    },
+    logger: silentLogger,
+    signal: new AbortController().signal,
+    informers: {
+      nodes,
+      secrets: () => {
+        throw new Error('the AWS provider reads no Secrets');
+      },
+    },
+  };
 }

@@ -1,4 +1,5 @@
-import { createMetricsRegistry, ImplementedElsewhereError } from '@ccm/core';
+import { createMetricsRegistry } from '@ccm/core/app';
+import { ImplementedElsewhereError } from '@ccm/core/provider';
 import { createAwsCloud } from '../src/aws-cloud.js';
 import { describe, expect, it } from 'vitest';
 import { InvalidAnnotationError, NotOwnedError } from '../src/errors.js';

@@ -1,5 +1,5 @@
-import type { CloudCallOptions } from '@ccm/core';
-import type { CallOptions } from './ports/sandbox-cloud-client.js';
+import type { CloudCallOptions } from '@ccm/core/provider';
+import type { CallOptions } from './ports/sandbox-cloud-port.js';
 
 /** Core call options -> port call options (only the abort signal crosses). */
 export function callOptions(options: CloudCallOptions | undefined): CallOptions | undefined {

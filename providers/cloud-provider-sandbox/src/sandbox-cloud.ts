@@ -1,62 +1,68 @@
+import { CloudApiBudget, createCloudApiObserver, createCoalescerMetrics, type CloudApiObserver } from '@ccm/core/cloud';
+import type { Logger } from '@ccm/core/logging';
 import {
-  CloudApiBudget,
-  CloudConfigError,
   cloudProviders,
-  createCloudApiObserver,
-  createCoalescerMetrics,
+  defineCloudProvider,
   type CloudProvider,
   type CloudProviderFactory,
   type CloudProviderFactoryContext,
   type CloudProviderRegistry,
-  type Logger,
-} from '@ccm/core';
-import { readSandboxCloudConfig, type SandboxCloudConfig } from './config/sandbox-cloud-config.js';
+  type InstancesV2,
+  type LoadBalancer,
+  type Routes,
+} from '@ccm/core/provider';
+import { SANDBOX_CLOUD_CONFIG_READER, type SandboxCloudConfig } from './config/sandbox-cloud-config.js';
 import { BatchedInstanceLookup } from './operations/instance-lookup.js';
 import { InstanceOperations } from './operations/instance-operations.js';
 import { LoadBalancerOperations } from './operations/load-balancer-operations.js';
 import { RouteOperations } from './operations/route-operations.js';
-import { HttpSandboxCloudClient } from './ports/http-sandbox-cloud-client.js';
-import { retrySandboxCalls } from './ports/retry-sandbox-calls.js';
-import type { SandboxCloudClient } from './ports/sandbox-cloud-client.js';
-import { wrapSandboxCloudClient, type SandboxCallWrapper } from './ports/wrap-sandbox-cloud-client.js';
+import type { SandboxCloudPort } from './ports/sandbox-cloud-port.js';
+import { composeSandboxPort } from './ports/sandbox-port-pipeline.js';
+import { HttpSandboxCloudPort } from './ports/sdk/http-sandbox-cloud-port.js';
+import { SANDBOX_PROVIDER_NAME } from './provider-id.js';
 import { SandboxInstances } from './sandbox-instances.js';
 import { SandboxLoadBalancers } from './sandbox-load-balancers.js';
-import { SANDBOX_PROVIDER_NAME } from './sandbox-provider-id.js';
 import { SandboxRoutes } from './sandbox-routes.js';
 
 export interface SandboxCloudDependencies {
   logger: Logger;
-  /** The raw port; default the HTTP client for `config.url`. Retries are added on top either way. */
-  client?: SandboxCloudClient;
-  /** Decorators around every HTTP attempt (metrics, tracing), outermost first; retries wrap them. */
-  decorators?: SandboxCallWrapper[];
-  /** Injected into the retry decorator (tests). */
+  /** The raw port; default the HTTP adapter for `config.url`. The pipeline is added on top either way. */
+  client?: SandboxCloudPort;
+  /** Times every attempt (the cloud API metrics); none when absent. */
+  observer?: CloudApiObserver;
+  /** Injected into the retry stage (tests). */
   sleep?: (delayMs: number, signal?: AbortSignal) => Promise<void>;
   /** Where the cloud API budget and the lookup coalescer publish their metrics. */
   metrics?: CloudProviderFactoryContext['metrics'];
 }
 
 /**
- * How instance lookups are batched (`lookup-policy = batched`). A 20 ms window and two batch
- * calls in flight: lookups that arrive while both calls are out wait and go together, so node
- * storms cost a call per ~50-100 nodes instead of one per node, at the price of up to 20 ms
- * added to a lookup (the sandbox answers in 100 ms under the benchmark).
+ * How instance lookups are batched (`lookup-policy = batched`). A 20 ms window and one batch
+ * call in flight (as AWS): lookups that arrive while the call is out wait and go together, so a
+ * storm of 5,000 new nodes costs about 60 calls (one per ~85 nodes; two calls in flight made
+ * about 100-130) instead of one per node, at the price of up to 20 ms added to a lookup (the
+ * sandbox answers in 100 ms under the benchmark).
  */
-export const LOOKUP_COALESCING = { windowMs: 20, maxBatchSize: 100, maxConcurrentBatches: 2 } as const;
+export const LOOKUP_COALESCING = { windowMs: 20, maxBatchSize: 100, maxConcurrentBatches: 1 } as const;
+
+/** The capabilities the sandbox provider offers (LoadBalancer and Routes unless disabled by config). */
+export interface SandboxCloudProvider extends CloudProvider {
+  instancesV2(): InstancesV2;
+  loadBalancer(): LoadBalancer | undefined;
+  routes(): Routes | undefined;
+}
 
 /**
- * The composition root: config -> port (+ decorators, + the cloud API budget, + retries) ->
+ * The composition root: config -> port + the port pipeline (core's `composeCloudPort`) ->
  * operations -> capabilities. InstancesV2, LoadBalancer and Routes; Instances (v1), Zones and
- * Clusters are not offered.
+ * Clusters are not offered (left out: they are optional).
  *
  * Outside in, each call goes: instance lookups through the coalescer (`lookup-policy = batched`),
  * then retries of 5xx and network failures, then the budget (one token per attempt; it retries
- * throttled attempts itself, with adaptive backoff), then the decorators (metrics), then HTTP.
+ * throttled attempts itself, with adaptive backoff), then the observer (metrics), then HTTP.
  */
-export function createSandboxCloud(config: SandboxCloudConfig, dependencies: SandboxCloudDependencies): CloudProvider {
+export function createSandboxCloud(config: SandboxCloudConfig, dependencies: SandboxCloudDependencies): SandboxCloudProvider {
   const logger = dependencies.logger.child({ provider: SANDBOX_PROVIDER_NAME });
-  let client = dependencies.client ?? new HttpSandboxCloudClient({ url: config.url, requestTimeoutMs: config.requestTimeoutMs });
-  for (const decorator of [...(dependencies.decorators ?? [])].reverse()) client = wrapSandboxCloudClient(client, decorator);
   const budget =
     config.cloudApi === undefined
       ? undefined
@@ -68,12 +74,12 @@ export function createSandboxCloud(config: SandboxCloudConfig, dependencies: San
           logger,
           ...(dependencies.metrics === undefined ? {} : { metrics: dependencies.metrics }),
         });
-  if (budget !== undefined) client = wrapSandboxCloudClient(client, (operation, call, signal) => budget.call(operation, call, signal === undefined ? {} : { signal }));
-  if (config.retries > 0) {
-    const retryPolicy: Parameters<typeof retrySandboxCalls>[0] = { attempts: config.retries + 1, retryThrottled: budget === undefined };
-    if (dependencies.sleep !== undefined) retryPolicy.sleep = dependencies.sleep;
-    client = wrapSandboxCloudClient(client, retrySandboxCalls(retryPolicy));
-  }
+  const client = composeSandboxPort(dependencies.client ?? new HttpSandboxCloudPort({ url: config.url, requestTimeoutMs: config.requestTimeoutMs }), {
+    attempts: config.retries + 1,
+    ...(dependencies.observer === undefined ? {} : { observer: dependencies.observer }),
+    ...(budget === undefined ? {} : { budget }),
+    ...(dependencies.sleep === undefined ? {} : { sleep: dependencies.sleep }),
+  });
 
   const clusterIdentity = (clusterName: string): string => (config.clusterId === '' ? clusterName : config.clusterId);
   const lookup =
@@ -95,28 +101,23 @@ export function createSandboxCloud(config: SandboxCloudConfig, dependencies: San
     instancesV2: () => instances,
     loadBalancer: () => loadBalancers,
     routes: () => routes,
-    // Deprecated capabilities: InstancesV2 replaces Instances and Zones; no controller uses Clusters.
-    instances: () => undefined,
-    zones: () => undefined,
-    clusters: () => undefined,
     hasClusterId: () => config.clusterId !== '',
   };
 }
 
+/** The sandbox provider's definition: reads the `--cloud-config` (required), logs its warnings, builds the provider. */
+export const sandboxCloudProvider = defineCloudProvider({
+  name: SANDBOX_PROVIDER_NAME,
+  configSchema: SANDBOX_CLOUD_CONFIG_READER,
+  defaultConfigFileName: '<cloud-config>',
+  create: (config, context) =>
+    createSandboxCloud(config, { logger: context.logger, metrics: context.metrics, observer: createCloudApiObserver(context.metrics, SANDBOX_PROVIDER_NAME) }),
+});
+
 /** The registry factory: reads the `--cloud-config` text (required) and builds the provider. */
-export const sandboxCloudProviderFactory: CloudProviderFactory = (configText, context) => {
-  const fileName = context.configPath ?? '<cloud-config>';
-  if (configText === undefined) {
-    throw new CloudConfigError({ fileName, message: 'the sandbox provider needs --cloud-config with [Global] url = <sandbox cloud URL>' });
-  }
-  const { config, warnings } = readSandboxCloudConfig(configText, fileName);
-  for (const warning of warnings) context.logger.warn(`cloud config: ${warning.message}`, { file: warning.fileName, line: warning.line });
-  const observer = createCloudApiObserver(context.metrics, SANDBOX_PROVIDER_NAME);
-  return createSandboxCloud(config, { logger: context.logger, metrics: context.metrics, decorators: [(operation, call) => observer.observe(operation, call)] });
-};
+export const sandboxCloudProviderFactory: CloudProviderFactory = sandboxCloudProvider.factory;
 
 /** Registers `sandbox` in a provider registry (the process-wide one by default). */
 export function registerSandboxCloudProvider(registry: CloudProviderRegistry = cloudProviders): CloudProviderRegistry {
-  if (!registry.isRegistered(SANDBOX_PROVIDER_NAME)) registry.register(SANDBOX_PROVIDER_NAME, sandboxCloudProviderFactory);
-  return registry;
+  return sandboxCloudProvider.register(registry);
 }

@@ -1,8 +1,8 @@
-import { InstanceNotFoundError, type CloudCallOptions, type InstanceMetadata, type InstancesV2 } from '@ccm/core';
+import { InstanceNotFoundError, type CloudCallOptions, type InstanceMetadata, type InstancesV2 } from '@ccm/core/provider';
 import type { V1Node } from '@kubernetes/client-node';
 import type { InstanceOperations } from './operations/instance-operations.js';
 import { callOptions } from './call-options.js';
-import { sandboxProviderId } from './sandbox-provider-id.js';
+import { sandboxProviderId } from './provider-id.js';
 
 /**
  * InstancesV2 for the sandbox: finds the instance by `spec.providerID` (`sandbox://<id>`), else

@@ -1,9 +1,9 @@
-import type { CloudCallOptions, LoadBalancer, LoadBalancerIngress, LoadBalancerStatus } from '@ccm/core';
+import type { CloudCallOptions, LoadBalancer, LoadBalancerIngress, LoadBalancerStatus } from '@ccm/core/provider';
 import type { V1Node, V1Service } from '@kubernetes/client-node';
 import type { LoadBalancerIngressMode } from './config/sandbox-cloud-config.js';
 import type { LoadBalancerOperations } from './operations/load-balancer-operations.js';
 import { callOptions } from './call-options.js';
-import type { CloudLoadBalancer } from './ports/sandbox-cloud-client.js';
+import type { CloudLoadBalancer } from './ports/sandbox-cloud-port.js';
 
 export function loadBalancerStatus(loadBalancer: CloudLoadBalancer, mode: LoadBalancerIngressMode): LoadBalancerStatus {
   const ingress: LoadBalancerIngress = {};

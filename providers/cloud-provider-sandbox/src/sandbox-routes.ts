@@ -1,4 +1,4 @@
-import type { CloudCallOptions, Route, Routes } from '@ccm/core';
+import type { CloudCallOptions, Route, Routes } from '@ccm/core/provider';
 import type { RouteOperations } from './operations/route-operations.js';
 import { callOptions } from './call-options.js';
 

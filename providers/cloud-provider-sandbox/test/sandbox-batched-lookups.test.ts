@@ -1,4 +1,5 @@
-import { createMetricsRegistry, silentLogger } from '@ccm/core';
+import { createMetricsRegistry } from '@ccm/core/app';
+import { silentLogger } from '@ccm/core/logging';
 import { makeNode, makeService } from '@ccm/testing';
 import { describeInstancesV2Contract, describeLoadBalancerContract, describeRoutesContract } from '@ccm/testing/contract';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -27,7 +28,7 @@ describe('lookup-policy = batched', () => {
     const instances = [];
     for (let index = 0; index < 40; index++) instances.push(await current.sandbox.createInstance({ name: `node-${index}` }));
     await current.sandbox.resetCalls();
-    const instancesV2 = current.provider.instancesV2()!;
+    const instancesV2 = current.provider.instancesV2?.()!;
     // Half by provider ID, half by name, and one node asked twice at once.
     const nodes = instances.map((instance, index) => (index % 2 === 0 ? makeNode(instance.name, { providerId: `sandbox://${instance.id}` }) : makeNode(instance.name)));
     const results = await Promise.all([...nodes.map((node) => instancesV2.instanceMetadata(node)), instancesV2.instanceMetadata(nodes[0]!)]);
@@ -42,7 +43,7 @@ describe('lookup-policy = batched', () => {
     const a = await current.sandbox.createInstance({ name: 'node-a' });
     const b = await current.sandbox.createInstance({ name: 'node-b' });
     const nodes = [makeNode('node-a', { providerId: `sandbox://${a.id}` }), makeNode('node-b', { providerId: `sandbox://${b.id}` })];
-    const loadBalancer = current.provider.loadBalancer()!;
+    const loadBalancer = current.provider.loadBalancer?.()!;
     const services = Array.from({ length: 10 }, (_, index) => makeService(`web-${index}`));
     await Promise.all(services.map((service) => loadBalancer.ensureLoadBalancer('kubernetes', service, nodes)));
     await current.sandbox.resetCalls();
@@ -60,7 +61,7 @@ describe('lookup-policy = batched', () => {
     const a = await current.sandbox.createInstance({ name: 'node-a' });
     await current.sandbox.createInstance({ name: 'node-b' });
     await current.sandbox.injectErrors({ operation: 'instances.batchGet', count: 1, code: 'InternalError' });
-    const instancesV2 = current.provider.instancesV2()!;
+    const instancesV2 = current.provider.instancesV2?.()!;
     const [byId, byName] = await Promise.all([
       instancesV2.instanceMetadata(makeNode('node-a', { providerId: `sandbox://${a.id}` })),
       instancesV2.instanceExists(makeNode('node-b')),
@@ -77,7 +78,7 @@ describe('lookup-policy = batched', () => {
     const current = await start({ config: { lookupPolicy: 'batched', retries: 0 } });
     await current.sandbox.createInstance({ name: 'node-a' });
     await current.sandbox.injectErrors({ operation: 'instances.batchGet', count: 1, code: 'Throttling' });
-    const error = await current.provider.instancesV2()!.instanceExists(makeNode('node-a')).catch((caught: unknown) => caught);
+    const error = await current.provider.instancesV2?.()!.instanceExists(makeNode('node-a')).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ kind: 'BatchFailed', cause: { kind: 'Throttled' } });
     expect((await current.sandbox.calls()).total.requests).toBe(1);
   });
@@ -89,7 +90,7 @@ describe('lookup-policy = single', () => {
     const instances = [];
     for (let index = 0; index < 5; index++) instances.push(await current.sandbox.createInstance({ name: `node-${index}` }));
     await current.sandbox.resetCalls();
-    await Promise.all(instances.map((instance) => current.provider.instancesV2()!.instanceExists(makeNode(instance.name, { providerId: `sandbox://${instance.id}` }))));
+    await Promise.all(instances.map((instance) => current.provider.instancesV2?.()!.instanceExists(makeNode(instance.name, { providerId: `sandbox://${instance.id}` }))));
     expect((await current.sandbox.calls()).operations['instances.get'].requests).toBe(5);
   });
 });
@@ -106,7 +107,7 @@ describe('the cloud API budget (cloud-config api-qps, api-burst)', () => {
     const instance = await current.sandbox.createInstance({ name: 'node-a' });
     await current.sandbox.injectErrors({ operation: 'instances.batchGet', count: 1, code: 'Throttling' });
     const started = performance.now();
-    expect(await provider.instancesV2()!.instanceExists(makeNode('node-a', { providerId: `sandbox://${instance.id}` }))).toBe(true);
+    expect(await provider.instancesV2?.()!.instanceExists(makeNode('node-a', { providerId: `sandbox://${instance.id}` }))).toBe(true);
     // The sandbox asks for Retry-After: 1 s; the budget waits at least that long, once.
     expect(performance.now() - started).toBeGreaterThanOrEqual(990);
     expect((await current.sandbox.calls()).operations['instances.batchGet']).toMatchObject({ requests: 2, throttled: 0, injectedErrors: 1, succeeded: 1 });

@@ -1,9 +1,10 @@
-import { defaultLoadBalancerName, silentLogger } from '@ccm/core';
+import { silentLogger } from '@ccm/core/logging';
+import { defaultLoadBalancerName } from '@ccm/core/provider';
 import { startSandboxCloud, type SandboxCloud, type StartSandboxCloudOptions } from '@ccm/testing';
 import type { ContractFixture, ContractInstance } from '@ccm/testing/contract';
 import type { V1Service } from '@kubernetes/client-node';
 import type { SandboxCloudConfig } from '../src/config/sandbox-cloud-config.js';
-import { createSandboxCloud, type SandboxCloudDependencies } from '../src/sandbox-cloud.js';
+import { createSandboxCloud, type SandboxCloudDependencies, type SandboxCloudProvider } from '../src/sandbox-cloud.js';
 
 export function sandboxConfig(url: string, overrides: Partial<SandboxCloudConfig> = {}): SandboxCloudConfig {
   return {
@@ -19,6 +20,7 @@ export function sandboxConfig(url: string, overrides: Partial<SandboxCloudConfig
 }
 
 export interface SandboxFixture extends ContractFixture {
+  provider: SandboxCloudProvider;
   sandbox: SandboxCloud;
   /** Instance id per Node name. */
   instanceIds: Map<string, string>;

@@ -1,4 +1,7 @@
-import { CloudConfigError, CloudProviderRegistry, createMetricsRegistry, isInstanceNotFound, silentLogger, type LoadBalancer, type Routes } from '@ccm/core';
+import { createMetricsRegistry } from '@ccm/core/app';
+import { CloudConfigError } from '@ccm/core/config';
+import { silentLogger } from '@ccm/core/logging';
+import { CloudProviderRegistry, isInstanceNotFound, type LoadBalancer, type Routes } from '@ccm/core/provider';
 import { makeNode, makeService } from '@ccm/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LoadBalancerNotOwnedError } from '../src/operations/load-balancer-operations.js';
@@ -6,8 +9,8 @@ import { LoadBalancerSpecError } from '../src/operations/plan-load-balancer.js';
 import { RouteConflictError, RouteTargetMissingError } from '../src/operations/route-operations.js';
 import { SandboxApiError } from '../src/ports/sandbox-api-error.js';
 import { registerSandboxCloudProvider, sandboxCloudProviderFactory } from '../src/sandbox-cloud.js';
-import { SandboxProviderIdError } from '../src/sandbox-provider-id.js';
-import { SANDBOX_TAGS } from '../src/sandbox-tags.js';
+import { SandboxProviderIdError } from '../src/provider-id.js';
+import { SANDBOX_TAGS } from '../src/tags.js';
 import { startSandboxFixture, type SandboxFixture } from './sandbox-fixture.js';
 
 let fixture: SandboxFixture | undefined;
@@ -21,8 +24,8 @@ async function start(options: Parameters<typeof startSandboxFixture>[0] = {}): P
   return fixture;
 }
 
-const loadBalancerOf = (current: SandboxFixture): LoadBalancer => current.provider.loadBalancer()!;
-const routesOf = (current: SandboxFixture): Routes => current.provider.routes()!;
+const loadBalancerOf = (current: SandboxFixture): LoadBalancer => current.provider.loadBalancer?.()!;
+const routesOf = (current: SandboxFixture): Routes => current.provider.routes?.()!;
 const factoryContext = { logger: silentLogger, metrics: createMetricsRegistry(), configPath: '/etc/cloud.conf' };
 
 describe('sandbox provider factory', () => {
@@ -35,14 +38,15 @@ describe('sandbox provider factory', () => {
     const tagged = await sandboxCloudProviderFactory('[Global]\nurl = http://127.0.0.1:1\ncluster-id = c1\n', factoryContext);
     expect(tagged.providerName).toBe('sandbox');
     expect(tagged.hasClusterId()).toBe(true);
-    expect(tagged.instancesV2()).toBeDefined();
-    expect(tagged.loadBalancer()).toBeDefined();
-    expect(tagged.routes()).toBeDefined();
-    expect([tagged.instances(), tagged.zones(), tagged.clusters()]).toEqual([undefined, undefined, undefined]);
+    expect(tagged.instancesV2?.()).toBeDefined();
+    expect(tagged.loadBalancer?.()).toBeDefined();
+    expect(tagged.routes?.()).toBeDefined();
+    // Deprecated capabilities are left out (optional), not stubbed.
+    expect([tagged.instances?.(), tagged.zones?.(), tagged.clusters?.()]).toEqual([undefined, undefined, undefined]);
     const untagged = await sandboxCloudProviderFactory('[Global]\nurl = http://127.0.0.1:1\n[LoadBalancer]\nenabled = false\n[Routes]\nenabled = false\n', factoryContext);
     expect(untagged.hasClusterId()).toBe(false);
-    expect(untagged.loadBalancer()).toBeUndefined();
-    expect(untagged.routes()).toBeUndefined();
+    expect(untagged.loadBalancer?.()).toBeUndefined();
+    expect(untagged.routes?.()).toBeUndefined();
   });
 
   it('observes every cloud API attempt in the core cloud API metrics', async () => {
@@ -50,7 +54,7 @@ describe('sandbox provider factory', () => {
     const metrics = createMetricsRegistry();
     const provider = await sandboxCloudProviderFactory(`[Global]\nurl = ${current.sandbox.url}\ncluster-id = c1\nretries = 1\n`, { ...factoryContext, metrics });
     await current.sandbox.injectErrors({ operation: 'routes.list', count: 1, code: 'InternalError' });
-    expect(await provider.routes()!.listRoutes('kubernetes')).toEqual([]);
+    expect(await provider.routes?.()!.listRoutes('kubernetes')).toEqual([]);
     const text = await metrics.metrics();
     expect(text).toMatch(/cloudprovider_api_request_duration_seconds_count\{provider="sandbox",request="listRoutes"\} 2/);
     expect(text).toMatch(/cloudprovider_api_request_errors_total\{provider="sandbox",request="listRoutes",code="InternalError"\} 1/);
@@ -72,7 +76,7 @@ describe('sandbox instances', () => {
     const old = await current.sandbox.createInstance({ name: 'node-a' });
     await current.sandbox.deleteInstance(old.id);
     const replacement = await current.sandbox.createInstance({ name: 'node-a' });
-    const metadata = await current.provider.instancesV2()!.instanceMetadata(makeNode('node-a', { uninitialized: true }));
+    const metadata = await current.provider.instancesV2?.()!.instanceMetadata(makeNode('node-a', { uninitialized: true }));
     expect(metadata?.providerId).toBe(`sandbox://${replacement.id}`);
   });
 
@@ -80,21 +84,21 @@ describe('sandbox instances', () => {
     const current = await start();
     const instance = await current.sandbox.createInstance({ name: 'node-a' });
     await current.sandbox.deleteInstance(instance.id, { purge: true });
-    await expect(current.provider.instancesV2()!.instanceMetadata(makeNode('node-a', { providerId: `sandbox://${instance.id}` }))).rejects.toSatisfy(isInstanceNotFound);
-    await expect(current.provider.instancesV2()!.instanceMetadata(makeNode('ghost'))).rejects.toSatisfy(isInstanceNotFound);
-    expect(await current.provider.instancesV2()!.instanceExists(makeNode('ghost'))).toBe(false);
+    await expect(current.provider.instancesV2?.()!.instanceMetadata(makeNode('node-a', { providerId: `sandbox://${instance.id}` }))).rejects.toSatisfy(isInstanceNotFound);
+    await expect(current.provider.instancesV2?.()!.instanceMetadata(makeNode('ghost'))).rejects.toSatisfy(isInstanceNotFound);
+    expect(await current.provider.instancesV2?.()!.instanceExists(makeNode('ghost'))).toBe(false);
   });
 
   it('rejects provider IDs of other clouds instead of guessing', async () => {
     const current = await start();
-    await expect(current.provider.instancesV2()!.instanceExists(makeNode('n', { providerId: 'aws:///us-east-1a/i-1' }))).rejects.toBeInstanceOf(SandboxProviderIdError);
+    await expect(current.provider.instancesV2?.()!.instanceExists(makeNode('n', { providerId: 'aws:///us-east-1a/i-1' }))).rejects.toBeInstanceOf(SandboxProviderIdError);
   });
 
   it('ignores instances outside the configured region', async () => {
     const current = await start({ config: { region: 'sandbox-1' } });
     const inside = await current.sandbox.createInstance({ name: 'inside' });
     const outside = await current.sandbox.createInstance({ name: 'outside', region: 'elsewhere-1' });
-    const instances = current.provider.instancesV2()!;
+    const instances = current.provider.instancesV2?.()!;
     expect(await instances.instanceExists(makeNode('inside', { providerId: `sandbox://${inside.id}` }))).toBe(true);
     expect(await instances.instanceExists(makeNode('outside', { providerId: `sandbox://${outside.id}` }))).toBe(false);
     expect(await instances.instanceExists(makeNode('outside'))).toBe(false);
@@ -103,8 +107,8 @@ describe('sandbox instances', () => {
   it('does one lookup per node call: by id with a providerID, by name without', async () => {
     const current = await start();
     const instance = await current.sandbox.createInstance({ name: 'node-a' });
-    await current.provider.instancesV2()!.instanceMetadata(makeNode('node-a', { providerId: `sandbox://${instance.id}` }));
-    await current.provider.instancesV2()!.instanceMetadata(makeNode('node-a'));
+    await current.provider.instancesV2?.()!.instanceMetadata(makeNode('node-a', { providerId: `sandbox://${instance.id}` }));
+    await current.provider.instancesV2?.()!.instanceMetadata(makeNode('node-a'));
     const calls = await current.sandbox.calls();
     expect(calls.operations['instances.get'].requests).toBe(1);
     expect(calls.operations['instances.list'].requests).toBe(1);

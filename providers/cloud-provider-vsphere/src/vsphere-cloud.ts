@@ -1,61 +1,63 @@
 /**
  * The composition root of the vSphere provider:
- * config -> credential sources -> one VcenterPort per vCenter (client, + metrics, + problem
- * reporting) -> operations (discovery, batched property loads, zones) -> InstancesV2.
- * LoadBalancer and Routes need NSX-T upstream and are not offered; Instances (v1), Zones and
- * Clusters are deprecated capabilities InstancesV2 replaces.
+ * config -> credential sources -> one VcenterPort per vCenter (the client behind the port
+ * pipeline: problem reporting, retries, the provider's cloud API budget, metrics) -> operations
+ * (discovery, coalesced property loads, zones) -> InstancesV2. LoadBalancer and Routes need
+ * NSX-T upstream and are not offered; Instances (v1), Zones and Clusters are deprecated
+ * capabilities InstancesV2 replaces (left out: they are optional).
  */
+import type { CloudRetryPolicy } from '@ccm/core/cloud';
+import { CloudConfigError } from '@ccm/core/config';
+import type { Logger } from '@ccm/core/logging';
 import {
-  CloudConfigError,
   cloudProviders,
-  createCloudApiObserver,
+  defineCloudProvider,
   type CloudInitializeContext,
   type CloudProvider,
   type CloudProviderFactory,
   type CloudProviderFactoryContext,
   type CloudProviderRegistry,
-  type Logger,
-} from '@ccm/core';
-import { checkVsphereTlsOptions, createVsphereDispatcher, type VsphereClientLogger } from '@ccm/vsphere-client';
+  type InstancesV2,
+} from '@ccm/core/provider';
 import { readVsphereConfig } from './config/read-vsphere-config.js';
 import type { CredentialsSource, VcenterConfig, VsphereConfig } from './config/vsphere-config.js';
 import { inlineCredentialSource, type CredentialSource } from './credentials/credential-source.js';
 import { DirectoryCredentialSource } from './credentials/directory-credential-source.js';
-import { KubeSecretStore } from './credentials/kube-secret-store.js';
 import { SecretCredentialSource, type SecretState, type SecretStore } from './credentials/secret-credentials.js';
+import { SharedSecretStore } from './credentials/shared-secret-store.js';
 import { errorMessage } from './errors.js';
 import { InstanceLookup, type InstanceLookupOptions } from './operations/instance-lookup.js';
 import { NodeDiscovery, type VcenterTarget } from './operations/node-discovery.js';
-import { withApiMetrics } from './operations/observed-vcenter-port.js';
 import { ProblemReporter } from './operations/problem-reporter.js';
-import { withProblemReporting } from './operations/reporting-vcenter-port.js';
+import { reportVcenterProblems } from './operations/report-vcenter-problems.js';
 import { checkVcenters } from './operations/startup-checks.js';
 import { ZoneLookup } from './operations/zone-lookup.js';
 import type { VcenterPort } from './ports/vcenter-port.js';
-import { VsphereClientVcenterPort } from './ports/vsphere-client-vcenter-port.js';
+import { checkVcenterTlsOptions, createVsphereClientVcenterPort } from './ports/sdk/vsphere-client-vcenter-port.js';
+import { composeVcenterPort, createVsphereApiBudget, createVsphereCloudApiObserver } from './ports/vsphere-port-pipeline.js';
 import { VSPHERE_PROVIDER_NAME } from './provider-id.js';
 import { VsphereInstances } from './vsphere-instances.js';
 
-/** The client name the Secret watch uses (`clientBuilder.kubeConfig(...)`). */
-export const VSPHERE_KUBE_CLIENT_NAME = 'vsphere-cloud-controller-manager';
-
 export interface VsphereCloudDependencies {
   logger: Logger;
-  /** Cloud API metrics go here. */
+  /** Cloud API metrics (and the budget's and the coalescers') go here. */
   metrics?: CloudProviderFactoryContext['metrics'];
   environment?: Readonly<Record<string, string | undefined>>;
-  /** Builds a vCenter's raw port; default over @ccm/vsphere-client. */
+  /** Builds a vCenter's raw port; default over @ccm/vsphere-client. The pipeline is added on top either way. */
   createVcenterPort?: (vcenter: VcenterConfig, credentials: CredentialSource, logger: Logger) => VcenterPort;
-  /** Credential Secrets; default a Kubernetes watch started by `initialize`. */
+  /** Credential Secrets; default the shared Secret informers of the initialize context. */
   secretStore?: SecretStore;
   lookup?: InstanceLookupOptions;
-  /** Wait this long in `initialize` for credential Secrets to be read. Default 10 s. */
+  /** How long a login waits for a credential Secret's first list. Default 10 s. */
   secretSyncTimeoutMs?: number;
+  /** Overrides of the retry stage (tests inject `sleep`). */
+  retry?: CloudRetryPolicy;
 }
 
 export interface VsphereCloud extends CloudProvider {
   readonly config: VsphereConfig;
   readonly problems: ProblemReporter;
+  instancesV2(): InstancesV2;
   /** Stops background work and logs out of every vCenter. */
   close(): Promise<void>;
 }
@@ -64,30 +66,34 @@ export function createVsphereCloud(config: VsphereConfig, dependencies: VsphereC
   const logger = dependencies.logger.child({ provider: VSPHERE_PROVIDER_NAME });
   const reporter = new ProblemReporter(logger);
   const secrets = new DeferredSecretStore(dependencies.secretStore);
-  const observer = dependencies.metrics === undefined ? undefined : createCloudApiObserver(dependencies.metrics, VSPHERE_PROVIDER_NAME);
-  const createPort = dependencies.createVcenterPort ?? defaultVcenterPort;
+  const observer = dependencies.metrics === undefined ? undefined : createVsphereCloudApiObserver(dependencies.metrics);
+  const budget = createVsphereApiBudget(dependencies.metrics, logger);
+  const createPort = dependencies.createVcenterPort ?? ((vcenter, credentials, portLogger) => createVsphereClientVcenterPort(vcenter, () => credentials.credentials(), portLogger));
 
   const targets: VcenterTarget[] = config.vcenters.map((vcenter) => {
-    let port = createPort(vcenter, credentialSource(vcenter, secrets), logger.child({ vcenter: vcenter.name }));
-    if (observer !== undefined) port = withApiMetrics(port, observer);
-    return { config: vcenter, port: withProblemReporting(port, vcenter.server, reporter) };
+    const port = composeVcenterPort(createPort(vcenter, credentialSource(vcenter, secrets), logger.child({ vcenter: vcenter.name })), {
+      attempts: vcenter.roundTripCount,
+      budget,
+      around: [reportVcenterProblems(vcenter.name, vcenter.server, reporter)],
+      ...(observer === undefined ? {} : { observer }),
+      ...(dependencies.retry === undefined ? {} : { retry: dependencies.retry }),
+    });
+    return { config: vcenter, port };
   });
   const discovery = new NodeDiscovery(targets, { reporter });
   const zones = new ZoneLookup(config.labels);
   const instances = new VsphereInstances({
-    lookup: new InstanceLookup(discovery, dependencies.lookup),
+    lookup: new InstanceLookup(discovery, { ...(dependencies.metrics === undefined ? {} : { metrics: dependencies.metrics }), ...dependencies.lookup }),
     zones,
     nodes: config.nodes,
     logger,
     ...(dependencies.environment === undefined ? {} : { environment: dependencies.environment }),
   });
-  let kubeSecrets: KubeSecretStore | undefined;
   let closed = false;
 
   const close = async (): Promise<void> => {
     if (closed) return;
     closed = true;
-    await kubeSecrets?.stop();
     await Promise.allSettled(targets.map((target) => target.port.close()));
   };
 
@@ -95,51 +101,23 @@ export function createVsphereCloud(config: VsphereConfig, dependencies: VsphereC
     providerName: VSPHERE_PROVIDER_NAME,
     config,
     problems: reporter,
-    async initialize(context: CloudInitializeContext): Promise<void> {
+    initialize(context: CloudInitializeContext): void {
       context.signal.addEventListener('abort', () => void close(), { once: true });
       const watched = secretReferences(config);
       if (dependencies.secretStore === undefined && watched.length > 0) {
-        kubeSecrets = new KubeSecretStore({ kubeConfig: context.clientBuilder.kubeConfig(VSPHERE_KUBE_CLIENT_NAME), logger, reporter });
-        for (const secret of watched) kubeSecrets.watch(secret.namespace, secret.name);
-        secrets.attach(kubeSecrets);
-        await waitForSecrets(secrets, watched, dependencies.secretSyncTimeoutMs ?? 10_000, context.signal);
+        const shared = new SharedSecretStore({ informers: context.informers, logger, ...(dependencies.secretSyncTimeoutMs === undefined ? {} : { syncTimeoutMs: dependencies.secretSyncTimeoutMs }) });
+        for (const secret of watched) shared.watch(secret.namespace, secret.name);
+        secrets.attach(shared);
       }
       // Checks log problems (unreachable vCenter, wrong password, missing datacenter or tag
       // category) once, without delaying the controllers.
       void checkVcenters(discovery, zones, reporter, logger, context.signal).catch((error: unknown) => logger.warn('vCenter checks failed', { error: errorMessage(error) }));
     },
     instancesV2: () => instances,
-    // Upstream offers load balancers and routes only through NSX-T, which this port does not implement.
-    loadBalancer: () => undefined,
-    routes: () => undefined,
-    instances: () => undefined,
-    zones: () => undefined,
-    clusters: () => undefined,
+    // No loadBalancer or routes: upstream offers them only through NSX-T, which this port does not implement.
     hasClusterId: () => true,
     close,
   };
-}
-
-function defaultVcenterPort(vcenter: VcenterConfig, credentials: CredentialSource, logger: Logger): VcenterPort {
-  const clientLogger: VsphereClientLogger = {
-    debug: (message, fields) => logger.verbose(4, message, fields),
-    warn: (message, fields) => logger.warn(message, fields),
-  };
-  return new VsphereClientVcenterPort({
-    name: vcenter.name,
-    url: vcenterUrl(vcenter),
-    credentials: () => credentials.credentials(),
-    dispatcher: createVsphereDispatcher({ insecure: vcenter.insecure, caFile: vcenter.caFile, thumbprint: vcenter.thumbprint }),
-    roundTripCount: vcenter.roundTripCount,
-    logger: clientLogger,
-    userAgent: 'vsphere-cloud-controller-manager',
-  });
-}
-
-/** `https://<server>:<port>`, IPv6 servers in brackets. */
-export function vcenterUrl(vcenter: Pick<VcenterConfig, 'server' | 'port'>): string {
-  const host = vcenter.server.includes(':') && !vcenter.server.startsWith('[') ? `[${vcenter.server}]` : vcenter.server;
-  return `https://${host}:${vcenter.port}`;
 }
 
 function credentialSource(vcenter: VcenterConfig, secrets: SecretStore): CredentialSource {
@@ -178,35 +156,40 @@ class DeferredSecretStore implements SecretStore {
   read(namespace: string, name: string): SecretState {
     return this.#store?.read(namespace, name) ?? { status: 'unknown', reason: 'the provider is not initialized yet' };
   }
-}
 
-async function waitForSecrets(store: SecretStore, secrets: ReadonlyArray<{ namespace: string; name: string }>, timeoutMs: number, signal: AbortSignal): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline && !signal.aborted) {
-    if (secrets.every((secret) => store.read(secret.namespace, secret.name).status !== 'unknown')) return;
-    await new Promise((resolve) => setTimeout(resolve, 50).unref());
+  async settled(namespace: string, name: string): Promise<void> {
+    await this.#store?.settled?.(namespace, name);
   }
 }
 
-/** Builds the provider from the `--cloud-config` text (YAML or INI) and the environment. */
-export const vsphereCloudProviderFactory: CloudProviderFactory = (configText, context) => {
-  const fileName = context.configPath ?? '<cloud-config>';
-  const { config, warnings } = readVsphereConfig(configText, fileName, process.env);
-  for (const warning of warnings) context.logger.warn(`cloud config: ${warning.message}`, { file: warning.fileName, ...(warning.line === undefined ? {} : { line: warning.line }) });
+/** TLS settings the client would refuse (unreadable CA file, bad thumbprint), all at once with their place in the config. */
+function checkTlsOptions(config: VsphereConfig): void {
   const problems = config.vcenters.flatMap((vcenter) => {
     try {
-      checkVsphereTlsOptions({ insecure: vcenter.insecure, caFile: vcenter.caFile, thumbprint: vcenter.thumbprint });
+      checkVcenterTlsOptions(vcenter);
       return [];
     } catch (error) {
       return [{ fileName: vcenter.place.fileName, ...(vcenter.place.line === undefined ? {} : { line: vcenter.place.line }), message: `vCenter ${JSON.stringify(vcenter.name)}: ${errorMessage(error)}` }];
     }
   });
   if (problems.length > 0) throw new CloudConfigError(problems);
-  return createVsphereCloud(config, { logger: context.logger, metrics: context.metrics });
-};
+}
+
+/** The vSphere provider's definition: the `--cloud-config` (YAML or INI) and the environment, then the TLS settings, then the provider. */
+export const vsphereCloudProvider = defineCloudProvider({
+  name: VSPHERE_PROVIDER_NAME,
+  configSchema: { read: (text, fileName) => readVsphereConfig(text, fileName, process.env) },
+  defaultConfigFileName: '<cloud-config>',
+  create: (config, context) => {
+    checkTlsOptions(config);
+    return createVsphereCloud(config, { logger: context.logger, metrics: context.metrics });
+  },
+});
+
+/** Builds the provider from the `--cloud-config` text (YAML or INI) and the environment. */
+export const vsphereCloudProviderFactory: CloudProviderFactory = vsphereCloudProvider.factory;
 
 /** Registers `vsphere` in a provider registry (the process-wide one by default). */
 export function registerVsphereCloudProvider(registry: CloudProviderRegistry = cloudProviders): CloudProviderRegistry {
-  if (!registry.isRegistered(VSPHERE_PROVIDER_NAME)) registry.register(VSPHERE_PROVIDER_NAME, vsphereCloudProviderFactory);
-  return registry;
+  return vsphereCloudProvider.register(registry);
 }

@@ -1,10 +1,10 @@
-import { isInstanceNotFound, type Logger } from '@ccm/core';
+import type { Logger } from '@ccm/core/logging';
+import { isInstanceNotFound } from '@ccm/core/provider';
 import { makeNode } from '@ccm/testing';
-import { VsphereError } from '@ccm/vsphere-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeVcenter } from '../test/fakes/fake-vcenter.js';
 import { readVsphereConfig } from './config/read-vsphere-config.js';
-import { VsphereProviderError } from './errors.js';
+import { VsphereApiError, VsphereProviderError } from './errors.js';
 import { createVsphereCloud, type VsphereCloud } from './vsphere-cloud.js';
 
 const UUID = '422e4956-ad22-1139-6d72-59cc8f26bc90';
@@ -45,6 +45,8 @@ function setup(configText: string, vcenters: FakeVcenter[], environment: Record<
       return fake;
     },
     lookup: { batchWindowMs: 5, onBatch: (_vcenter, size) => batches.push(size) },
+    // The fakes answer at once: retries of their injected transient failures need not wait.
+    retry: { sleep: async () => {} },
   });
   clouds.push(cloud);
   return { cloud, instances: cloud.instancesV2()!, logs, batches };
@@ -57,8 +59,8 @@ describe('VsphereInstances', () => {
     const vc = new FakeVcenter('vc1');
     vc.addVm({ name: 'worker-1', uuid: UUID, numCpu: 4, memorySizeMB: 8192, guestId: 'ubuntu64Guest', ip: '10.0.0.21' });
     const { instances, cloud } = setup(ONE_VCENTER, [vc]);
-    expect(cloud.loadBalancer()).toBeUndefined();
-    expect(cloud.routes()).toBeUndefined();
+    expect(cloud.loadBalancer?.()).toBeUndefined();
+    expect(cloud.routes?.()).toBeUndefined();
     const node = makeNode('worker-1', { providerId: `vsphere://${UUID}` });
     await expect(instances.instanceMetadata(node)).resolves.toEqual({
       providerId: `vsphere://${UUID}`,
@@ -94,6 +96,17 @@ describe('VsphereInstances', () => {
     expect(vc.calls).toContain('findVmByIp');
   });
 
+  it('reads the datacenter list once for a storm of new nodes on a cold cache, and their VMs in one batch', async () => {
+    const vc = new FakeVcenter('vc1');
+    const names = Array.from({ length: 30 }, (_, index) => vc.addVm({ name: `worker-${index}`, uuid: `uuid-${index}`, ip: `10.0.1.${index + 1}` }).name);
+    const { instances, batches } = setup(ONE_VCENTER, [vc]);
+    const found = await Promise.all(names.map((name) => instances.instanceExists(makeNode(name, { uninitialized: true }))));
+    expect(found.every(Boolean)).toBe(true);
+    expect(vc.count('listDatacenters')).toBe(1);
+    expect(vc.count('findVmsByDnsName')).toBe(30);
+    expect(batches).toEqual([30]);
+  });
+
   it('fails for a node without providerID that matches no VM (it is not reported as gone)', async () => {
     const vc = new FakeVcenter('vc1');
     const { instances } = setup(ONE_VCENTER, [vc]);
@@ -123,7 +136,7 @@ describe('VsphereInstances', () => {
     const vc1 = new FakeVcenter('vc1');
     const vc2 = new FakeVcenter('vc2');
     const { instances, logs } = setup('global:\n  user: u\n  password: p\nvcenter:\n  vc1: {}\n  vc2: {}\n', [vc1, vc2]);
-    vc2.fail = () => new VsphereError('FindByUuid: cannot reach vc2:443: connect ECONNREFUSED', { kind: 'Transport', operation: 'FindByUuid' });
+    vc2.fail = () => new VsphereApiError('FindByUuid: cannot reach vc2:443: connect ECONNREFUSED', { code: 'Transport', operation: 'FindByUuid', retryable: true });
     const node = makeNode('worker-1', { providerId: `vsphere://${UUID}` });
     const error = await instances.instanceExists(node).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ kind: 'VcenterUnavailable' });
@@ -205,7 +218,7 @@ describe('VsphereInstances', () => {
     let refused = true;
     vc.fail = () =>
       refused
-        ? new VsphereError('cannot log in to vc1:443 as "u": the user name or password is wrong (InvalidLogin)', { kind: 'InvalidLogin', operation: 'Login' })
+        ? new VsphereApiError('cannot log in to vc1:443 as "u": the user name or password is wrong (InvalidLogin)', { code: 'InvalidLogin', operation: 'Login', retryable: false })
         : undefined;
     const { instances, logs } = setup(ONE_VCENTER, [vc]);
     const node = makeNode('worker-1', { providerId: `vsphere://${UUID}` });

@@ -7,7 +7,9 @@
  * - metadata: providerID `vsphere://<uuid>`, the upstream instance type, addresses from the
  *   guest data, zone/region from tags.
  */
-import { ANNOTATION_PROVIDED_NODE_IP, InstanceNotFoundError, type CloudCallOptions, type InstanceMetadata, type InstancesV2, type Logger } from '@ccm/core';
+import { ANNOTATION_PROVIDED_NODE_IP } from '@ccm/core/api';
+import type { Logger } from '@ccm/core/logging';
+import { InstanceNotFoundError, type CloudCallOptions, type InstanceMetadata, type InstancesV2 } from '@ccm/core/provider';
 import type { V1Node } from '@kubernetes/client-node';
 import type { NodesConfig } from './config/vsphere-config.js';
 import { VsphereProviderError } from './errors.js';

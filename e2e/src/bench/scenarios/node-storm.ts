@@ -1,12 +1,13 @@
 /**
  * node-storm: N kubelets register their Nodes at once, each with the uninitialized taint and a
- * matching cloud instance. Measured from the moment the Nodes are created until every taint is
- * gone.
+ * matching cloud instance, on the sandbox cloud or on a provider's simulator (`--provider`).
+ * Measured from the moment the Nodes are created until every taint is gone.
  */
 import type { ScenarioName } from '../bench-arguments.js';
+import type { BenchProvider } from '../bench-cloud.js';
 import { BenchEnvironment } from '../bench-environment.js';
 import type { BenchKubeApiKind } from '../bench-kube-api.js';
-import { createBenchInstances, hasUninitializedTaint, uninitializedNode } from '../bench-objects.js';
+import { hasUninitializedTaint, uninitializedNode } from '../bench-objects.js';
 import { percentile, type MetricDefinition, type RowResult } from '../bench-results.js';
 import type { CcmPolicy } from '../ccm-policies.js';
 import { waitFor } from '../../harness/wait-for.js';
@@ -19,12 +20,14 @@ export const NODE_STORM_METRICS: MetricDefinition[] = [
   { key: 'taintRemovalP50Seconds', label: 'taint removal delay p50 (s)', unit: 'seconds', scaling: 'linear' },
   { key: 'taintRemovalP99Seconds', label: 'taint removal delay p99 (s)', unit: 'seconds', scaling: 'linear' },
   { key: 'cloudCalls', label: 'cloud API calls', unit: 'count', scaling: 'linear', target: 200 },
+  { key: 'cloudCallsPer1000Nodes', label: 'cloud API calls per 1,000 new nodes', unit: 'count', scaling: 'normalized' },
   { key: 'throttledCalls', label: 'throttled cloud calls', unit: 'count', scaling: 'linear' },
   { key: 'kubeWrites', label: 'kube API writes', unit: 'count', scaling: 'linear' },
   { key: 'ccmPeakRssMegabytes', label: 'CCM peak RSS (MB)', unit: 'megabytes', scaling: 'constant', target: 300 },
 ];
 
 export interface NodeStormParameters {
+  provider: BenchProvider;
   nodes: number;
   latencyMs: number;
   rate: number | undefined;
@@ -35,9 +38,14 @@ export interface NodeStormParameters {
 }
 
 export async function runNodeStorm(policy: CcmPolicy, parameters: NodeStormParameters): Promise<Omit<RowResult, 'values' | 'extrapolated' | 'reportedSize'>> {
-  const environment = await BenchEnvironment.start({ latencyMs: parameters.latencyMs, rate: parameters.rate, apiQps: parameters.apiQps, kubeApi: parameters.kubeApi ?? 'emulator' });
+  const environment = await BenchEnvironment.startFor(parameters.provider, {
+    latencyMs: parameters.latencyMs,
+    rate: parameters.rate,
+    apiQps: parameters.apiQps,
+    kubeApi: parameters.kubeApi ?? 'emulator',
+  });
   try {
-    const instances = createBenchInstances(environment.cloud, parameters.nodes);
+    const instances = await environment.cloud.createInstances(parameters.nodes);
     const ccm = await environment.startCcm(policy);
     await environment.resetCounters();
 
@@ -88,6 +96,7 @@ export async function runNodeStorm(policy: CcmPolicy, parameters: NodeStormParam
         taintRemovalP50Seconds: percentile(delays, 50),
         taintRemovalP99Seconds: percentile(delays, 99),
         cloudCalls: calls.calls,
+        cloudCallsPer1000Nodes: (calls.calls / parameters.nodes) * 1000,
         throttledCalls: calls.throttled,
         kubeWrites: kube.writes,
         ccmPeakRssMegabytes: peakRss === undefined ? undefined : peakRss / 1024 / 1024,

@@ -36,7 +36,8 @@ export interface ServiceStormParameters {
 export async function runServiceStorm(policy: CcmPolicy, parameters: ServiceStormParameters): Promise<Omit<RowResult, 'values' | 'extrapolated' | 'reportedSize'>> {
   const environment = await BenchEnvironment.start({ latencyMs: parameters.latencyMs, rate: parameters.rate, apiQps: parameters.apiQps });
   try {
-    const { emulator, cloud } = environment;
+    const { emulator } = environment;
+    const cloud = environment.cloud.sandbox;
     const instances = createBenchInstances(cloud, parameters.nodes + 1);
     const joining = instances.pop()!;
     for (const instance of instances) emulator.create('nodes', initializedNode(instance));

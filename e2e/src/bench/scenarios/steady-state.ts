@@ -32,7 +32,7 @@ export interface SteadyStateParameters {
 export async function runSteadyState(policy: CcmPolicy, parameters: SteadyStateParameters): Promise<Omit<RowResult, 'values' | 'extrapolated' | 'reportedSize'>> {
   const environment = await BenchEnvironment.start({ latencyMs: parameters.latencyMs, rate: parameters.rate, apiQps: parameters.apiQps });
   try {
-    const instances = createBenchInstances(environment.cloud, parameters.nodes);
+    const instances = createBenchInstances(environment.cloud.sandbox, parameters.nodes);
     for (const instance of instances) environment.emulator.create('nodes', initializedNode(instance));
     const ccm = await environment.startCcm(policy, { nodeStatusUpdateFrequencySeconds: parameters.periodSeconds });
     // The first refresh runs at start-up; wait for it to begin and finish, then count the next one.

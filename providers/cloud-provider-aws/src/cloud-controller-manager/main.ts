@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // aws-cloud-controller-manager: the core CCM with the AWS provider registered.
-import { cloudProviders, runCloudControllerManager } from '@ccm/core';
+import { runCloudControllerManager } from '@ccm/core/app';
+import { cloudProviders } from '@ccm/core/provider';
 import { registerAwsCloudProvider } from '../aws-cloud.js';
 import { AWS_PROVIDER_NAME } from '../provider-id.js';
 

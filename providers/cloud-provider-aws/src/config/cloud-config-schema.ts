@@ -3,7 +3,7 @@
  * gcfg schema (names, types, defaults, descriptions) plus the support status of every key. The
  * docs table is generated from both.
  */
-import { defineGcfgSchema } from '@ccm/core';
+import { defineGcfgSchema } from '@ccm/core/config';
 
 export const HEALTH_PROBE_MODE_SERVICE_NODE_PORT = 'ServiceNodePort';
 export const HEALTH_PROBE_MODE_SHARED = 'Shared';

@@ -1,4 +1,4 @@
-import { CloudConfigError } from '@ccm/core';
+import { CloudConfigError } from '@ccm/core/config';
 import { describe, expect, it } from 'vitest';
 import { findServiceOverride, readAwsCloudConfig, regionOfZone } from './read-aws-cloud-config.js';
 

@@ -3,7 +3,7 @@
  * validate (upstream `readAWSCloudConfig`, `ValidateOverrides` and start-up checks). Unknown
  * sections and keys are warnings, as with upstream's `gcfg.FatalOnly`. No file means defaults.
  */
-import { CloudConfigError, parseGcfg, type CloudConfigProblem, type GcfgDocument } from '@ccm/core';
+import { CloudConfigError, parseGcfg, type CloudConfigProblem, type GcfgDocument } from '@ccm/core/config';
 import type { IpFamily } from '../operations/node-addresses.js';
 import { AWS_CLOUD_CONFIG_SCHEMA, HEALTH_PROBE_MODE_SHARED, NLB_SECURITY_GROUP_MODE_MANAGED } from './cloud-config-schema.js';
 

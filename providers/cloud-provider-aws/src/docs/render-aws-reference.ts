@@ -2,15 +2,16 @@
  * Renders docs/cloud-controller-manager.md from the typed registries: the cloud-config schema
  * and key status, the annotation registry, the IAM action table and core's flag registry.
  */
-import { describeGcfgKeyDefault, describeGcfgKeyType, renderFlagsDoc, type GcfgKeySpec } from '@ccm/core';
+import { renderFlagsDoc } from '@ccm/core/app';
+import { describeGcfgKeyDefault, describeGcfgKeyType, type GcfgKeySpec } from '@ccm/core/config';
 import { ALL_ANNOTATIONS } from '../annotations.js';
 import { LABEL_ZONE_ID } from '../aws-instances.js';
 import { AWS_CLOUD_CONFIG_SCHEMA, GLOBAL_KEY_STATUS, SERVICE_OVERRIDE_KEY_STATUS, type KeyStatus } from '../config/cloud-config-schema.js';
 import { NLB_CLIENT_RULE_DESCRIPTION, NLB_HEALTH_RULE_DESCRIPTION, NLB_MTU_RULE_DESCRIPTION } from '../operations/load-balancer/node-security-rules.js';
 import { NETWORK_SECURITY_GROUP_DESCRIPTION } from '../operations/load-balancer/network/network-names.js';
 import { PROXY_PROTOCOL_POLICY_NAME, SSL_NEGOTIATION_POLICY_PREFIX } from '../operations/load-balancer/classic/classic-load-balancer.js';
-import { MAX_FILTER_VALUES_PER_CALL, MAX_INSTANCE_IDS_PER_CALL } from '../operations/instance-lookup.js';
-import { AWS_API_BUDGET_DEFAULTS } from '../ports/aws-api-budget.js';
+import { INSTANCE_LOOKUP_COALESCING, MAX_FILTER_VALUES_PER_CALL, MAX_INSTANCE_IDS_PER_CALL } from '../operations/instance-lookup.js';
+import { AWS_API_BUDGET_DEFAULTS } from '../ports/aws-port-pipeline.js';
 import { AWS_THROTTLING_CODES } from '../ports/sdk/sdk-errors.js';
 import { TAG_CLUSTER_PREFIX, TAG_LEGACY_CLUSTER, TAG_ROLE_ELB, TAG_ROLE_INTERNAL_ELB, TAG_SERVICE_NAME } from '../tags.js';
 import { ASSUME_ROLE_ACTION } from './iam-actions.js';
@@ -143,6 +144,10 @@ export function renderAwsReference(): string {
     `  call of up to ${MAX_INSTANCE_IDS_PER_CALL} IDs, lookups by node name one call filtering \`private-dns-name\` with up to`,
     `  ${MAX_FILTER_VALUES_PER_CALL} values. When such a call fails (one unknown ID fails all of them), each key is asked`,
     '  alone, except after throttling.',
+    `  A lookup waits up to ${INSTANCE_LOOKUP_COALESCING.windowMs} ms for company; ${INSTANCE_LOOKUP_COALESCING.maxConcurrentBatches} call of each kind is in flight at a time, and lookups`,
+    '  arriving meanwhile go together in the next call (about 11 calls for a storm of 1,000 new nodes).',
+    '  A node without a provider ID costs one lookup: the instance found by name is the one its',
+    '  provider ID, addresses and labels come from (upstream describes it a second time by ID).',
     '- Metrics, all with `provider="aws"`: `cloudprovider_api_request_duration_seconds` and',
     '  `cloudprovider_api_request_errors_total` (per attempt, `request="<service>.<method>"`),',
     '  `cloudprovider_api_requests_total`, `cloudprovider_api_throttled_total`,',

@@ -2,7 +2,7 @@
  * A NodeDirectory kept current from Node events (upstream: the Node informer with its
  * `instanceID` index, used to map instances back to node names and node names to provider IDs).
  */
-import type { InformerHandlers, V1Node } from '@ccm/core';
+import type { InformerHandlers, V1Node } from '@ccm/core/kube';
 import type { NodeDirectory } from '../operations/node-directory.js';
 import { parseAwsProviderId } from '../provider-id.js';
 

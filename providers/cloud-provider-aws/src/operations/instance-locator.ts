@@ -5,8 +5,13 @@
  * 2. a resource-based name `i-xxxx[.domain]`;
  * 3. DescribeInstances by private DNS name (non-terminated, carrying the cluster tag; more than
  *    one match is an error, none is InstanceNotFound).
+ *
+ * Every path answers with the described instance, not only its ID, so a Node without a provider
+ * ID costs one DescribeInstances (shared with its neighbours through the coalescer), never a
+ * second one by ID.
  */
-import { InstanceNotFoundError, type V1Node } from '@ccm/core';
+import type { V1Node } from '@ccm/core/kube';
+import { InstanceNotFoundError } from '@ccm/core/provider';
 import { CloudStateError } from '../errors.js';
 import type { CallOptions } from '../ports/call-options.js';
 import type { Ec2Instance } from '../ports/ec2-port.js';
@@ -14,6 +19,12 @@ import { instanceIdFromNodeName, parseAwsProviderId } from '../provider-id.js';
 import type { ClusterTagging } from '../tags.js';
 import type { InstanceLookup } from './instance-lookup.js';
 import type { NodeDirectory } from './node-directory.js';
+
+/** What `instanceOfNode` found: the ID always, the instance when EC2 knows it. */
+export interface LocatedInstance {
+  instanceId: string;
+  instance: Ec2Instance | undefined;
+}
 
 export class InstanceLocator {
   readonly #lookup: InstanceLookup;
@@ -30,11 +41,19 @@ export class InstanceLocator {
     return this.#lookup;
   }
 
-  /** Instance ID of a Node object; throws AwsProviderIdError, InstanceNotFoundError or CloudStateError. */
-  async instanceIdOfNode(node: V1Node, options?: CallOptions): Promise<string> {
+  /**
+   * The instance behind a Node object. With a provider ID: its instance, or `instance: undefined`
+   * when EC2 does not know the ID; without one: the instance found by name (throws
+   * InstanceNotFoundError when there is none). Also throws AwsProviderIdError or CloudStateError.
+   */
+  async instanceOfNode(node: V1Node, options?: CallOptions): Promise<LocatedInstance> {
     const providerId = node.spec?.providerID ?? '';
-    if (providerId !== '') return parseAwsProviderId(providerId);
-    return (await this.instanceOfNodeName(node.metadata?.name ?? '', options)).instanceId;
+    if (providerId !== '') {
+      const instanceId = parseAwsProviderId(providerId);
+      return { instanceId, instance: await this.#lookup.byId(instanceId, options) };
+    }
+    const instance = await this.instanceOfNodeName(node.metadata?.name ?? '', options);
+    return { instanceId: instance.instanceId, instance };
   }
 
   /** The instance behind a Node name. */

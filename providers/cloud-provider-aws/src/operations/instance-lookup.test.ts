@@ -1,4 +1,5 @@
-import { createCoalescerMetrics, createMetricsRegistry, isCoalescerError } from '@ccm/core';
+import { createMetricsRegistry } from '@ccm/core/app';
+import { createCoalescerMetrics, isCoalescerError } from '@ccm/core/cloud';
 import { describe, expect, it } from 'vitest';
 import { FakeEc2 } from '../../test/fakes/fake-ec2.js';
 import { awsError } from '../../test/fakes/fake-errors.js';

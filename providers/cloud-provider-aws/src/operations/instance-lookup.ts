@@ -5,7 +5,7 @@
  * unknown ID (which fails the whole call on AWS) cannot fail its neighbours — unless AWS
  * throttled the batch: splitting a throttled call into many would only make it worse.
  */
-import { Coalescer, type CoalescerObserver } from '@ccm/core';
+import { Coalescer, type CoalescerObserver } from '@ccm/core/cloud';
 import { isAwsErrorKind } from '../errors.js';
 import type { CallOptions } from '../ports/call-options.js';
 import { ec2Filter, type Ec2Instance, type Ec2Port } from '../ports/ec2-port.js';
@@ -17,6 +17,15 @@ export const LIVE_INSTANCE_STATES = ['pending', 'running', 'shutting-down', 'sto
 export const MAX_INSTANCE_IDS_PER_CALL = 1000;
 /** Most values of one DescribeInstances filter (an EC2 API limit). */
 export const MAX_FILTER_VALUES_PER_CALL = 200;
+
+/**
+ * How long lookups wait for company, and how many DescribeInstances calls of one kind may be out
+ * at once: a 20 ms window and one call in flight, so lookups that arrive while a call is out wait
+ * and go together in the next one (up to the 1000-ID or 200-name limit). A storm of 1,000 new
+ * nodes costs about 11 calls (`pnpm bench node-storm --provider aws`) instead of ~28 with core's
+ * defaults (5 ms, 4 in flight); a lone lookup waits at most 20 ms longer.
+ */
+export const INSTANCE_LOOKUP_COALESCING = { windowMs: 20, maxConcurrentBatches: 1 } as const;
 
 export interface InstanceLookup {
   /** Undefined when EC2 does not know the ID (any state, terminated included, is returned). */
@@ -43,6 +52,7 @@ export class CoalescedInstanceLookup implements InstanceLookup {
   constructor(ec2: Ec2Port, options: CoalescedInstanceLookupOptions = {}) {
     this.#byId = new Coalescer<string, Ec2Instance | undefined>({
       name: 'DescribeInstances',
+      ...INSTANCE_LOOKUP_COALESCING,
       maxBatchSize: MAX_INSTANCE_IDS_PER_CALL,
       batchLoad: async (ids, { signal }) => {
         try {
@@ -71,6 +81,7 @@ export class CoalescedInstanceLookup implements InstanceLookup {
       ec2.describeInstances({ filters: [ec2Filter('private-dns-name', ...names), ec2Filter('instance-state-name', ...LIVE_INSTANCE_STATES)] }, { signal });
     this.#byName = new Coalescer<string, Ec2Instance[]>({
       name: 'DescribeInstancesByPrivateDnsName',
+      ...INSTANCE_LOOKUP_COALESCING,
       maxBatchSize: MAX_FILTER_VALUES_PER_CALL,
       batchLoad: async (names, { signal }) => {
         const found = new Map<string, Ec2Instance[]>();

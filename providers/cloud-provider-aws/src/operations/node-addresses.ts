@@ -6,7 +6,7 @@
  * - ipv6: the first IPv6 address of each in-use interface as InternalIP.
  * Families are emitted in the order of `NodeIPFamilies`.
  */
-import type { NodeAddress } from '@ccm/core';
+import type { NodeAddress } from '@ccm/core/provider';
 import { isIP } from 'node:net';
 import type { Ec2Instance, Ec2NetworkInterface } from '../ports/ec2-port.js';
 

@@ -15,12 +15,12 @@ import type { KubeService, ServicePort } from '../../../../e2e/src/harness/kube-
 import { isInitialized, registerNode } from '../../../../e2e/src/harness/node-registration.js';
 import { TestCluster } from '../../../../e2e/src/harness/test-cluster.js';
 import { AwsCloudReader, flattenRules, type FlatRule, type NetworkView } from './aws-cloud-reader.js';
-import { AwsMotoDriver, loadBalancerName } from './aws-driver.js';
+import { AwsDriver, loadBalancerName } from '../conformance/aws-driver.js';
 
 const P = 'service.beta.kubernetes.io/';
 const CLIENT_RANGE = '203.0.113.0/24';
 
-const driver = new AwsMotoDriver(`e2e-lb-${process.pid}`);
+const driver = new AwsDriver(`e2e-lb-${process.pid}`);
 const unavailable = await driver.unavailableReason();
 if (unavailable !== undefined && process.env['CI'] === 'true') {
   describe('AWS load balancer e2e checks (moto)', () => {

@@ -29,8 +29,21 @@ export function motoClientConfig(endpoint: string, region: string) {
   return { region, endpoint, credentials: { accessKeyId: 'testing', secretAccessKey: 'testing' }, maxAttempts: 1 };
 }
 
-/** `lifecycle` of the cluster tag on the pre-made route table and node group (`shared` keeps them apart from what the CCM creates). */
-export async function createMotoNetwork(ec2: EC2Client, region: string, clusterId: string, lifecycle: 'owned' | 'shared' = 'owned'): Promise<MotoNetwork> {
+/** Two public subnets, one per zone (room for 251 instances each). */
+export const DEFAULT_SUBNET_CIDRS: readonly string[] = ['10.0.1.0/24', '10.0.2.0/24'];
+
+/**
+ * `lifecycle` of the cluster tag on the pre-made route table and node group (`shared` keeps them
+ * apart from what the CCM creates); `subnetCidrs`, one public subnet per zone `a`, `b`, ... of the
+ * VPC 10.0.0.0/16 (larger ones for benchmarks with thousands of instances).
+ */
+export async function createMotoNetwork(
+  ec2: EC2Client,
+  region: string,
+  clusterId: string,
+  lifecycle: 'owned' | 'shared' = 'owned',
+  subnetCidrs: readonly string[] = DEFAULT_SUBNET_CIDRS,
+): Promise<MotoNetwork> {
   const clusterTag = { Key: `kubernetes.io/cluster/${clusterId}`, Value: lifecycle };
   const vpcId = (await ec2.send(new CreateVpcCommand({ CidrBlock: '10.0.0.0/16' }))).Vpc?.VpcId ?? '';
   const gatewayId = (await ec2.send(new CreateInternetGatewayCommand({}))).InternetGateway?.InternetGatewayId ?? '';
@@ -38,14 +51,14 @@ export async function createMotoNetwork(ec2: EC2Client, region: string, clusterI
   const publicTable = (await ec2.send(new CreateRouteTableCommand({ VpcId: vpcId }))).RouteTable?.RouteTableId ?? '';
   await ec2.send(new CreateRouteCommand({ RouteTableId: publicTable, DestinationCidrBlock: '0.0.0.0/0', GatewayId: gatewayId }));
   const subnetIds: string[] = [];
-  for (const [index, zone] of [`${region}a`, `${region}b`].entries()) {
+  for (const [index, cidr] of subnetCidrs.entries()) {
     const subnetId =
       (
         await ec2.send(
           new CreateSubnetCommand({
             VpcId: vpcId,
-            CidrBlock: `10.0.${index + 1}.0/24`,
-            AvailabilityZone: zone,
+            CidrBlock: cidr,
+            AvailabilityZone: `${region}${String.fromCharCode(97 + index)}`,
             TagSpecifications: [{ ResourceType: 'subnet', Tags: [{ Key: `kubernetes.io/cluster/${clusterId}`, Value: 'shared' }, { Key: 'kubernetes.io/role/elb', Value: '1' }] }],
           }),
         )

@@ -7,7 +7,9 @@
 import { DescribeRouteTablesCommand, DescribeSecurityGroupsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { DescribeLoadBalancersCommand as DescribeClassicCommand, ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balancing';
 import { DescribeListenersCommand, DescribeLoadBalancersCommand, DescribeTargetHealthCommand, DescribeTargetGroupsCommand, ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { createMetricsRegistry, silentLogger, type V1Node } from '@ccm/core';
+import { createMetricsRegistry } from '@ccm/core/app';
+import type { V1Node } from '@ccm/core/kube';
+import { silentLogger } from '@ccm/core/logging';
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAwsCloud, type AwsCloud } from '../../src/aws-cloud.js';

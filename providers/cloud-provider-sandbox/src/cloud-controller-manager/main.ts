@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // sandbox-cloud-controller-manager: the core CCM with the sandbox provider registered.
-import { cloudProviders, runCloudControllerManager } from '@ccm/core';
+import { runCloudControllerManager } from '@ccm/core/app';
+import { cloudProviders } from '@ccm/core/provider';
 import { registerSandboxCloudProvider } from '../sandbox-cloud.js';
-import { SANDBOX_PROVIDER_NAME } from '../sandbox-provider-id.js';
+import { SANDBOX_PROVIDER_NAME } from '../provider-id.js';
 
 process.exitCode = await runCloudControllerManager({
   commandName: 'sandbox-cloud-controller-manager',

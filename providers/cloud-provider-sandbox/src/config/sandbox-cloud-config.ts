@@ -1,4 +1,5 @@
-import { CloudConfigError, defineGcfgSchema, parseGcfg, type CloudConfigProblem } from '@ccm/core';
+import { CloudConfigError, defineGcfgSchema, parseGcfg, type CloudConfigProblem } from '@ccm/core/config';
+import type { CloudConfigSchema } from '@ccm/core/provider';
 import type { LookupPolicy } from '../operations/instance-lookup.js';
 
 /** The sandbox cloud-config file (gcfg), declared once: the reader and the docs come from it. */
@@ -117,3 +118,13 @@ export function readSandboxCloudConfig(text: string, fileName: string): { config
     warnings,
   };
 }
+
+/** How the provider definition reads `--cloud-config`: required (the cloud's URL is in it), then `readSandboxCloudConfig`. */
+export const SANDBOX_CLOUD_CONFIG_READER: CloudConfigSchema<SandboxCloudConfig> = {
+  read(text, fileName) {
+    if (text === undefined) {
+      throw new CloudConfigError({ fileName, message: 'the sandbox provider needs --cloud-config with [Global] url = <sandbox cloud URL>' });
+    }
+    return readSandboxCloudConfig(text, fileName);
+  },
+};

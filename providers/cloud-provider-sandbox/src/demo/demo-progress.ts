@@ -1,4 +1,4 @@
-import { TAINT_UNINITIALIZED } from '@ccm/core';
+import { TAINT_UNINITIALIZED } from '@ccm/core/api';
 import type { V1Node, V1Service } from '@kubernetes/client-node';
 
 export interface DemoRouteView {

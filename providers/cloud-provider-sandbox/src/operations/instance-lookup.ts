@@ -1,6 +1,6 @@
-import { Coalescer, type CoalescerObserver } from '@ccm/core';
+import { Coalescer, type CoalescerObserver } from '@ccm/core/cloud';
 import { isSandboxApiError } from '../ports/sandbox-api-error.js';
-import type { CallOptions, CloudInstance, SandboxCloudClient } from '../ports/sandbox-cloud-client.js';
+import type { CallOptions, CloudInstance, SandboxCloudPort } from '../ports/sandbox-cloud-port.js';
 
 /**
  * How instance lookups reach the cloud (cloud-config `[Global] lookup-policy`):
@@ -23,7 +23,7 @@ export interface InstanceLookup {
 }
 
 /** One cloud call per lookup (and one batch call per `getMany`). */
-export function singleInstanceLookup(client: SandboxCloudClient): InstanceLookup {
+export function singleInstanceLookup(client: SandboxCloudPort): InstanceLookup {
   return {
     getById: (id, options) => client.getInstance(id, options),
     findByName: (name, options) => client.findInstancesByName(name, options),
@@ -56,7 +56,7 @@ export interface BatchedInstanceLookupOptions {
 export class BatchedInstanceLookup implements InstanceLookup {
   readonly #coalescer: Coalescer<InstanceKey, CloudInstance[]>;
 
-  constructor(client: SandboxCloudClient, options: BatchedInstanceLookupOptions = {}) {
+  constructor(client: SandboxCloudPort, options: BatchedInstanceLookupOptions = {}) {
     this.#coalescer = new Coalescer<InstanceKey, CloudInstance[]>({
       name: 'batchGetInstances',
       keyId,

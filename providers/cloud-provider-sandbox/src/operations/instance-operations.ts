@@ -1,6 +1,6 @@
 import type { V1Node } from '@kubernetes/client-node';
-import type { CallOptions, CloudInstance, SandboxCloudClient } from '../ports/sandbox-cloud-client.js';
-import { parseSandboxProviderId } from '../sandbox-provider-id.js';
+import type { CallOptions, CloudInstance, SandboxCloudPort } from '../ports/sandbox-cloud-port.js';
+import { parseSandboxProviderId } from '../provider-id.js';
 import { singleInstanceLookup, type InstanceLookup } from './instance-lookup.js';
 
 export interface InstanceOperationsOptions {
@@ -29,7 +29,7 @@ export class InstanceOperations {
   readonly #lookup: InstanceLookup;
   readonly #region: string;
 
-  constructor(client: SandboxCloudClient, options: InstanceOperationsOptions) {
+  constructor(client: SandboxCloudPort, options: InstanceOperationsOptions) {
     this.#lookup = options.lookup ?? singleInstanceLookup(client);
     this.#region = options.region;
   }

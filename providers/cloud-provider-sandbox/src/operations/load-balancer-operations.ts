@@ -1,8 +1,9 @@
-import { defaultLoadBalancerName, type Logger } from '@ccm/core';
+import type { Logger } from '@ccm/core/logging';
+import { defaultLoadBalancerName } from '@ccm/core/provider';
 import type { V1Node, V1Service } from '@kubernetes/client-node';
 import { isSandboxApiError } from '../ports/sandbox-api-error.js';
-import type { CallOptions, CloudLoadBalancer, SandboxCloudClient } from '../ports/sandbox-cloud-client.js';
-import { SANDBOX_TAGS, isOwnedBy } from '../sandbox-tags.js';
+import type { CallOptions, CloudLoadBalancer, SandboxCloudPort } from '../ports/sandbox-cloud-port.js';
+import { SANDBOX_TAGS, isOwnedBy } from '../tags.js';
 import type { InstanceOperations } from './instance-operations.js';
 import { LoadBalancerSpecError, desiredLoadBalancer, planLoadBalancer } from './plan-load-balancer.js';
 
@@ -28,11 +29,11 @@ function isOwnedFor(loadBalancer: CloudLoadBalancer, service: V1Service, cluster
 
 /** Load balancer logic against the cloud: idempotent steps, never touching what we do not own. */
 export class LoadBalancerOperations {
-  readonly #client: SandboxCloudClient;
+  readonly #client: SandboxCloudPort;
   readonly #instances: InstanceOperations;
   readonly #logger: Logger;
 
-  constructor(client: SandboxCloudClient, instances: InstanceOperations, logger: Logger) {
+  constructor(client: SandboxCloudPort, instances: InstanceOperations, logger: Logger) {
     this.#client = client;
     this.#instances = instances;
     this.#logger = logger;

@@ -1,6 +1,6 @@
 import { makeService } from '@ccm/testing';
 import { describe, expect, it } from 'vitest';
-import type { CloudLoadBalancer } from '../ports/sandbox-cloud-client.js';
+import type { CloudLoadBalancer } from '../ports/sandbox-cloud-port.js';
 import { desiredLoadBalancer, LoadBalancerSpecError, planLoadBalancer, sourceRangesOf } from './plan-load-balancer.js';
 
 const service = makeService('web', { uid: '11111111-2222-4333-8444-555555555555', ports: [{ name: 'http', port: 80, nodePort: 30080 }] });

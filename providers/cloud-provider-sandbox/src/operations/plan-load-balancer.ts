@@ -1,8 +1,8 @@
 import { isIP } from 'node:net';
-import { ANNOTATION_LOAD_BALANCER_SOURCE_RANGES } from '@ccm/core';
+import { ANNOTATION_LOAD_BALANCER_SOURCE_RANGES } from '@ccm/core/api';
 import type { V1Service } from '@kubernetes/client-node';
-import type { CloudListener, CloudLoadBalancer, CloudLoadBalancerChanges, CloudLoadBalancerSpec } from '../ports/sandbox-cloud-client.js';
-import { SANDBOX_TAGS } from '../sandbox-tags.js';
+import type { CloudListener, CloudLoadBalancer, CloudLoadBalancerChanges, CloudLoadBalancerSpec } from '../ports/sandbox-cloud-port.js';
+import { SANDBOX_TAGS } from '../tags.js';
 
 /** The Service asks for something the sandbox cloud cannot do. Not retryable until the Service changes. */
 export class LoadBalancerSpecError extends Error {

@@ -1,7 +1,7 @@
-import type { Route } from '@ccm/core';
+import type { Route } from '@ccm/core/provider';
 import { isSandboxApiError } from '../ports/sandbox-api-error.js';
-import type { CallOptions, SandboxCloudClient } from '../ports/sandbox-cloud-client.js';
-import { SANDBOX_TAGS } from '../sandbox-tags.js';
+import type { CallOptions, SandboxCloudPort } from '../ports/sandbox-cloud-port.js';
+import { SANDBOX_TAGS } from '../tags.js';
 import type { InstanceOperations } from './instance-operations.js';
 
 export class RouteTargetMissingError extends Error {
@@ -20,10 +20,10 @@ export class RouteConflictError extends Error {
 
 /** Routes of one cluster: the route table entries tagged with the cluster identity. */
 export class RouteOperations {
-  readonly #client: SandboxCloudClient;
+  readonly #client: SandboxCloudPort;
   readonly #instances: InstanceOperations;
 
-  constructor(client: SandboxCloudClient, instances: InstanceOperations) {
+  constructor(client: SandboxCloudPort, instances: InstanceOperations) {
     this.#client = client;
     this.#instances = instances;
   }

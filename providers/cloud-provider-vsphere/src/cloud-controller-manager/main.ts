@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // vsphere-cloud-controller-manager: the core CCM with the vSphere provider registered.
-import { cloudProviders, runCloudControllerManager } from '@ccm/core';
+import { runCloudControllerManager } from '@ccm/core/app';
+import { cloudProviders } from '@ccm/core/provider';
 import { VSPHERE_PROVIDER_NAME } from '../provider-id.js';
 import { registerVsphereCloudProvider } from '../vsphere-cloud.js';
 

@@ -3,7 +3,7 @@
  * set (file or environment) with their converted value and where they came from. Both readers
  * (YAML, INI) and the environment overlay produce this; `resolveVsphereConfig` consumes it.
  */
-import type { CloudConfigProblem } from '@ccm/core';
+import type { CloudConfigProblem } from '@ccm/core/config';
 
 export type RawValue = string | number | boolean | readonly string[];
 

@@ -3,7 +3,7 @@
  * the key registry. Unknown sections and keys are warnings (upstream reads with gcfg.FatalOnly);
  * bad values and syntax errors are problems. Lists are one comma-separated value.
  */
-import { defineGcfgSchema, parseGcfg, type GcfgKeySpec, type GcfgKeyType, type GcfgSchemaSpec, type GcfgSectionSpec } from '@ccm/core';
+import { defineGcfgSchema, parseGcfg, type GcfgKeySpec, type GcfgKeyType, type GcfgSchemaSpec, type GcfgSectionSpec } from '@ccm/core/config';
 import { VSPHERE_CONFIG_SECTIONS, type ConfigKeySpec, type ConfigKeyType } from './config-keys.js';
 import { emptyRawConfig, splitCommaList, type RawSection, type RawValue, type RawVsphereConfig } from './raw-config.js';
 

@@ -1,4 +1,4 @@
-import { CloudConfigError } from '@ccm/core';
+import { CloudConfigError } from '@ccm/core/config';
 import { describe, expect, it } from 'vitest';
 import { detectConfigFormat, readVsphereConfig } from './read-vsphere-config.js';
 import type { VcenterConfig } from './vsphere-config.js';

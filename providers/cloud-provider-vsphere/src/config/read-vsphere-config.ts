@@ -4,7 +4,7 @@
  * without the confusing YAML errors on INI files), applies the environment overrides, resolves
  * and validates. Throws one CloudConfigError listing every problem with file and line.
  */
-import { CloudConfigError, type CloudConfigProblem } from '@ccm/core';
+import { CloudConfigError, type CloudConfigProblem } from '@ccm/core/config';
 import { applyEnvironment } from './apply-environment.js';
 import { emptyRawConfig, type RawVsphereConfig } from './raw-config.js';
 import { readIniConfig } from './read-ini-config.js';

@@ -8,7 +8,7 @@
  *   user/password, which are then required.
  * Every problem is collected with the place of the offending value.
  */
-import type { CloudConfigProblem } from '@ccm/core';
+import type { CloudConfigProblem } from '@ccm/core/config';
 import { parseCidrList, type Cidr, type IpFamily } from '../net/ip-address.js';
 import { VSPHERE_CONFIG_SECTIONS, type NodesKey } from './config-keys.js';
 import { problemAt, type ConfigPlace, type RawEntry, type RawSection, type RawVsphereConfig } from './raw-config.js';

@@ -1,9 +1,9 @@
-import type { VsphereCredentials } from '@ccm/vsphere-client';
+import type { VcenterCredentials } from '../ports/vcenter-port.js';
 
 /** Where one vCenter's credentials come from; asked at every login (so rotation works). */
 export interface CredentialSource {
   /** Throws a VsphereProviderError (`CredentialsUnavailable`) saying what is missing. */
-  credentials(): Promise<VsphereCredentials>;
+  credentials(): Promise<VcenterCredentials>;
   /** `Secret kube-system/vsphere-creds`, for messages. */
   readonly description: string;
 }

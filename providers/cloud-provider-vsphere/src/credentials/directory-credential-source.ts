@@ -1,7 +1,7 @@
 /** Credentials from a mounted secrets directory: one file per key, read at every login. */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { VsphereCredentials } from '@ccm/vsphere-client';
+import type { VcenterCredentials } from '../ports/vcenter-port.js';
 import { VsphereProviderError } from '../errors.js';
 import type { CredentialSource } from './credential-source.js';
 import { credentialsFromSecretData, expectedKeys } from './secret-credentials.js';
@@ -19,7 +19,7 @@ export class DirectoryCredentialSource implements CredentialSource {
     this.description = `secrets directory ${options.path}`;
   }
 
-  async credentials(): Promise<VsphereCredentials> {
+  async credentials(): Promise<VcenterCredentials> {
     let names: string[];
     try {
       names = await readdir(this.#path);

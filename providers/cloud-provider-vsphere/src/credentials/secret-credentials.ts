@@ -4,7 +4,7 @@
  * `password_<x>`. Used for Kubernetes Secrets and for a mounted secrets directory (one file
  * per key).
  */
-import type { VsphereCredentials } from '@ccm/vsphere-client';
+import type { VcenterCredentials } from '../ports/vcenter-port.js';
 import { VsphereProviderError } from '../errors.js';
 import type { CredentialSource } from './credential-source.js';
 
@@ -12,7 +12,7 @@ import type { CredentialSource } from './credential-source.js';
  * The credentials for the first of `servers` (server host, then the vCenter entry name) that
  * the data has; undefined when none.
  */
-export function credentialsFromSecretData(data: ReadonlyMap<string, string>, servers: readonly string[]): VsphereCredentials | undefined {
+export function credentialsFromSecretData(data: ReadonlyMap<string, string>, servers: readonly string[]): VcenterCredentials | undefined {
   for (const server of servers) {
     const username = data.get(`${server}.username`);
     const password = data.get(`${server}.password`);
@@ -42,6 +42,8 @@ export type SecretState =
 /** Read access to watched Secrets (decoded data). */
 export interface SecretStore {
   read(namespace: string, name: string): SecretState;
+  /** Optional: resolves once the Secret's state is known, or after a bounded wait (`read` then says why not). */
+  settled?(namespace: string, name: string): Promise<void>;
 }
 
 export class SecretCredentialSource implements CredentialSource {
@@ -61,22 +63,24 @@ export class SecretCredentialSource implements CredentialSource {
     this.description = `Secret ${options.namespace}/${options.name}`;
   }
 
-  credentials(): Promise<VsphereCredentials> {
-    const state = this.#store.read(this.#namespace, this.#name);
+  async credentials(): Promise<VcenterCredentials> {
+    let state = this.#store.read(this.#namespace, this.#name);
+    if (state.status === 'unknown' && this.#store.settled !== undefined) {
+      await this.#store.settled(this.#namespace, this.#name);
+      state = this.#store.read(this.#namespace, this.#name);
+    }
     if (state.status === 'unknown') {
-      return Promise.reject(new VsphereProviderError('CredentialsUnavailable', `vCenter ${JSON.stringify(this.#vcenter)}: ${this.description} is not available yet: ${state.reason}`, { vcenter: this.#vcenter }));
+      throw new VsphereProviderError('CredentialsUnavailable', `vCenter ${JSON.stringify(this.#vcenter)}: ${this.description} is not available yet: ${state.reason}`, { vcenter: this.#vcenter });
     }
     if (state.status === 'missing') {
-      return Promise.reject(new VsphereProviderError('CredentialsUnavailable', `vCenter ${JSON.stringify(this.#vcenter)}: ${this.description} does not exist`, { vcenter: this.#vcenter }));
+      throw new VsphereProviderError('CredentialsUnavailable', `vCenter ${JSON.stringify(this.#vcenter)}: ${this.description} does not exist`, { vcenter: this.#vcenter });
     }
     const credentials = credentialsFromSecretData(state.data, this.#servers);
     if (credentials === undefined) {
-      return Promise.reject(
-        new VsphereProviderError('CredentialsUnavailable', `vCenter ${JSON.stringify(this.#vcenter)}: ${this.description} has no credentials for it (expected keys ${expectedKeys(this.#servers)})`, {
-          vcenter: this.#vcenter,
-        }),
-      );
+      throw new VsphereProviderError('CredentialsUnavailable', `vCenter ${JSON.stringify(this.#vcenter)}: ${this.description} has no credentials for it (expected keys ${expectedKeys(this.#servers)})`, {
+        vcenter: this.#vcenter,
+      });
     }
-    return Promise.resolve(credentials);
+    return credentials;
   }
 }

@@ -3,8 +3,10 @@
  * flag registry. `pnpm --filter @ccm/cloud-provider-vsphere docs` writes it; a test fails when
  * the file is stale.
  */
-import { renderFlagsDoc } from '@ccm/core';
+import { renderFlagsDoc } from '@ccm/core/app';
 import { VSPHERE_CONFIG_SECTIONS, VSPHERE_ENVIRONMENT_SWITCHES, type ConfigKeySpec, type ConfigSectionSpec } from '../config/config-keys.js';
+import { VM_LOADING } from '../operations/instance-lookup.js';
+import { VSPHERE_API_BUDGET_DEFAULTS, VSPHERE_RETRY_DEFAULTS } from '../ports/vsphere-port-pipeline.js';
 import { SKIP_NODE_DELETION } from '../vsphere-instances.js';
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -164,7 +166,7 @@ export function renderVsphereReference(): string {
     '',
     '## Credential Secret',
     '',
-    'With `secretName`/`secretNamespace`, the provider watches that Secret (it needs `get`, `list` and `watch` on Secrets in that namespace) and reads it at every vCenter login, so a rotated password is used without a restart: the next login (first call, expired session) uses it. Keys, per vCenter server:',
+    'With `secretName`/`secretNamespace`, the provider follows that Secret through the CCM\'s shared Secret informer (it needs `get`, `list` and `watch` on Secrets in that namespace; a field selector limits it to that one Secret) and reads it at every vCenter login, so a rotated password is used without a restart: the next login (first call, expired session) uses it. A login before the Secret was first listed waits for it, at most 10 s. Keys, per vCenter server:',
     '',
     '```yaml',
     'apiVersion: v1',
@@ -177,6 +179,10 @@ export function renderVsphereReference(): string {
     '```',
     '',
     'The server key is the vCenter `server` (or, failing that, the entry name). With `secretsDirectory` the same keys are file names in that directory.',
+    '',
+    '## Cloud API budget, retries and request coalescing (ccm-ts extension)',
+    '',
+    `Every vCenter call goes through core\'s port pipeline. **One cloud API budget** for all vCenters and controllers: ${VSPHERE_API_BUDGET_DEFAULTS.qps} requests/s with a burst of ${VSPHERE_API_BUDGET_DEFAULTS.burst}, halved on each throttling answer (HTTP 429 or 503) and climbing back while calls succeed; a throttled call is retried by the budget (${VSPHERE_API_BUDGET_DEFAULTS.maxAttempts} attempts in all). Transient failures (connection, timeout, 5xx) are retried outside it: \`soapRoundtripCount\` attempts in all, ${VSPHERE_RETRY_DEFAULTS.initialDelayMs} ms, then doubling. Concurrent property reads of many VMs share one \`RetrievePropertiesEx\` per vCenter (a ${VM_LOADING.windowMs} ms window, up to ${VM_LOADING.maxBatchSize} VMs, one call in flight); finding a VM by name is one search per node (vSphere has no batch search). Metrics, all with \`provider="vsphere"\`: \`cloudprovider_api_request_duration_seconds\` and \`cloudprovider_api_request_errors_total\` per attempt (\`request="FindByUuid"\`, \`RetrieveVirtualMachines\`, ...), the budget\'s \`cloudprovider_api_*\` family, and the \`cloudprovider_coalescer_*\` family with \`coalescer="RetrieveVirtualMachines"\`.`,
     '',
     '## Node deletion',
     '',

@@ -9,6 +9,7 @@
  * or version 2 (`ethernets|bonds|vlans|bridges.<name>.addresses`). Prefix lengths are dropped.
  */
 import { gunzipSync } from 'node:zlib';
+import { errorMessage } from '@ccm/core/util';
 import { parse } from 'yaml';
 
 export const GUESTINFO_METADATA_KEY = 'guestinfo.metadata';
@@ -61,7 +62,7 @@ export function metadataAddresses(extraConfig: ReadonlyMap<string, string>): Met
     add(metadata['local-ipv6']);
     return { ips };
   } catch (error) {
-    return { ips: [], error: `cannot read ${GUESTINFO_METADATA_KEY}: ${error instanceof Error ? error.message : String(error)}` };
+    return { ips: [], error: `cannot read ${GUESTINFO_METADATA_KEY}: ${errorMessage(error)}` };
   }
 }
 

@@ -47,6 +47,8 @@ export class NodeDiscovery {
   readonly #datacenterCacheMs: number;
   readonly #now: () => number;
   readonly #datacenters = new Map<string, DatacenterCacheEntry>();
+  /** Datacenter lists being read: concurrent searches on a cold cache share one read. */
+  readonly #reading = new Map<string, Promise<DatacenterCacheEntry>>();
 
   constructor(targets: readonly VcenterTarget[], options: NodeDiscoveryOptions) {
     this.#targets = targets;
@@ -97,11 +99,24 @@ export class NodeDiscovery {
     return undefined;
   }
 
-  /** The datacenters searched on a vCenter: the configured ones (that exist), else all. */
-  async datacentersOf(target: VcenterTarget, signal?: AbortSignal): Promise<DatacenterCacheEntry> {
+  /**
+   * The datacenters searched on a vCenter: the configured ones (that exist), else all. Concurrent
+   * callers on a cold or expired cache share one ListDatacenters call (a node storm would
+   * otherwise send one per node). The shared read is not tied to one caller's signal.
+   */
+  async datacentersOf(target: VcenterTarget): Promise<DatacenterCacheEntry> {
     const cached = this.#datacenters.get(target.config.name);
     if (cached !== undefined && cached.expiresAt > this.#now()) return cached;
-    const all = await target.port.listDatacenters(signal);
+    let reading = this.#reading.get(target.config.name);
+    if (reading === undefined) {
+      reading = this.#readDatacenters(target).finally(() => this.#reading.delete(target.config.name));
+      this.#reading.set(target.config.name, reading);
+    }
+    return reading;
+  }
+
+  async #readDatacenters(target: VcenterTarget): Promise<DatacenterCacheEntry> {
+    const all = await target.port.listDatacenters();
     const wanted = target.config.datacenters;
     let entry: DatacenterCacheEntry;
     if (wanted.length === 0) {
@@ -137,7 +152,7 @@ export class NodeDiscovery {
     await Promise.all(
       this.#targets.map(async (target) => {
         try {
-          const { datacenters, missing } = await this.datacentersOf(target, signal);
+          const { datacenters, missing } = await this.datacentersOf(target);
           for (const datacenter of datacenters) pairs.push({ target, datacenter });
           for (const name of missing) failures.push(`vCenter ${JSON.stringify(target.config.name)}: datacenter ${JSON.stringify(name)} does not exist`);
         } catch (error) {

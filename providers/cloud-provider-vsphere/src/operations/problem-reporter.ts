@@ -4,7 +4,7 @@
  * sync only hides it. A problem is keyed (`vcenter "vc1": login`); it is logged as an error
  * when it appears or its message changes, and an info line says when it is gone.
  */
-import type { Logger } from '@ccm/core';
+import type { Logger } from '@ccm/core/logging';
 
 export class ProblemReporter {
   readonly #logger: Logger;

@@ -11,7 +11,7 @@
  *  5. a VM that reports NICs but yields no address for a family is an error.
  * Pure: inputs in, addresses or a reason out.
  */
-import type { NodeAddress } from '@ccm/core';
+import type { NodeAddress } from '@ccm/core/provider';
 import type { NodesConfig } from '../config/vsphere-config.js';
 import { isLocalOnlyIp, parseIp, type Cidr, type IpFamily, type ParsedIp } from '../net/ip-address.js';
 import type { GuestNic } from '../ports/vcenter-port.js';

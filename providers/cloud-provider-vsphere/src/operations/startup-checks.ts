@@ -4,7 +4,7 @@
  * are logged once through the ProblemReporter (the port decorator and the discovery report
  * theirs); nothing here stops the controllers.
  */
-import type { Logger } from '@ccm/core';
+import type { Logger } from '@ccm/core/logging';
 import { errorMessage } from '../errors.js';
 import type { NodeDiscovery } from './node-discovery.js';
 import type { ProblemReporter } from './problem-reporter.js';
@@ -15,7 +15,7 @@ export async function checkVcenters(discovery: NodeDiscovery, zones: ZoneLookup,
     discovery.targets.map(async (target) => {
       const name = target.config.name;
       try {
-        const { datacenters } = await discovery.datacentersOf(target, signal);
+        const { datacenters } = await discovery.datacentersOf(target);
         logger.info('Connected to vCenter', { vcenter: name, server: target.config.server, datacenters: datacenters.map((datacenter) => datacenter.path) });
       } catch (error) {
         // Reported by the port decorator (one line per problem); nothing more to check here.

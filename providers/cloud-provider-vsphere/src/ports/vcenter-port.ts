@@ -1,8 +1,15 @@
 /**
  * The ports the vSphere operations need, declared by their consumer with plain types only (no
- * client library types). `vsphere-client-vcenter-port.ts` implements them over
- * @ccm/vsphere-client; tests use in-memory fakes.
+ * client library types). `sdk/vsphere-client-vcenter-port.ts` implements them over
+ * @ccm/vsphere-client (the only place that imports it); tests use the in-memory fake
+ * (test/fakes/fake-vcenter.ts). Failed calls throw `VsphereApiError` (errors.ts).
  */
+
+/** What a vCenter login needs; a `CredentialSource` answers it at every login. */
+export interface VcenterCredentials {
+  username: string;
+  password: string;
+}
 
 /** A managed object reference (`{ type: 'VirtualMachine', value: 'vm-42' }`). */
 export interface ObjectRef {

@@ -29,7 +29,7 @@ import { TestCluster, type CcmInstance } from '../../../../e2e/src/harness/test-
 import { expectToHold, waitFor } from '../../../../e2e/src/harness/wait-for.js';
 import { escapeRegExp, expectBackoff, outputLines, stackTraceLines } from '../support/ccm-log-assertions.js';
 import { buildVcsim, startVcsim, vcsimSuite, type Vcsim } from '../support/vcsim.js';
-import { VSPHERE_CCM_BIN } from './vsphere-driver.js';
+import { VSPHERE_CCM_BIN } from '../conformance/vsphere-driver.js';
 
 const UNINITIALIZED = 'node.cloudprovider.kubernetes.io/uninitialized';
 /** How long a broken setup is watched after its problem was first logged (four node-monitor periods). */

@@ -4,6 +4,8 @@
  * credential rotation through a Secret store, and one clear error for a wrong password.
  */
 import { makeNode } from '@ccm/testing';
+import { InMemoryInformer } from '@ccm/testing/kube';
+import type { V1Node, V1Secret } from '@kubernetes/client-node';
 import { VapiTaggingClient, createVsphereDispatcher } from '@ccm/vsphere-client';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { SecretState } from '../../src/credentials/secret-credentials.js';
@@ -126,7 +128,12 @@ vcsimSuite('vsphere provider against vcsim', () => {
     const missingLogs: LogLine[] = [];
     const misconfigured = await cloudFor(vcsimConfigYaml(vcsim, { labels: { zone: 'no-such-zone-category', region: 'k8s-region' } }), missingLogs);
     const controller = new AbortController();
-    await misconfigured.initialize!({ clientBuilder: { kubeConfig: () => { throw new Error('not used'); } }, logger: recordingLogger([]), signal: controller.signal });
+    await misconfigured.initialize!({
+      clientBuilder: { kubeConfig: () => { throw new Error('not used'); } },
+      logger: recordingLogger([]),
+      signal: controller.signal,
+      informers: { nodes: new InMemoryInformer<V1Node>(), secrets: () => new InMemoryInformer<V1Secret>() },
+    });
     await expect.poll(() => missingLogs.filter((line) => line.level === 'error').map((line) => line.message), { timeout: 10_000 }).toEqual([
       'tag category "no-such-zone-category" (labels.zone/labels.region) does not exist on vCenter "vcsim": nodes there cannot get a zone and stay uninitialized',
     ]);

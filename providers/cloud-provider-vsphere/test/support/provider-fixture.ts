@@ -1,5 +1,6 @@
 /** Builds the vSphere provider against a running vcsim, with a recording logger. */
-import { createMetricsRegistry, type Logger } from '@ccm/core';
+import { createMetricsRegistry } from '@ccm/core/app';
+import type { Logger } from '@ccm/core/logging';
 import { readVsphereConfig } from '../../src/config/read-vsphere-config.js';
 import type { SecretStore } from '../../src/credentials/secret-credentials.js';
 import { createVsphereCloud, vsphereCloudProviderFactory, type VsphereCloud } from '../../src/vsphere-cloud.js';

@@ -2,7 +2,7 @@
  * Parsers for annotation values with upstream's Go semantics (strconv.ParseBool/ParseInt,
  * `getKeyValuePropertiesFromAnnotation`, `getPortSets`). Failures become InvalidAnnotationError.
  */
-import { parseGoBool } from '@ccm/core';
+import { parseGoBool } from '@ccm/core/util';
 import { InvalidAnnotationError } from '../../errors.js';
 
 export type Annotations = Readonly<Record<string, string>>;

@@ -1,4 +1,4 @@
-import { silentLogger } from '@ccm/core';
+import { silentLogger } from '@ccm/core/logging';
 import { describe, expect, it } from 'vitest';
 import { makeService, type ServiceOptions } from '../../../test/helpers.js';
 import { InvalidAnnotationError, UnsupportedServiceError } from '../../errors.js';

@@ -3,7 +3,9 @@
  * preamble plus the annotation readers). Every check happens here, before any cloud call, so a
  * bad annotation never leaves a half-built load balancer behind.
  */
-import { defaultLoadBalancerName, type Logger, type V1Service } from '@ccm/core';
+import type { V1Service } from '@ccm/core/kube';
+import type { Logger } from '@ccm/core/logging';
+import { defaultLoadBalancerName } from '@ccm/core/provider';
 import { isIP } from 'node:net';
 import { ANNOTATIONS, LOAD_BALANCER_TYPE_NLB, LOAD_BALANCER_TYPES_ELSEWHERE } from '../../annotations.js';
 import { InvalidAnnotationError, UnsupportedServiceError } from '../../errors.js';

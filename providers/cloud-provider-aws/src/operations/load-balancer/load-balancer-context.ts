@@ -1,5 +1,5 @@
 /** Everything the load balancer operations share; built once in the composition root. */
-import type { Logger } from '@ccm/core';
+import type { Logger } from '@ccm/core/logging';
 import type { Ec2Port } from '../../ports/ec2-port.js';
 import type { ElbPort } from '../../ports/elb-port.js';
 import type { Elbv2Port } from '../../ports/elbv2-port.js';

@@ -1,4 +1,4 @@
-import { silentLogger } from '@ccm/core';
+import { silentLogger } from '@ccm/core/logging';
 import { describe, expect, it } from 'vitest';
 import type { Ec2Instance, Ec2SecurityGroup } from '../../ports/ec2-port.js';
 import { portRule, toPermissions, type IngressRule } from './ingress-rules.js';

@@ -11,7 +11,7 @@
  * - `kubernetes.io/rule/nlb/health=<lb>`: health-check ports from the load balancer's subnets;
  * - `kubernetes.io/rule/nlb/mtu`: ICMP 3/4 from every client range of every NLB (shared).
  */
-import type { Logger } from '@ccm/core';
+import type { Logger } from '@ccm/core/logging';
 import type { CallOptions } from '../../ports/call-options.js';
 import type { Ec2Instance, Ec2SecurityGroup } from '../../ports/ec2-port.js';
 import {

@@ -2,7 +2,9 @@
  * Security group operations for load balancers: find-or-create by name (upstream
  * `ensureSecurityGroup`), rule reconciliation, and deletion of groups we own.
  */
-import { RetryError, sleepOrThrowOnAbort, type Logger } from '@ccm/core';
+import type { Logger } from '@ccm/core/logging';
+import { RetryError } from '@ccm/core/provider';
+import { sleepOrThrowOnAbort } from '@ccm/core/util';
 import { isAwsErrorCode, isAwsErrorKind, NotOwnedError } from '../../errors.js';
 import type { CallOptions } from '../../ports/call-options.js';
 import { ec2Filter, type Ec2Instance, type Ec2Port, type Ec2SecurityGroup } from '../../ports/ec2-port.js';

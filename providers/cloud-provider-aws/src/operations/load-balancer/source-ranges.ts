@@ -3,7 +3,8 @@
  * `spec.loadBalancerSourceRanges`, else the `load-balancer-source-ranges` annotation, else
  * 0.0.0.0/0. CIDRs are normalised to their network address, deduplicated and sorted.
  */
-import { ANNOTATION_LOAD_BALANCER_SOURCE_RANGES, type V1Service } from '@ccm/core';
+import { ANNOTATION_LOAD_BALANCER_SOURCE_RANGES } from '@ccm/core/api';
+import type { V1Service } from '@ccm/core/kube';
 import { isIP } from 'node:net';
 import { InvalidAnnotationError, UnsupportedServiceError } from '../../errors.js';
 

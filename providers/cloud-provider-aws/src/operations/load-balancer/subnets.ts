@@ -2,7 +2,8 @@
  * Load balancer subnets (upstream `getLoadBalancerSubnets`, `findELBSubnets`, `isSubnetPublic`,
  * `resolveSubnetNameOrIDs`).
  */
-import type { Logger } from '@ccm/core';
+import type { Logger } from '@ccm/core/logging';
+import { errorMessage } from '@ccm/core/util';
 import { ANNOTATIONS } from '../../annotations.js';
 import { CloudStateError, InvalidAnnotationError, isAwsErrorKind } from '../../errors.js';
 import type { CallOptions } from '../../ports/call-options.js';
@@ -120,7 +121,7 @@ export class SubnetOperations {
       }
     } catch (error) {
       if (isAwsErrorKind(error, 'NotFound') || isAwsErrorKind(error, 'Invalid')) {
-        throw new InvalidAnnotationError(key, value, error instanceof Error ? error.message : String(error), { cause: error });
+        throw new InvalidAnnotationError(key, value, errorMessage(error), { cause: error });
       }
       throw error;
     }

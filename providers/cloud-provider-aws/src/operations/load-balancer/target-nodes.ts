@@ -4,7 +4,8 @@
  * through their provider IDs, and kept only when the instance carries the cluster tag and is
  * not terminated.
  */
-import type { Logger, V1Node } from '@ccm/core';
+import type { V1Node } from '@ccm/core/kube';
+import type { Logger } from '@ccm/core/logging';
 import type { CallOptions } from '../../ports/call-options.js';
 import type { Ec2Instance } from '../../ports/ec2-port.js';
 import { parseAwsProviderId } from '../../provider-id.js';

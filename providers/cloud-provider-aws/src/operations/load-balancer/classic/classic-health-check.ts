@@ -1,5 +1,5 @@
 /** Classic ELB health check (upstream `ensureLoadBalancerHealthCheck` / `getExpectedHealthCheck`). */
-import type { V1Service } from '@ccm/core';
+import type { V1Service } from '@ccm/core/kube';
 import { ANNOTATIONS } from '../../../annotations.js';
 import { InvalidAnnotationError } from '../../../errors.js';
 import type { ClassicHealthCheck, ClassicListener } from '../../../ports/elb-port.js';

@@ -2,7 +2,8 @@
  * Classic ELB create/update/delete (upstream `EnsureLoadBalancer` classic path,
  * `ensureLoadBalancer`, `UpdateLoadBalancer`, `EnsureLoadBalancerDeleted`).
  */
-import type { LoadBalancerStatus, V1Node } from '@ccm/core';
+import type { V1Node } from '@ccm/core/kube';
+import type { LoadBalancerStatus } from '@ccm/core/provider';
 import { NotOwnedError } from '../../../errors.js';
 import type { CallOptions } from '../../../ports/call-options.js';
 import type { Ec2Instance } from '../../../ports/ec2-port.js';

@@ -1,5 +1,5 @@
 /** NLB and target group attributes (upstream `reconcileLBAttributes`, target-group-attributes validation). */
-import { parseGoBool } from '@ccm/core';
+import { parseGoBool } from '@ccm/core/util';
 import { ANNOTATIONS } from '../../../annotations.js';
 import { InvalidAnnotationError } from '../../../errors.js';
 import { booleanAnnotation, get, has, type Annotations } from '../annotation-values.js';

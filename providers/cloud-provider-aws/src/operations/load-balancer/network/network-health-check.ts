@@ -1,5 +1,5 @@
 /** NLB target group health check (upstream `buildNLBHealthCheckConfiguration`). */
-import type { V1Service } from '@ccm/core';
+import type { V1Service } from '@ccm/core/kube';
 import { ANNOTATIONS } from '../../../annotations.js';
 import { InvalidAnnotationError } from '../../../errors.js';
 import { get, integerAnnotation, type Annotations } from '../annotation-values.js';

@@ -2,7 +2,8 @@
  * NLB create/update/delete with instance targets (upstream `ensureLoadBalancerv2`,
  * `ensureNLBSecurityGroup`, `updateInstanceSecurityGroupsForNLB`, `EnsureLoadBalancerDeleted`).
  */
-import type { LoadBalancerStatus, V1Node } from '@ccm/core';
+import type { V1Node } from '@ccm/core/kube';
+import type { LoadBalancerStatus } from '@ccm/core/provider';
 import { ANNOTATIONS } from '../../../annotations.js';
 import { CloudStateError, InvalidAnnotationError, isAwsErrorKind, NotOwnedError } from '../../../errors.js';
 import type { CallOptions } from '../../../ports/call-options.js';

@@ -1,0 +1,142 @@
+/**
+ * A provider driver: what the conformance suite needs to know about one cloud to run the same
+ * scenarios against it. The suite runs the provider's CCM as a real child process against
+ * @ccm/kube-emulator over HTTP; the driver starts the cloud (or its simulator), creates and
+ * changes instances there, and reads the cloud side back to check what the CCM did.
+ */
+export interface DriverInstance {
+  /** The Node name the kubelet would register with. */
+  nodeName: string;
+  /** The provider ID the CCM is expected to set, e.g. `aws:///us-east-1a/i-0abc`. */
+  expectedProviderId: string;
+  /**
+   * Addresses the CCM is expected to publish (type + address), in upstream order, for a node
+   * without the provided-node-ip annotation. When the cloud reports no Hostname entry the
+   * suite expects the kubelet's Hostname appended, and it applies the provided-node-ip
+   * filter itself (as upstream does).
+   */
+  expectedAddresses: Array<{ type: string; address: string }>;
+  expectedInstanceType?: string;
+  expectedZone?: string;
+  expectedRegion?: string;
+  /** An IP of the instance usable as `alpha.kubernetes.io/provided-node-ip`. */
+  internalIp: string;
+}
+
+export interface CloudLoadBalancerView {
+  exists: boolean;
+  /** Backend identity per node as the cloud sees it, normalised to Node names. */
+  backendNodeNames: string[];
+  /** Frontend ports. */
+  ports: number[];
+}
+
+export interface CloudRouteView {
+  destinationCidr: string;
+  targetNodeName: string;
+  /** True for a blackhole route (its target is gone). Optional: drivers without the notion omit it. */
+  blackhole?: boolean;
+}
+
+/** A route written straight into the cloud, as another actor (or an old cluster) would. */
+export interface InjectedRoute {
+  destinationCidr: string;
+  /** Node name of the target; may name a node that does not exist. */
+  targetNodeName: string;
+  /** Create it as a blackhole route (only when `capabilities.blackholeRoutes`). */
+  blackhole?: boolean;
+}
+
+export interface ProviderDriverCapabilities {
+  loadBalancer: boolean;
+  routes: boolean;
+  /** The driver can inject blackhole routes (needs `injectRoute`). */
+  blackholeRoutes?: boolean;
+}
+
+export interface CcmProcessSpec {
+  /** Executable, normally `process.execPath`. */
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+}
+
+/** One HTTP request the CCM sent to the cloud, as a counting proxy sees it. */
+export interface CloudRequest {
+  method: string;
+  /** Path and query, e.g. `/?Action=DescribeInstances` or `/sdk`. */
+  path: string;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The request body as text ('' without one). */
+  body: string;
+}
+
+/** Where the simulator serves the cloud API, so that the benchmark can put a counting proxy in front of it. */
+export interface CloudEndpoint {
+  /** Base URL, e.g. `http://127.0.0.1:5000` or `https://127.0.0.1:8989`. */
+  url: string;
+  /** PEM of the CA that signed the simulator's certificate (HTTPS only). */
+  ca?: string;
+  /** The cloud operation of a request, for the count per operation: AWS `Action=`, the vSphere SOAP method. */
+  operationOf(request: CloudRequest): string;
+}
+
+/** How a benchmark row runs the CCM: against the counting proxy, with the row's policy. */
+export interface BenchCcmOptions {
+  /** Base URL the CCM must use for the cloud API (the proxy's). */
+  cloudUrl: string;
+  /** PEM file of the CA of the proxy's certificate, when `cloudUrl` is HTTPS. */
+  caFile?: string;
+  /** Our batched lookups, or one lookup per call (upstream); providers without such a switch ignore it. */
+  lookupPolicy: 'batched' | 'single';
+  /** The CCM's cloud API budget (requests/s), where the provider's config has one. */
+  apiQps: number;
+}
+
+export interface ProviderDriver {
+  readonly name: string;
+  readonly capabilities: ProviderDriverCapabilities;
+  /** Why the driver cannot run on this machine (missing simulator), or undefined when it can. */
+  unavailableReason(): Promise<string | undefined>;
+  /** Optional: how to install what `unavailableReason` reports missing (shown when skipping or failing). */
+  readonly installHint?: string;
+  /**
+   * The kustomize overlay under manifests/ whose RBAC the CCM runs with on the real
+   * kube-apiserver (default: the driver's name).
+   */
+  readonly manifestsOverlay?: string;
+  /** Starts the cloud or its simulator and prepares shared resources (VPC, datacenter...). */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /**
+   * How to start the CCM: the suite appends the common flags (`--kubeconfig`, `--secure-port`,
+   * `--leader-elect*`, `--cluster-cidr`, `--controllers`...).
+   */
+  ccmProcess(): CcmProcessSpec;
+  createInstance(name: string): Promise<DriverInstance>;
+  stopInstance(instance: DriverInstance): Promise<void>;
+  startInstance(instance: DriverInstance): Promise<void>;
+  deleteInstance(instance: DriverInstance): Promise<void>;
+  /** Reads the load balancer of a Service from the cloud side. */
+  readLoadBalancer(service: { namespace: string; name: string; uid: string }): Promise<CloudLoadBalancerView>;
+  /** Reads the routes the CCM programmed. */
+  readRoutes(): Promise<CloudRouteView[]>;
+  /** Cloud resources the CCM created and did not delete (must be empty after cleanup). */
+  leakedResources(): Promise<string[]>;
+  /**
+   * Optional: writes a route into the cloud's route table behind the CCM's back, so the suite
+   * can check that stale routes inside the cluster CIDR are removed and others are left alone.
+   */
+  injectRoute?(route: InjectedRoute): Promise<void>;
+  /**
+   * Optional (needed with `injectRoute`): deletes the route for `destinationCidr` behind the
+   * CCM's back; used to clean up routes the CCM must not touch and to break a route on purpose.
+   */
+  removeRoute?(destinationCidr: string): Promise<void>;
+  /** Optional (benchmarks): many instances at once, faster than one `createInstance` each; in `names` order. */
+  createInstances?(names: readonly string[]): Promise<DriverInstance[]>;
+  /** Optional (benchmarks, with `benchCcmProcess`): the simulator's endpoint for a counting proxy. */
+  cloudEndpoint?(): CloudEndpoint;
+  /** Optional (benchmarks): the CCM of a benchmark row; the benchmark appends the common flags and the policy's. */
+  benchCcmProcess?(options: BenchCcmOptions): Promise<CcmProcessSpec>;
+}

@@ -1,0 +1,5 @@
+/**
+ * @ccm/cloud-provider-aws/conformance: this provider's conformance driver, for the shared suite
+ * in @ccm/e2e (`e2e/src/conformance/aws.conformance.test.ts`) and the benchmark.
+ */
+export * from './aws-driver.js';

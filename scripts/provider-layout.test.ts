@@ -1,0 +1,149 @@
+// The layout check: every folder under providers/ has the anatomy of docs/adding-a-provider.md
+// (scripts/provider-layout.ts), its docs/cloud-controller-manager.md is what its renderer
+// produces, and e2e reaches providers only through their `./conformance` entry. A complete
+// provider written into a temporary folder passes, and loses the check with any one piece gone.
+import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkProviderLayout, cloudOfProviderFolder, filesBelow, importedModules, makefileTargets, providerFolders } from './provider-layout.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const capitalized = (cloud: string): string => `${cloud.charAt(0).toUpperCase()}${cloud.slice(1)}`;
+
+describe('every provider has the common anatomy', () => {
+  const folders = providerFolders(root);
+
+  it('finds the providers', () => {
+    expect(folders).toEqual(expect.arrayContaining(['cloud-provider-aws', 'cloud-provider-sandbox', 'cloud-provider-vsphere']));
+  });
+
+  it.each(folders)('%s', (folder) => {
+    expect(checkProviderLayout(join(root, 'providers', folder))).toEqual([]);
+  });
+
+  it.each(folders)('%s: docs/cloud-controller-manager.md is generated from the typed registries', async (folder) => {
+    const cloud = cloudOfProviderFolder(folder) ?? '';
+    const renderer = (await import(join(root, 'providers', folder, 'src', 'docs', `render-${cloud}-reference.ts`))) as Record<string, unknown>;
+    const render = renderer[`render${capitalized(cloud)}Reference`];
+    expect(typeof render, `src/docs/render-${cloud}-reference.ts exports render${capitalized(cloud)}Reference()`).toBe('function');
+    const stale = `providers/${folder}/docs/cloud-controller-manager.md is out of date: run \`npx -y pnpm@10.34.8 build && npx -y pnpm@10.34.8 --filter @ccm/${folder} run docs\``;
+    expect(readFileSync(join(root, 'providers', folder, 'docs', 'cloud-controller-manager.md'), 'utf8'), stale).toBe((render as () => string)());
+  });
+});
+
+describe('e2e uses providers only through their conformance entry', () => {
+  const manifest = JSON.parse(readFileSync(join(root, 'e2e', 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+  const dependencies = Object.keys({ ...manifest.dependencies, ...manifest.devDependencies });
+
+  it('depends on no cloud SDK: only the kit, the Kubernetes client and provider packages', () => {
+    const allowed = (name: string): boolean => ['@ccm/core', '@ccm/testing', '@ccm/kube-emulator', '@kubernetes/client-node'].includes(name) || /^@ccm\/cloud-provider-[a-z0-9]+$/.test(name);
+    expect(dependencies.filter((name) => !allowed(name))).toEqual([]);
+  });
+
+  it('imports a provider package only as @ccm/cloud-provider-<cloud>/conformance, and nothing under providers/ by path', () => {
+    const offending: string[] = [];
+    for (const name of filesBelow(join(root, 'e2e', 'src')).filter((file) => file.endsWith('.ts'))) {
+      for (const specifier of importedModules(readFileSync(join(root, 'e2e', 'src', name), 'utf8'))) {
+        const providerPackage = specifier.startsWith('@ccm/cloud-provider-') && !/^@ccm\/cloud-provider-[a-z0-9]+\/conformance$/.test(specifier);
+        if (providerPackage || specifier.includes('providers/') || specifier === '@ccm/vsphere-client') offending.push(`e2e/src/${name}: ${specifier}`);
+      }
+    }
+    expect(offending).toEqual([]);
+  });
+});
+
+/** A minimal provider `cloud-provider-acme` with every piece of the anatomy. */
+const COMPLETE_PROVIDER: Readonly<Record<string, string>> = {
+  'package.json': JSON.stringify({
+    name: '@ccm/cloud-provider-acme',
+    scripts: { build: 'tsc -b tsconfig.json tsconfig.conformance.json', docs: 'node dist/docs/generate-docs.js' },
+    exports: { '.': { default: './dist/index.js' }, './conformance': { default: './dist-test/conformance/index.js' } },
+    dependencies: { '@ccm/core': 'workspace:*', 'acme-sdk': '^1.0.0' },
+  }),
+  'src/cloud-controller-manager/main.ts': "import { registerAcmeCloudProvider } from '../acme-cloud.js';\n",
+  'src/acme-cloud.ts': "import { createSdkWidgetPort } from './ports/sdk/sdk-widget-port.js';\n",
+  'src/config/read-acme-config.ts': 'export const config = {};\n',
+  'src/operations/widget-operations.ts': "import type { WidgetPort } from '../ports/widget-port.js';\n",
+  'src/ports/widget-port.ts': 'export interface WidgetPort {\n  get(id: string): Promise<string>;\n}\n',
+  'src/ports/sdk/sdk-widget-port.ts': "import { AcmeClient } from 'acme-sdk';\n",
+  'src/docs/render-acme-reference.ts': "export function renderAcmeReference(): string {\n  return '';\n}\n",
+  'src/docs/generate-docs.ts': "import { renderAcmeReference } from './render-acme-reference.js';\n",
+  'test/fakes/fake-widget.ts': "import type { WidgetPort } from '../../src/ports/widget-port.js';\n",
+  'test/conformance/acme-driver.ts': 'export class AcmeDriver {}\n',
+  'test/conformance/index.ts': "export * from './acme-driver.js';\n",
+  'tsconfig.conformance.json': '{}\n',
+  Dockerfile: 'FROM scratch\n',
+  Makefile: 'ROOT := ../..\n\n.PHONY: build test bundle\n\nbuild:\n\ttrue\n\ntest: build\n\ttrue\n\nbundle: build\n\ttrue\n',
+  'README.md': '# acme-cloud-controller-manager\n',
+  'docs/cloud-controller-manager.md': '# reference\n',
+  'docs/getting-started.md': '# getting started\n',
+  'docs/testing.md': '# testing\n',
+};
+
+describe('the layout check on a provider missing a piece', () => {
+  let directory = '';
+
+  afterEach(() => {
+    if (directory !== '') rmSync(directory, { recursive: true, force: true });
+    directory = '';
+  });
+
+  function writeProvider(files: Readonly<Record<string, string>>): string {
+    directory = join(mkdtempSync(join(tmpdir(), 'provider-layout-')), 'cloud-provider-acme');
+    for (const [name, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(directory, name)), { recursive: true });
+      writeFileSync(join(directory, name), text);
+    }
+    return directory;
+  }
+
+  it('passes a complete provider', () => {
+    expect(checkProviderLayout(writeProvider(COMPLETE_PROVIDER))).toEqual([]);
+  });
+
+  const withoutFile = Object.keys(COMPLETE_PROVIDER)
+    .filter((name) => !['src/operations/widget-operations.ts', 'src/ports/widget-port.ts', 'package.json'].includes(name))
+    .map((name): [string, (provider: string) => void, RegExp] => [name, (provider) => unlinkSync(join(provider, name)), new RegExp(name.replaceAll('.', '\\.').replace(/^src\/(config|ports\/sdk)\/.*/, 'src/$1/ has no TypeScript file'))]);
+
+  it.each<[string, (provider: string) => void, RegExp]>([
+    ...withoutFile,
+    ['src/operations/', (provider) => unlinkSync(join(provider, 'src/operations/widget-operations.ts')), /src\/operations\/ has no TypeScript file/],
+    ['a port', (provider) => unlinkSync(join(provider, 'src/ports/widget-port.ts')), /src\/ports\/ declares no port/],
+    ['the fake of a second port', (provider) => writeFileSync(join(provider, 'src/ports/gadget-port.ts'), 'export interface GadgetPort {}\n'), /one fake per port: test\/fakes\/fake-gadget\.ts missing/],
+    ['the `bundle` target', (provider) => writeFileSync(join(provider, 'Makefile'), 'BUNDLE := x\n\ntest:\n\ttrue\n'), /Makefile has no `bundle` target/],
+    ['the `test` target', (provider) => writeFileSync(join(provider, 'Makefile'), 'bundle:\n\ttrue\n'), /Makefile has no `test` target/],
+    ['the conformance export', (provider) => rewriteManifest(provider, (manifest) => delete manifest['exports']), /exports no "\.\/conformance" entry/],
+    ['the docs script', (provider) => rewriteManifest(provider, (manifest) => delete manifest['scripts']), /no "docs" script/],
+    ['the seal of the SDK', (provider) => writeFileSync(join(provider, 'src/operations/widget-operations.ts'), "import { AcmeClient } from 'acme-sdk/client';\n"), /leaks out of src\/ports\/sdk\/: src\/operations\/widget-operations\.ts imports acme-sdk/],
+  ])('fails without %s', (_piece, breakIt, expected) => {
+    const provider = writeProvider(COMPLETE_PROVIDER);
+    breakIt(provider);
+    const problems = checkProviderLayout(provider);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(expected);
+  });
+
+  it('fails a folder not named cloud-provider-<cloud>', () => {
+    expect(checkProviderLayout('/tmp/aws-provider')).toEqual(['aws-provider: a provider folder is named cloud-provider-<cloud> (lower-case letters and digits)']);
+  });
+});
+
+function rewriteManifest(provider: string, change: (manifest: Record<string, unknown>) => void): void {
+  const path = join(provider, 'package.json');
+  const manifest = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  change(manifest);
+  writeFileSync(path, JSON.stringify(manifest));
+}
+
+describe('the readers the check uses', () => {
+  it('reads Makefile rule targets, not variable assignments', () => {
+    expect([...makefileTargets('ROOT := x\nA = b\n.PHONY: test\ntest bundle: build\n\tpnpm test\nbuild:\n')].sort()).toEqual(['.PHONY', 'build', 'bundle', 'test']);
+  });
+
+  it('reads imports, re-exports, side-effect and dynamic imports', () => {
+    const text = "import a from 'one';\nimport type { B } from \"two\";\nexport * from './three.js';\nimport 'four';\nconst x = await import('five');\n";
+    expect(importedModules(text).sort()).toEqual(['./three.js', 'five', 'four', 'one', 'two']);
+  });
+});
