@@ -57,10 +57,11 @@ describe('applyStrategicMergePatch with the Node schema', () => {
       expected: { status: { conditions: [ready, { type: 'NetworkUnavailable', status: 'False', reason: 'RouteCreated' }] } },
     },
     {
-      name: 'conditions merge by type (append new)',
+      // A real kube-apiserver lists the element the patch adds first (Go strategicpatch order).
+      name: 'conditions merge by type (new element first)',
       target: { status: { conditions: [ready] } },
       patch: { status: { conditions: [network] } },
-      expected: { status: { conditions: [ready, network] } },
+      expected: { status: { conditions: [network, ready] } },
     },
     {
       name: 'addresses merge by type',
@@ -247,7 +248,7 @@ describe('applyPatch', () => {
   it('dispatches by patch type', () => {
     const target = { metadata: { finalizers: ['a'] } };
     expect(applyPatch(target, { metadata: { finalizers: ['b'] } }, 'merge')).toEqual({ metadata: { finalizers: ['b'] } });
-    expect(applyPatch(target, { metadata: { finalizers: ['b'] } }, 'strategic', NODE_MERGE_SCHEMA)).toEqual({ metadata: { finalizers: ['a', 'b'] } });
+    expect(applyPatch(target, { metadata: { finalizers: ['b'] } }, 'strategic', NODE_MERGE_SCHEMA)).toEqual({ metadata: { finalizers: ['b', 'a'] } });
     expect(applyPatch(target, [{ op: 'add', path: '/metadata/finalizers/-', value: 'b' }], 'json')).toEqual({ metadata: { finalizers: ['a', 'b'] } });
   });
 });

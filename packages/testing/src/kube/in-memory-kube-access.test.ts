@@ -113,11 +113,12 @@ describe('InMemoryKubeAccess nodes', () => {
       },
       'strategic',
     );
-    expect(patched.status?.conditions?.map((condition) => condition.type)).toEqual(['Ready', 'NetworkUnavailable']);
-    expect(patched.status?.conditions?.[1]?.lastTransitionTime).toEqual(fixedNow);
+    // The added element comes first, as on a real kube-apiserver (Go strategicpatch order).
+    expect(patched.status?.conditions?.map((condition) => condition.type)).toEqual(['NetworkUnavailable', 'Ready']);
+    expect(patched.status?.conditions?.[0]?.lastTransitionTime).toEqual(fixedNow);
     expect(patched.status?.addresses).toEqual([
-      { type: 'Hostname', address: 'n1' },
       { type: 'InternalIP', address: '10.0.0.1' },
+      { type: 'Hostname', address: 'n1' },
     ]);
     expect(patched.metadata?.labels).toBeUndefined();
     expect(patched.spec?.providerID).toBeUndefined();
@@ -225,7 +226,7 @@ describe('InMemoryKubeAccess services', () => {
     const kube = new InMemoryKubeAccess();
     kube.addService(service('default', 's1', { metadata: { namespace: 'default', name: 's1', finalizers: ['other'] } }));
     const added = await kube.services.patch('default', 's1', { metadata: { finalizers: ['service.kubernetes.io/load-balancer-cleanup'] } }, 'strategic');
-    expect(added.metadata?.finalizers).toEqual(['other', 'service.kubernetes.io/load-balancer-cleanup']);
+    expect(added.metadata?.finalizers).toEqual(['service.kubernetes.io/load-balancer-cleanup', 'other']);
     const removed = await kube.services.patch(
       'default',
       's1',
