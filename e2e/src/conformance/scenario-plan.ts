@@ -1,6 +1,7 @@
 import type { ProviderDriver, ProviderDriverCapabilities } from './provider-driver.js';
 import type { SuiteSettings } from './scenario-context.js';
 import { registerLeaderElectionScenarios } from './scenarios/leader-election.js';
+import { registerLeaderMigrationScenarios } from './scenarios/leader-migration.js';
 import { registerLoadBalancerScenarios } from './scenarios/load-balancer.js';
 import { registerNodeInitializationScenarios } from './scenarios/node-initialization.js';
 import { registerNodeLifecycleScenarios } from './scenarios/node-lifecycle.js';
@@ -23,6 +24,7 @@ export const SCENARIO_GROUPS: readonly ScenarioGroup[] = [
   { name: 'routes', requires: ['routes'], register: registerRouteScenarios },
   { name: 'serving', requires: [], register: registerServingScenarios },
   { name: 'leader election', requires: [], register: registerLeaderElectionScenarios },
+  { name: 'leader migration', requires: [], register: registerLeaderMigrationScenarios },
 ];
 
 export interface ScenarioPlan {

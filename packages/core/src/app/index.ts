@@ -10,6 +10,8 @@ export * from './delegated-auth/index.js';
 export * from './configz.js';
 export * from './create-cloud-provider.js';
 export * from './default-controllers.js';
+export * from './leader-migration/leader-migration-configuration.js';
+export * from './leader-migration/leader-migrator.js';
 export * from './run-cloud-controller-manager.js';
 export * from './run-controllers.js';
 export * from './run-modes.js';

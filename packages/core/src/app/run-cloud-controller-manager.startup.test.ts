@@ -211,12 +211,51 @@ describe('runCloudControllerManager: exit codes for bad input', () => {
     controller.abort();
     const kubeconfig = await directory.kubeconfig();
     const result = await runCommand(
-      ['--cloud-provider=test', `--kubeconfig=${kubeconfig}`, '--secure-port=0', '--leader-elect=false', '--feature-gates=A=true', '--enable-leader-migration'],
+      ['--cloud-provider=test', `--kubeconfig=${kubeconfig}`, '--secure-port=0', '--leader-elect=false', '--feature-gates=A=true'],
       { signal: controller.signal, dependencies: { createKubeAccess: () => { throw new Error('not reached'); } } },
     );
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('"Flag --feature-gates is accepted for compatibility but has no effect: no feature gate changes');
-    expect(result.stderr).toContain('"Leader migration is not supported by this cloud-controller-manager; --enable-leader-migration is ignored"');
+  });
+
+  describe('--enable-leader-migration with --leader-migration-config (upstream LeaderMigrationOptions.ApplyTo)', () => {
+    it.each([
+      ['a missing file', undefined, 'error: --leader-migration-config: unable to read leader migration configuration from "MISSING": ENOENT'],
+      ['YAML that does not parse', 'kind: [', 'error: --leader-migration-config FILE: not valid YAML: line 1, column'],
+      ['a file without kind', 'apiVersion: controllermanager.config.k8s.io/v1\nleaderName: x\n', "error: --leader-migration-config FILE: field kind: missing ('Kind' is required)"],
+      ['another kind', 'apiVersion: controllermanager.config.k8s.io/v1\nkind: KubeControllerManagerConfiguration\n', 'error: --leader-migration-config FILE: field kind: "KubeControllerManagerConfiguration" is not LeaderMigrationConfiguration'],
+      ['an unknown version', 'apiVersion: controllermanager.config.k8s.io/v2\nkind: LeaderMigrationConfiguration\n', 'error: --leader-migration-config FILE: field apiVersion: "controllermanager.config.k8s.io/v2" is not one of'],
+      ['a name that is not a string', 'apiVersion: controllermanager.config.k8s.io/v1\nkind: LeaderMigrationConfiguration\nleaderName: x\nresourceLock: leases\ncontrollerLeaders:\n  - name: [route]\n    component: "*"\n', 'error: --leader-migration-config FILE: field controllerLeaders[0].name: expected a string, got a list'],
+      ['an empty leaderName and component', 'apiVersion: controllermanager.config.k8s.io/v1\nkind: LeaderMigrationConfiguration\nresourceLock: leases\ncontrollerLeaders:\n  - name: route\n', 'error: --leader-migration-config FILE: invalid leader migration configuration: leaderName: Required value: leaderName must be set for LeaderMigrationConfiguration; controllerLeaders[0].component: Required value: component must be set\n'],
+    ])('exits 1 with one line naming the file for %s', async (_case, content, expected) => {
+      const kubeconfig = await directory.kubeconfig();
+      const path = content === undefined ? `${directory.path}/missing.yaml` : await directory.write('migration.yaml', content);
+      const result = await runCommand(['--cloud-provider=test', `--kubeconfig=${kubeconfig}`, '--secure-port=0', '--enable-leader-migration', `--leader-migration-config=${path}`]);
+      expect(result.code).toBe(1);
+      const lines = result.stderr.split('\n').filter((line) => line.startsWith('error: '));
+      expect(lines).toHaveLength(1);
+      expect(result.stderr).toContain(expected.replace('MISSING', path).replace('FILE', path));
+    });
+
+    it('reads the file also without --leader-elect (as upstream), then runs every controller', async () => {
+      const kubeconfig = await directory.kubeconfig();
+      const bad = await directory.write('bad.yaml', 'kind: LeaderMigrationConfiguration\n');
+      const failed = await runCommand(['--cloud-provider=test', `--kubeconfig=${kubeconfig}`, '--secure-port=0', '--leader-elect=false', '--enable-leader-migration', `--leader-migration-config=${bad}`]);
+      expect(failed.code).toBe(1);
+      const good = await directory.write(
+        'good.yaml',
+        'apiVersion: controllermanager.config.k8s.io/v1beta1\nkind: LeaderMigrationConfiguration\nleaderName: migration\nresourceLock: leases\nunknownField: ignored\ncontrollerLeaders:\n  - name: route\n    component: kube-controller-manager\n  - name: ipam\n    component: kube-controller-manager\n',
+      );
+      const controller = new AbortController();
+      controller.abort();
+      const ran = await runCommand(['--cloud-provider=test', `--kubeconfig=${kubeconfig}`, '--secure-port=0', '--leader-elect=false', '--enable-leader-migration', `--leader-migration-config=${good}`], {
+        signal: controller.signal,
+      });
+      expect(ran.code).toBe(0);
+      expect(ran.stderr).toContain('leader migration: the configuration names controllers this binary does not have; they are ignored');
+      expect(ran.stderr).toContain('"ipam"');
+      expect(ran.stderr).toContain('leader migration is inactive without --leader-elect; every enabled controller runs');
+    });
   });
 
   it('parses provider flags, validates them with the rest and hands them to the bin', async () => {

@@ -10,6 +10,8 @@
  * contradicting flags, startup failures (kubeconfig, cloud config, provider) and lost leadership.
  * Expected startup errors print readable lines, never stack traces.
  */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
 import type { ControllerConstructor } from '../controllers/controller.js';
@@ -23,6 +25,8 @@ import type { CloudProvider } from '../provider/cloud-provider.js';
 import type { CloudProviderRegistry } from '../provider/provider-registry.js';
 import { errorMessage } from '../util/error-message.js';
 import { buildConfigz } from './configz.js';
+import { defaultLeaderMigrationConfiguration, LeaderMigrationConfigError, readLeaderMigrationConfiguration } from './leader-migration/leader-migration-configuration.js';
+import { createLeaderMigrator, type LeaderMigrator } from './leader-migration/leader-migrator.js';
 import { CloudProviderStartupError, createCloudProvider } from './create-cloud-provider.js';
 import { CONTROLLERS_DISABLED_BY_DEFAULT, defaultControllerConstructors } from './default-controllers.js';
 import { ControllerManagerMetrics, registerBuildInfo } from './metrics/controller-manager-metrics.js';
@@ -36,7 +40,7 @@ import type { ParsedFlags } from './options/flag-registry.js';
 import { parseCommandLine } from './options/parse-command-line.js';
 import { renderHelp } from './options/render-help.js';
 import { findOptionProblems, validateRouteControllerOptions } from './options/validate-options.js';
-import { runWithLeaderElection, runWithoutLeaderElection, type LeaderElection } from './run-modes.js';
+import { runWithLeaderElection, runWithoutLeaderElection, type LeaderElection, type MigrationElection } from './run-modes.js';
 import { FatalStartupError, type RunControllersOptions, type RunnableKubeAccess } from './run-controllers.js';
 import { ShutdownSignal } from './shutdown-signal.js';
 import { createDelegatedAuth, type DelegatedAuth } from './delegated-auth/create-delegated-auth.js';
@@ -148,8 +152,8 @@ type FailureReporter = (lines: readonly string[]) => number;
 /**
  * The command, one named step after the other: parse the command line (help, version, flag
  * errors end here), check the options, start logging, then load the kubeconfig, create the cloud
- * provider, check the route controller's needs, serve the secure port, and run the controllers
- * (with or without leader election) until stopped.
+ * provider, check the route controller's needs, read the leader migration configuration, serve
+ * the secure port, and run the controllers (with or without leader election) until stopped.
  */
 async function runCommand(settings: RunCloudControllerManagerOptions, state: CommandState): Promise<number> {
   const output: CommandOutput = {
@@ -184,6 +188,9 @@ async function runCommand(settings: RunCloudControllerManagerOptions, state: Com
   const routeProblems = checkRouteController(options, cloud, constructors, controllerEntries);
   if (routeProblems instanceof StartupFailure) return fail(routeProblems.lines);
 
+  const leaderMigrator = loadLeaderMigration(options, Object.keys(constructors) as ControllerName[], logger);
+  if (leaderMigrator instanceof StartupFailure) return fail(leaderMigrator.lines);
+
   state.ran = true;
   const healthChecks = new HealthChecks();
   const server = await startSecurePort(options, healthChecks, metrics, logger, settings, dependencies);
@@ -202,6 +209,7 @@ async function runCommand(settings: RunCloudControllerManagerOptions, state: Com
       logger,
       fail,
       ...(server === undefined ? {} : { server }),
+      ...(leaderMigrator === undefined ? {} : { leaderMigrator }),
     },
     settings,
     state,
@@ -303,6 +311,31 @@ function checkRouteController(
 }
 
 /**
+ * `--enable-leader-migration`: reads `--leader-migration-config` (or takes the default
+ * configuration) as upstream's `LeaderMigrationOptions.ApplyTo` does, also without
+ * `--leader-elect`, where migration stays inactive (upstream `leadermigration.Enabled`).
+ */
+function loadLeaderMigration(options: CloudControllerManagerOptions, controllers: readonly ControllerName[], logger: Logger): LeaderMigrator | undefined | StartupFailure {
+  if (!options.enableLeaderMigration) return undefined;
+  let configuration;
+  try {
+    configuration = options.leaderMigrationConfig === '' ? defaultLeaderMigrationConfiguration() : readLeaderMigrationConfiguration(options.leaderMigrationConfig);
+  } catch (error) {
+    if (error instanceof LeaderMigrationConfigError) return new StartupFailure([error.message]);
+    throw error;
+  }
+  const migrator = createLeaderMigrator(configuration);
+  const unknown = migrator.unknownNames(controllers);
+  if (unknown.length > 0) logger.warn('leader migration: the configuration names controllers this binary does not have; they are ignored', { controllers: unknown });
+  if (!options.leaderElect) {
+    logger.warn('leader migration is inactive without --leader-elect; every enabled controller runs');
+    return undefined;
+  }
+  logger.info('starting leader migration', { lease: `${options.leaderElectResourceNamespace}/${configuration.leaderName}`, source: options.leaderMigrationConfig || 'default configuration' });
+  return migrator;
+}
+
+/**
  * Serves /healthz, /metrics and /configz on `--secure-port` (undefined when it is 0), behind
  * delegated authentication and authorization (`delegated-auth/`), which closing the server stops.
  */
@@ -359,6 +392,7 @@ interface RunningCommand {
   logger: Logger;
   fail: FailureReporter;
   server?: RunningSecureServer;
+  leaderMigrator?: LeaderMigrator;
 }
 
 /** Runs the controllers (campaigning first with `--leader-elect`) until stopped; then shuts down. */
@@ -367,8 +401,17 @@ async function runUntilStopped(command: RunningCommand, settings: RunCloudContro
   const shutdown = new ShutdownSignal(settings.signal, settings.handleSignals ?? true, logger);
   try {
     const runOptions = controllerRunOptions(command, settings);
+    // One identity for both leases, as upstream.
+    const identity = `${hostname()}_${randomUUID()}`;
     const outcome = options.leaderElect
-      ? await runWithLeaderElection(runOptions, (callbacks) => createLeaderElector(command, callbacks), command.healthChecks, shutdown, logger)
+      ? await runWithLeaderElection(
+          runOptions,
+          (callbacks) => createLeaderElector(command, callbacks, identity, options.leaderElectResourceName),
+          command.healthChecks,
+          shutdown,
+          logger,
+          migrationElection(command, identity),
+        )
       : await runWithoutLeaderElection(runOptions, shutdown);
     if (outcome.kind === 'fatal') {
       if (outcome.error instanceof FatalStartupError) return command.fail([outcome.error.message]);
@@ -413,16 +456,33 @@ function controllerRunOptions(command: RunningCommand, settings: RunCloudControl
   };
 }
 
-function createLeaderElector(command: RunningCommand, callbacks: Pick<LeaderElectorOptions, 'onStartedLeading' | 'onStoppedLeading'>): LeaderElection {
+function migrationElection(command: RunningCommand, identity: string): MigrationElection | undefined {
+  const migrator = command.leaderMigrator;
+  if (migrator === undefined) return undefined;
+  const controllers = Object.keys(command.constructors) as ControllerName[];
+  return {
+    filter: (name) => migrator.filter(name),
+    campaign: migrator.hasMigrated(controllers),
+    createElector: (callbacks) => createLeaderElector(command, callbacks, identity, migrator.configuration.leaderName),
+  };
+}
+
+function createLeaderElector(
+  command: RunningCommand,
+  callbacks: Pick<LeaderElectorOptions, 'onStartedLeading' | 'onStoppedLeading'>,
+  identity: string,
+  leaseName: string,
+): LeaderElection {
   const { options, logger } = command;
   return command.dependencies.createLeaderElector({
     kubeConfig: command.kubeConfig,
     namespace: options.leaderElectResourceNamespace,
-    name: options.leaderElectResourceName,
+    name: leaseName,
+    identity,
     leaseDurationMs: options.leaderElectLeaseDurationMs,
     renewDeadlineMs: options.leaderElectRenewDeadlineMs,
     retryPeriodMs: options.leaderElectRetryPeriodMs,
-    logger: logger.child({ component: 'leader-election' }),
+    logger: logger.child({ component: 'leader-election', lease: leaseName }),
     metrics: command.metrics,
     ...callbacks,
   });
@@ -444,5 +504,4 @@ function logFlagNotes(flags: ParsedFlags, logger: Logger): void {
     const definition = flags.registry().definition(name);
     if (definition?.ignored !== undefined) logger.warn(`Flag --${name} is accepted for compatibility but has no effect: ${definition.ignored}`);
   }
-  if (flags.value('enable-leader-migration') === true) logger.warn('Leader migration is not supported by this cloud-controller-manager; --enable-leader-migration is ignored');
 }

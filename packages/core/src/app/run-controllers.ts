@@ -8,7 +8,7 @@
  */
 import type { V1Secret } from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
-import type { ControllerConfig, ControllerConstructor, Controller } from '../controllers/controller.js';
+import type { ControllerConfig, ControllerConstructor, ControllerContext, Controller } from '../controllers/controller.js';
 import type { KubeAccess, SharedInformer } from '../kube/ports.js';
 import { workQueueFactory } from '../kube/rate-limited-work-queue.js';
 import type { Logger } from '../logging/logger.js';
@@ -16,6 +16,7 @@ import { CONTROLLER_NAMES, type ControllerName } from '../names/controller-names
 import type { CloudProvider, ControllerClientBuilder, ProviderInformers } from '../provider/cloud-provider.js';
 import { abortableSleep } from '../util/abortable-sleep.js';
 import { errorMessage } from '../util/error-message.js';
+import type { MigrationFilterResult } from './leader-migration/leader-migrator.js';
 import type { ControllerManagerMetrics } from './metrics/controller-manager-metrics.js';
 import { isControllerEnabled } from './options/controller-selection.js';
 import type { HealthChecks } from './serving/health-checks.js';
@@ -86,6 +87,19 @@ export interface RunControllersOptions {
   /** Default {@link API_SERVER_WAIT_TIMEOUT_MS}. */
   apiServerWaitTimeoutMs?: number;
   random?: () => number;
+  /** Leader migration (`--enable-leader-migration` with `--leader-elect`); absent without it. */
+  migration?: ControllerMigration;
+}
+
+/**
+ * How controllers split between the main lease and the migration lease (upstream
+ * `filterInitializers` with the `LeaderMigrator`): `non-migrated` ones start once the caches
+ * synced, `unowned` ones never, `migrated` ones once the migration lease is held too.
+ */
+export interface ControllerMigration {
+  filter(name: ControllerName): MigrationFilterResult;
+  /** The migration leadership's signal once the lease is held; undefined when `signal` aborted first. */
+  acquired(signal: AbortSignal): Promise<AbortSignal | undefined>;
 }
 
 interface RunningController {
@@ -129,38 +143,28 @@ export async function runControllers(signal: AbortSignal, options: RunController
       metrics: options.metrics,
       createWorkQueue: workQueueFactory(options.metrics),
     };
-    for (const name of CONTROLLER_NAMES) {
-      const constructor = options.constructors[name];
-      if (constructor === undefined || signal.aborted) continue;
-      if (!isControllerEnabled(name, options.controllerEntries, options.disabledByDefault)) {
-        logger.info(`${JSON.stringify(name)} is disabled`);
-        continue;
+    const migration = options.migration;
+    const underMainLease = CONTROLLER_NAMES.filter((name) => {
+      if (migration === undefined) return true;
+      const lock = migration.filter(name);
+      if (lock === 'unowned' && options.constructors[name] !== undefined) {
+        logger.info(`leader migration: ${JSON.stringify(name)} is run by another controller manager`);
       }
-      logger.verbose(1, `Starting ${JSON.stringify(name)}`);
-      let built: Controller | { skipped: string };
-      try {
-        built = constructor({ ...context, logger: logger.child({ controller: name }) });
-      } catch (error) {
-        throw new FatalStartupError(`error starting ${JSON.stringify(name)}: ${errorMessage(error)}`, { cause: error });
+      return lock === 'non-migrated';
+    });
+    if (migration !== undefined) logger.info('leader migration: starting main controllers');
+    await startControllerGroup(underMainLease, context, stopControllers.signal, signal, running, options);
+    if (running.length === 0 && migration === undefined) logger.warn('No controller is running');
+    const migrated = migration === undefined ? [] : CONTROLLER_NAMES.filter((name) => options.constructors[name] !== undefined && migration.filter(name) === 'migrated');
+    if (migration !== undefined && migrated.length > 0 && !signal.aborted) {
+      logger.info('leader migration: waiting for the migration lease', { controllers: migrated });
+      const migrationLeadership = await migration.acquired(signal);
+      if (migrationLeadership !== undefined && !signal.aborted) {
+        logger.info('leader migration: starting migrated controllers', { controllers: migrated });
+        const both = AbortSignal.any([stopControllers.signal, migrationLeadership]);
+        await startControllerGroup(migrated, context, both, signal, running, options);
       }
-      if ('skipped' in built) {
-        logger.warn(`Skipping ${JSON.stringify(name)}: ${built.skipped}`);
-        continue;
-      }
-      running.push(start(name, built, stopControllers.signal, options));
-      logger.info(`Started ${JSON.stringify(name)}`);
-      const startDelayMs = jitter(options.controllerStartIntervalMs, 1.0, options.random);
-      if (startDelayMs > 0) await abortableSleep(startDelayMs, signal);
     }
-    for (const controller of running) {
-      options.healthChecks.add({
-        name: controller.name,
-        check() {
-          if (controller.failure !== undefined) throw new Error(controller.failure);
-        },
-      });
-    }
-    if (running.length === 0) logger.warn('No controller is running');
     await new Promise<void>((resolve) => {
       if (signal.aborted) resolve();
       else signal.addEventListener('abort', () => resolve(), { once: true });
@@ -169,6 +173,56 @@ export async function runControllers(signal: AbortSignal, options: RunController
     signal.removeEventListener('abort', stopOnAbort);
     stopControllers.abort();
     await drain(running, kube, options);
+  }
+}
+
+/**
+ * Constructs and starts the enabled controllers among `names` (in this order), logging disabled
+ * and skipped ones, with a jittered `--controller-start-interval` between starts; adds each to
+ * the health checks. `stop` stops the started controllers; `signal` ends the starting.
+ */
+async function startControllerGroup(
+  names: readonly ControllerName[],
+  context: Omit<ControllerContext, 'logger'>,
+  stop: AbortSignal,
+  signal: AbortSignal,
+  running: RunningController[],
+  options: RunControllersOptions,
+): Promise<void> {
+  const { logger } = options;
+  const started: RunningController[] = [];
+  for (const name of names) {
+    const constructor = options.constructors[name];
+    if (constructor === undefined || signal.aborted) continue;
+    if (!isControllerEnabled(name, options.controllerEntries, options.disabledByDefault)) {
+      logger.info(`${JSON.stringify(name)} is disabled`);
+      continue;
+    }
+    logger.verbose(1, `Starting ${JSON.stringify(name)}`);
+    let built: Controller | { skipped: string };
+    try {
+      built = constructor({ ...context, logger: logger.child({ controller: name }) });
+    } catch (error) {
+      throw new FatalStartupError(`error starting ${JSON.stringify(name)}: ${errorMessage(error)}`, { cause: error });
+    }
+    if ('skipped' in built) {
+      logger.warn(`Skipping ${JSON.stringify(name)}: ${built.skipped}`);
+      continue;
+    }
+    const controller = start(name, built, stop, options);
+    running.push(controller);
+    started.push(controller);
+    logger.info(`Started ${JSON.stringify(name)}`);
+    const startDelayMs = jitter(options.controllerStartIntervalMs, 1.0, options.random);
+    if (startDelayMs > 0) await abortableSleep(startDelayMs, signal);
+  }
+  for (const controller of started) {
+    options.healthChecks.add({
+      name: controller.name,
+      check() {
+        if (controller.failure !== undefined) throw new Error(controller.failure);
+      },
+    });
   }
 }
 

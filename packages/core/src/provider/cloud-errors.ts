@@ -10,12 +10,21 @@ export type CloudErrorKind =
   | 'ImplementedElsewhere'
   | 'Retry'
   /**
-   * The user's input (a Service annotation or field) is invalid: retrying cannot help until the
-   * object changes. The service controller reports it (Warning event, one log line) and does not
-   * requeue. Providers may mark their own errors by setting `kind = 'InvalidInput'` on any Error
+   * The provider cannot use the user's input (a Service annotation or field) as things stand: the
+   * check may depend on cloud state (an annotated subnet that does not exist yet, more EIPs than
+   * the subnets found), so the service controller retries it with backoff (5 s to 300 s) like any
+   * other error, as upstream retries every error that is not a RetryError.
+   */
+  | 'InvalidInput'
+  /**
+   * The input is wrong whatever the cloud does (a malformed value, an unknown enum value, fields
+   * that contradict each other): retrying cannot help until the Service changes. The service
+   * controller reports it (Warning event, one log line) and does not requeue; a change of the
+   * Service or of a node syncs it again. Never use it for a check against cloud state.
+   * Providers may mark their own errors by setting `kind = 'PermanentInvalidInput'` on any Error
    * in the cause chain.
    */
-  | 'InvalidInput';
+  | 'PermanentInvalidInput';
 
 export class CloudProviderError extends Error {
   readonly kind: CloudErrorKind;
@@ -59,20 +68,42 @@ export class RetryError extends CloudProviderError {
   }
 }
 
+export interface InvalidServiceConfigurationDetails {
+  /** The annotation (or field path) at fault, when known. */
+  annotation?: string;
+  /** The offending value, when known (never a secret). */
+  value?: string;
+  cause?: unknown;
+}
+
 /**
- * A Service's annotation or field has a value the provider cannot use (`kind` `InvalidInput`).
- * The message names the annotation or field and the value.
+ * A Service's annotation or field has a value the provider cannot use now (`kind`
+ * `InvalidInput`): retried with backoff, since the check may depend on cloud state. The message
+ * names the annotation or field and the value.
  */
 export class InvalidServiceConfigurationError extends CloudProviderError {
   /** The annotation (or field path) at fault, when known. */
   readonly annotation: string | undefined;
   /** The offending value, when known (never a secret). */
   readonly value: string | undefined;
-  constructor(message: string, details: { annotation?: string; value?: string; cause?: unknown } = {}) {
-    super('InvalidInput', message, details.cause === undefined ? undefined : { cause: details.cause });
+  constructor(message: string, details: InvalidServiceConfigurationDetails = {}, kind: 'InvalidInput' | 'PermanentInvalidInput' = 'InvalidInput') {
+    super(kind, message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = 'InvalidServiceConfigurationError';
     this.annotation = details.annotation;
     this.value = details.value;
+  }
+}
+
+/**
+ * A Service's annotation or field is wrong whatever the cloud does (`kind`
+ * `PermanentInvalidInput`): a malformed value, an unknown choice, contradicting fields. Not
+ * retried until the Service (or a node) changes. Checks against cloud state must use
+ * {@link InvalidServiceConfigurationError} instead.
+ */
+export class PermanentInvalidServiceConfigurationError extends InvalidServiceConfigurationError {
+  constructor(message: string, details: InvalidServiceConfigurationDetails = {}) {
+    super(message, details, 'PermanentInvalidInput');
+    this.name = 'PermanentInvalidServiceConfigurationError';
   }
 }
 
@@ -94,6 +125,8 @@ export const isNotImplemented = (error: unknown): boolean => findCloudError(erro
 export const isImplementedElsewhere = (error: unknown): boolean => findCloudError(error, 'ImplementedElsewhere') !== undefined;
 /** True when `error` or its cause chain holds an error of kind `InvalidInput` (any Error with that `kind`). */
 export const isInvalidInput = (error: unknown): boolean => findCloudError(error, 'InvalidInput') !== undefined;
+/** True when `error` or its cause chain holds an error of kind `PermanentInvalidInput`: retrying cannot help. */
+export const isPermanentInvalidInput = (error: unknown): boolean => findCloudError(error, 'PermanentInvalidInput') !== undefined;
 export function asRetryError(error: unknown): RetryError | undefined {
   const found = findCloudError(error, 'Retry');
   return found instanceof RetryError ? found : undefined;

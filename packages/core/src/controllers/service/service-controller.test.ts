@@ -5,7 +5,7 @@
 import type { V1Service } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { KubeApiError } from '../../kube/kube-api-error.js';
-import { ImplementedElsewhereError, InvalidServiceConfigurationError, RetryError } from '../../provider/cloud-errors.js';
+import { ImplementedElsewhereError, InvalidServiceConfigurationError, PermanentInvalidServiceConfigurationError, RetryError } from '../../provider/cloud-errors.js';
 import { defaultLoadBalancerName } from '../../provider/load-balancer.js';
 import { LOAD_BALANCER_CLEANUP_FINALIZER } from './service-helpers.js';
 import {
@@ -401,7 +401,9 @@ describe('TestServiceQueueDelay', () => {
     ['processing successful', undefined, 0, undefined],
     ['regular error', new Error('something went wrong'), 1, undefined],
     ['retry error', new RetryError('LB create in progress', 42_000), 0, 42_000],
-    ['invalid input error (not retried)', new InvalidServiceConfigurationError('annotation example.com/lb-type: invalid value "huge"', { annotation: 'example.com/lb-type', value: 'huge' }), 0, undefined],
+    // Upstream requeues every error that is not a RetryError; an invalid-input check may depend on cloud state.
+    ['invalid input error (retried with backoff, as upstream)', new InvalidServiceConfigurationError('annotation example.com/subnets: subnet "subnet-1" not found', { annotation: 'example.com/subnets', value: 'subnet-1' }), 1, undefined],
+    ['permanently invalid input error (not retried)', new PermanentInvalidServiceConfigurationError('annotation example.com/lb-type: invalid value "huge"', { annotation: 'example.com/lb-type', value: 'huge' }), 0, undefined],
   ])('%s', async (_name, cloudError, wantRequeues, wantRetryDelay) => {
     const harness = createServiceHarness();
     if (cloudError !== undefined) harness.cloud.errors.ensure = cloudError;
@@ -447,9 +449,29 @@ describe('malformed services', () => {
     harness.serviceQueue.shutDown();
   });
 
-  it('an invalid-input error (a permanently bad annotation) yields one Warning and no retry loop; a fix is synced', async () => {
+  it('an invalid-input error that depends on cloud state is retried with backoff until the cloud has what the annotation names', async () => {
     const harness = createServiceHarness({ nodes: [makeNode(tweakName('node1'))] });
-    harness.cloud.errors.ensure = new InvalidServiceConfigurationError('annotation example.com/lb-type: invalid value "huge" (use "small" or "large")', {
+    harness.cloud.errors.ensure = new InvalidServiceConfigurationError('annotation example.com/subnets: subnet "subnet-new" not found', {
+      annotation: 'example.com/subnets',
+      value: 'subnet-new',
+    });
+    store(harness, newService('waiting', 'LoadBalancer', tweakAnnotation('example.com/subnets', 'subnet-new')));
+    expect(await harness.controller.processNextServiceItem()).toBe(true);
+    expect(harness.serviceQueue.numRequeues('default/waiting')).toBe(1);
+    expect(harness.serviceQueue.delayedAdds).toEqual([{ key: 'default/waiting', delayMs: 5_000, rateLimited: true }]);
+
+    // The subnet appears in the cloud; the Service itself never changes. The retry provisions it.
+    delete harness.cloud.errors.ensure;
+    harness.serviceQueue.add('default/waiting');
+    expect(await harness.controller.processNextServiceItem()).toBe(true);
+    expect(harness.kube.getService('default', 'waiting')?.status?.loadBalancer?.ingress).toEqual([{ ip: harness.cloud.externalIp }]);
+    expect(harness.serviceQueue.numRequeues('default/waiting')).toBe(0);
+    harness.serviceQueue.shutDown();
+  });
+
+  it('a permanently invalid input (wrong whatever the cloud does) yields one Warning and no retry loop; a fix is synced', async () => {
+    const harness = createServiceHarness({ nodes: [makeNode(tweakName('node1'))] });
+    harness.cloud.errors.ensure = new PermanentInvalidServiceConfigurationError('annotation example.com/lb-type: invalid value "huge" (use "small" or "large")', {
       annotation: 'example.com/lb-type',
       value: 'huge',
     });
@@ -472,14 +494,17 @@ describe('malformed services', () => {
     harness.serviceQueue.shutDown();
   });
 
-  it('a provider error marked kind "InvalidInput" anywhere in the cause chain is not retried either', async () => {
+  it.each([
+    ['PermanentInvalidInput', 0],
+    ['InvalidInput', 1],
+  ])('a provider error marked kind %j anywhere in the cause chain is requeued %i time(s)', async (kind, requeues) => {
     const harness = createServiceHarness();
-    const providerError = Object.assign(new Error('invalid annotation service.beta.kubernetes.io/aws-load-balancer-type: "bogus"'), { kind: 'InvalidInput' });
+    const providerError = Object.assign(new Error('invalid annotation service.beta.kubernetes.io/aws-load-balancer-type: "bogus"'), { kind });
     harness.cloud.errors.ensure = new Error('ensuring the load balancer failed', { cause: providerError });
     store(harness, newService('bad', 'LoadBalancer'));
     expect(await harness.controller.processNextServiceItem()).toBe(true);
-    expect(harness.serviceQueue.numRequeues('default/bad')).toBe(0);
-    expect(harness.serviceQueue.delayedAdds).toEqual([]);
+    expect(harness.serviceQueue.numRequeues('default/bad')).toBe(requeues);
+    expect(harness.serviceQueue.delayedAdds).toHaveLength(requeues);
     expect(harness.kube.eventLog.find({ reason: 'SyncLoadBalancerFailed', name: 'bad' })).toHaveLength(1);
     harness.serviceQueue.shutDown();
   });

@@ -6,8 +6,10 @@
  * Services flow through the "service" queue (`--concurrent-service-syncs` workers); node events
  * flow through the "node" queue (one worker), each starting a host sync of every cached service.
  * Both queues back off per item from 5 s to 300 s. A provider RetryError requeues after its
- * fixed delay without counting as a failure. An invalid-input error (`kind` `InvalidInput`, e.g.
- * a malformed annotation) is reported once and not retried until the service or a node changes.
+ * fixed delay without counting as a failure. Every other error is retried with backoff, as
+ * upstream, including `InvalidInput` (the provider's check may depend on cloud state). Only an
+ * error of kind `PermanentInvalidInput` (input wrong whatever the cloud does, e.g. a malformed
+ * annotation) is reported once and not retried until the service or a node changes.
  */
 import type { V1Node, V1Service } from '@kubernetes/client-node';
 import { errorMessage } from '../../util/error-message.js';
@@ -16,7 +18,7 @@ import type { EventRecorder, ServiceApi, SharedInformer } from '../../kube/ports
 import type { WorkQueue } from '../../kube/work-queue.js';
 import type { Logger } from '../../logging/logger.js';
 import { SERVICE_LB_CONTROLLER } from '../../names/controller-names.js';
-import { asRetryError, isInvalidInput } from '../../provider/cloud-errors.js';
+import { asRetryError, isPermanentInvalidInput } from '../../provider/cloud-errors.js';
 import type { LoadBalancer } from '../../provider/load-balancer.js';
 import { abortableSleep } from '../../util/abortable-sleep.js';
 import { LoadBalancerSync, type LoadBalancerOperation } from './load-balancer-sync.js';
@@ -176,8 +178,8 @@ export class ServiceController implements Controller {
         this.serviceQueue.forget(key);
       } catch (error) {
         const retry = asRetryError(error);
-        if (isInvalidInput(error)) {
-          // A bad annotation or field: retrying cannot help. The Warning event is already out
+        if (isPermanentInvalidInput(error)) {
+          // Input wrong whatever the cloud does: retrying cannot help. The Warning event is already out
           // (SyncLoadBalancerFailed); the service is synced again when it (or a node) changes.
           this.#logger.warn('service has an invalid configuration, not retrying until it changes', { service: key, error: errorMessage(error) });
           this.serviceQueue.forget(key);
