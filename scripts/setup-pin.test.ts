@@ -21,9 +21,11 @@ describe('pnpm pin', () => {
     expect(pinned, `packageManager "${rootPackage.packageManager}" must be pnpm@<major.minor.patch>`).toBeDefined();
   });
 
-  it('.npmrc stops pnpm from switching to another version behind the user', () => {
-    const settings = read('.npmrc').split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
-    expect(settings).toContain('manage-package-manager-versions=false');
+  it('pnpm-workspace.yaml stops pnpm from switching to another version behind the user', () => {
+    const settings = read('pnpm-workspace.yaml').split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
+    expect(settings).toContain('managePackageManagerVersions: false');
+    // Not in .npmrc: npm (npx) warns about keys it does not know.
+    expect(existsSync(join(root, '.npmrc')) ? read('.npmrc') : '').not.toMatch(/manage-package-manager-versions/);
   });
 
   it('every pnpm@ in the README, docs, CI and Dockerfiles is the pinned version', () => {
