@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxDriver } from '@ccm/cloud-provider-sandbox/conformance';
 import { findFreePort } from '../harness/free-port.js';
 import { TestCluster } from '../harness/test-cluster.js';
+import { waitFor } from '../harness/wait-for.js';
 import { startDelegatedAuthCcm } from './delegated-auth-ccm.js';
 import { fetchSecurePort } from './secure-port-client.js';
 
@@ -74,7 +75,12 @@ describe('secure port start-up with a bad authentication kubeconfig', { timeout:
       extraFlags: [`--authentication-kubeconfig=${unreachableKubeconfig}`, '--authentication-tolerate-lookup-failure=true'],
     });
     try {
-      expect(await fetchSecurePort(ccm.securePort, '/healthz')).toMatchObject({ status: 200 });
+      // Right after winning the lease the informer-sync check fails until the caches synced.
+      await waitFor('/healthz to answer 200', async (observe) => {
+        const response = await fetchSecurePort(ccm.securePort, '/healthz');
+        observe(response);
+        return response.status === 200;
+      }, 20_000);
       // Tokens cannot be reviewed (the cluster is unreachable): never served, never a crash.
       expect((await fetchSecurePort(ccm.securePort, '/metrics', { token: 'some-token' })).status).toBe(401);
       const output = ccm.process.output();
