@@ -35,6 +35,7 @@ import { ClusterInstances } from './operations/cluster-instances.js';
 import { InstanceLocator } from './operations/instance-locator.js';
 import { CoalescedInstanceLookup } from './operations/instance-lookup.js';
 import { InstanceTagOperations } from './operations/instance-tags.js';
+import { InstanceTopologyOperations } from './operations/instance-topology.js';
 import { ClassicLoadBalancerOperations } from './operations/load-balancer/classic/classic-load-balancer.js';
 import type { LoadBalancerContext } from './operations/load-balancer/load-balancer-context.js';
 import type { LoadBalancerSettings } from './operations/load-balancer/load-balancer-spec.js';
@@ -290,7 +291,14 @@ async function createAwsCloudFromConfig(config: AwsCloudConfig, context: CloudPr
   return new AwsCloud({
     identity,
     apiBudget: budget,
-    instancesV2: new AwsInstances({ locator, zones, region: identity.region, nodeIpFamilies: config.nodeIpFamilies, logger }),
+    instancesV2: new AwsInstances({
+      locator,
+      zones,
+      region: identity.region,
+      nodeIpFamilies: config.nodeIpFamilies,
+      topology: new InstanceTopologyOperations(ec2, config.supportedTopologyInstanceTypePattern, logger),
+      logger,
+    }),
     loadBalancers: new AwsLoadBalancers({
       classic: new ClassicLoadBalancerOperations(loadBalancerContext),
       network: new NetworkLoadBalancerOperations(loadBalancerContext),

@@ -15,6 +15,7 @@ import { AWS_API_BUDGET_DEFAULTS } from '../ports/aws-port-pipeline.js';
 import { AWS_THROTTLING_CODES } from '../ports/sdk/sdk-errors.js';
 import { TAG_CLUSTER_PREFIX, TAG_LEGACY_CLUSTER, TAG_ROLE_ELB, TAG_ROLE_INTERNAL_ELB, TAG_SERVICE_NAME } from '../tags.js';
 import { ASSUME_ROLE_ACTION } from './iam-actions.js';
+import { INSTANCE_TOPOLOGY_CACHE_MS, LABEL_NETWORK_NODE_LAYER_PREFIX } from '../operations/instance-topology.js';
 import {
   NEW_NODE_EVENTUAL_CONSISTENCY_GRACE_MS,
   TAGGING_CONTROLLER_CLIENT_NAME,
@@ -112,6 +113,7 @@ export function renderAwsReference(): string {
     '| --- | --- |',
     `| \`${LABEL_ZONE_ID}\` | The availability zone ID (\`usw2-az1\`), from DescribeAvailabilityZones. Never overwritten. |`,
     '',
+    `| \`${LABEL_NETWORK_NODE_LAYER_PREFIX}<N>\` | The instance's network nodes from DescribeInstanceTopology, layer 1 at the top; not asked again once set. A region where the call is unavailable, not allowed or failing (not throttled) is left alone for ${INSTANCE_TOPOLOGY_CACHE_MS / 3_600_000} h after one log line; so is an instance type with no topology unless it matches \`SupportedTopologyInstanceTypePattern\`. |`,
     `| \`${TAGGING_CONTROLLER_LABEL}\` | Set by the tagging controller: md5 of the sorted \`key=value\` pairs of \`--tags\` once the instance carries them. |`,
     '',
     '## Tagging controller',

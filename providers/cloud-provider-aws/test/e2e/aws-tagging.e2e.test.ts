@@ -3,13 +3,14 @@
  * `--controllers=*,tagging --tags=... --resources=instance` against @ccm/kube-emulator and
  * moto_server. A Node registered for a moto instance gets the tags on its instance (read back
  * with the AWS SDK) and the `k8s.io/cloud-provider-aws` label; deleting the Node takes the tags
- * off again, leaving the instance's other tags. Needs `moto_server` and the built CCM; fails under
+ * off again, leaving the instance's other tags. moto lacks DescribeInstanceTopology (it answers
+ * 500): nodes still initialize, with one log line and one call for the region. Needs `moto_server` and the built CCM; fails under
  * CI=true without them.
  */
 import { DescribeInstancesCommand } from '@aws-sdk/client-ec2';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isInitialized, registerNode } from '../../../../e2e/src/harness/node-registration.js';
-import { TestCluster } from '../../../../e2e/src/harness/test-cluster.js';
+import { TestCluster, type CcmInstance } from '../../../../e2e/src/harness/test-cluster.js';
 import { AwsDriver } from '../conformance/aws-driver.js';
 import { AwsCloudReader } from './aws-cloud-reader.js';
 
@@ -32,6 +33,7 @@ if (unavailable !== undefined && process.env['CI'] === 'true') {
 describe.skipIf(unavailable !== undefined)('AWS tagging controller: CCM binary against moto', { timeout: 60_000 }, () => {
   let cluster: TestCluster | undefined;
   let reader: AwsCloudReader | undefined;
+  let ccm: CcmInstance | undefined;
 
   const kube = () => {
     if (cluster === undefined) throw new Error('the cluster did not start');
@@ -51,7 +53,7 @@ describe.skipIf(unavailable !== undefined)('AWS tagging controller: CCM binary a
     cluster = await TestCluster.start({ manifestsOverlay: 'aws' });
     const base = driver.ccmProcess();
     const tagFlags = ['--controllers=*,tagging', `--tags=${Object.entries(TAGS).map(([key, value]) => `${key}=${value}`).join(',')}`, '--resources=instance'];
-    await cluster.startCcm({ ...base, args: [...base.args, ...tagFlags] }, { label: 'aws-ccm' });
+    ccm = await cluster.startCcm({ ...base, args: [...base.args, ...tagFlags] }, { label: 'aws-ccm' });
   });
 
   afterAll(async () => {
@@ -92,5 +94,24 @@ describe.skipIf(unavailable !== undefined)('AWS tagging controller: CCM binary a
       return tags['team'] === undefined && tags['cost-center'] === undefined ? tags : undefined;
     });
     expect(untagged).toEqual(before);
+  });
+
+  it('moto lacks DescribeInstanceTopology: nodes initialize without topology labels, one log line, one call', async () => {
+    const names: string[] = [];
+    for (const index of [2, 3]) {
+      const instance = await driver.createInstance(`aws-tagging-${index}`);
+      await registerNode(kube().client, { name: instance.nodeName });
+      names.push(instance.nodeName);
+    }
+    for (const name of names) {
+      const node = await kube().waitFor(`node ${name} to be initialized`, async () => {
+        const current = await kube().client.getNode(name);
+        return isInitialized(current) ? current : undefined;
+      });
+      expect(Object.keys(node.metadata.labels ?? {}).filter((label) => label.startsWith('topology.k8s.aws/network-node-layer-'))).toEqual([]);
+      expect(node.metadata.labels?.['topology.k8s.aws/zone-id']).toMatch(/^usw2-az\d$/);
+    }
+    const output = ccm?.process.output() ?? '';
+    expect(output.split('\n').filter((line) => line.includes('DescribeInstanceTopology'))).toHaveLength(1);
   });
 });
