@@ -37,7 +37,7 @@ afterEach(() => {
   for (const stop of stops.splice(0)) stop.abort();
 });
 
-async function setup(): Promise<Setup> {
+async function setup(retryDelayMs = 1): Promise<Setup> {
   const harness = await createHarness();
   const kube = new InMemoryKubeAccess();
   const logger = new RecordingLogger();
@@ -49,10 +49,10 @@ async function setup(): Promise<Setup> {
     config: {} as ControllerContext['config'],
     metrics,
     logger,
-    // Backoff of 1 ms so retries happen at once; the rest as the runtime's queue.
+    // Backoff of `retryDelayMs` (1 ms: retries happen at once); the rest as the runtime's queue.
     createWorkQueue: <K extends string>(options: WorkQueueOptions) => {
       queues.push(options);
-      return createWorkQueue<K>({ ...options, baseDelayMs: 1, maxDelayMs: 1 }, metrics);
+      return createWorkQueue<K>({ ...options, baseDelayMs: retryDelayMs, maxDelayMs: retryDelayMs }, metrics);
     },
   };
   const stop = new AbortController();
@@ -187,5 +187,23 @@ describe('tagging controller', () => {
     expect(() => createTaggingController(state.context, { ...SETTINGS, resources: [] })).toThrow('--resources must not be empty');
     const other = { ...state.context, cloud: { providerName: 'gce', hasClusterId: () => true } };
     expect(createTaggingController(other, SETTINGS)).toEqual({ skipped: 'the tagging controller does not support the "gce" provider' });
+  });
+});
+
+describe('tagging controller: a node deleted while its tagging is queued or backing off', () => {
+  it('is not tagged again after the untag', async () => {
+    const state = await setup(300);
+    state.harness.ec2.addInstance({ instanceId: 'i-0eee' });
+    // The label patch fails, so the tag item backs off; the node is deleted meanwhile.
+    state.kube.failNext({ verb: 'patch', resource: 'nodes', name: 'n1' }, new Error('conflict'), 1);
+    start(state);
+    state.kube.addNode(node('n1', 'i-0eee'));
+    await until(() => state.logger.lines.some((line) => line.message.includes('requeuing')), 'the first failure');
+    state.kube.deleteNode('n1');
+    await until(() => state.harness.ec2.log.count('ec2.deleteTags') === 1, 'the untag');
+    // Past the backoff of the failed tag item.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(state.harness.ec2.log.count('ec2.createTags')).toBe(1);
+    expect(state.harness.ec2.instances.get('i-0eee')?.tags.team).toBeUndefined();
   });
 });

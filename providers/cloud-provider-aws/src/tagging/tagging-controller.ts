@@ -112,6 +112,8 @@ export class TaggingController implements Controller {
       const name = node.metadata?.name;
       if (name === undefined) return;
       const key = `${action}/${name}`;
+      // A deleted Node is not tagged any more, even by an item still queued or backing off.
+      if (action === 'untag') this.#items.delete(`tag/${name}`);
       this.#items.set(key, { action, node });
       if (this.#rateLimited) queue.addRateLimited(key);
       else queue.add(key);
@@ -159,8 +161,15 @@ export class TaggingController implements Controller {
       finish();
       return;
     }
+    // Tag the Node as the cache has it now (it may carry the label by now), and not at all once deleted.
+    const current = item.action === 'tag' ? this.#context.kube.nodeInformer.store.get(nodeName) : item.node;
+    if (current === undefined) {
+      logger.verbose(2, 'skip tagging a node that was deleted', { node: nodeName });
+      finish();
+      return;
+    }
     try {
-      if (item.action === 'tag') await this.#tag(item.node, instanceId);
+      if (item.action === 'tag') await this.#tag(current, instanceId);
       else await this.#untag(instanceId);
       finish();
     } catch (error) {
