@@ -34,6 +34,8 @@ import { CloudStateError } from './errors.js';
 import { ClusterInstances } from './operations/cluster-instances.js';
 import { InstanceLocator } from './operations/instance-locator.js';
 import { CoalescedInstanceLookup } from './operations/instance-lookup.js';
+import { InstanceTagOperations } from './operations/instance-tags.js';
+import { InstanceTopologyOperations } from './operations/instance-topology.js';
 import { ClassicLoadBalancerOperations } from './operations/load-balancer/classic/classic-load-balancer.js';
 import type { LoadBalancerContext } from './operations/load-balancer/load-balancer-context.js';
 import type { LoadBalancerSettings } from './operations/load-balancer/load-balancer-spec.js';
@@ -95,6 +97,7 @@ export class AwsCloud implements CloudProvider {
   readonly #instancesV2: AwsInstances;
   readonly #loadBalancers: AwsLoadBalancers;
   readonly #routes: AwsRoutes;
+  readonly #instanceTags: InstanceTagOperations;
   readonly #createNodeDirectory: AwsCloudOptions['createNodeDirectory'];
   readonly #setNodeDirectory: (directory: NodeDirectory | undefined) => void;
 
@@ -104,6 +107,7 @@ export class AwsCloud implements CloudProvider {
     instancesV2: AwsInstances;
     loadBalancers: AwsLoadBalancers;
     routes: AwsRoutes;
+    instanceTags: InstanceTagOperations;
     createNodeDirectory: AwsCloudOptions['createNodeDirectory'];
     setNodeDirectory: (directory: NodeDirectory | undefined) => void;
   }) {
@@ -112,6 +116,7 @@ export class AwsCloud implements CloudProvider {
     this.#instancesV2 = parts.instancesV2;
     this.#loadBalancers = parts.loadBalancers;
     this.#routes = parts.routes;
+    this.#instanceTags = parts.instanceTags;
     this.#createNodeDirectory = parts.createNodeDirectory;
     this.#setNodeDirectory = parts.setNodeDirectory;
   }
@@ -133,6 +138,11 @@ export class AwsCloud implements CloudProvider {
 
   routes(): Routes {
     return this.#routes;
+  }
+
+  /** The tagging controller's cloud steps (CreateTags / DeleteTags on instances). */
+  instanceTags(): InstanceTagOperations {
+    return this.#instanceTags;
   }
 
   hasClusterId(): boolean {
@@ -281,7 +291,14 @@ async function createAwsCloudFromConfig(config: AwsCloudConfig, context: CloudPr
   return new AwsCloud({
     identity,
     apiBudget: budget,
-    instancesV2: new AwsInstances({ locator, zones, region: identity.region, nodeIpFamilies: config.nodeIpFamilies, logger }),
+    instancesV2: new AwsInstances({
+      locator,
+      zones,
+      region: identity.region,
+      nodeIpFamilies: config.nodeIpFamilies,
+      topology: new InstanceTopologyOperations(ec2, config.supportedTopologyInstanceTypePattern, logger),
+      logger,
+    }),
     loadBalancers: new AwsLoadBalancers({
       classic: new ClassicLoadBalancerOperations(loadBalancerContext),
       network: new NetworkLoadBalancerOperations(loadBalancerContext),
@@ -289,6 +306,7 @@ async function createAwsCloudFromConfig(config: AwsCloudConfig, context: CloudPr
       logger,
     }),
     routes: new AwsRoutes({ ec2, routeTables: new RouteTableOperations(ec2, tagging, config.routeTableId), locator, logger }),
+    instanceTags: new InstanceTagOperations(ec2),
     createNodeDirectory: options.createNodeDirectory,
     setNodeDirectory: (directory) => {
       nodeDirectory = directory;

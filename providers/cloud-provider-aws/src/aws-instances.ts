@@ -5,6 +5,7 @@ import type { V1Node } from '@ccm/core/kube';
 import type { Logger } from '@ccm/core/logging';
 import { InstanceNotFoundError, type CloudCallOptions, type InstanceMetadata, type InstancesV2 } from '@ccm/core/provider';
 import type { InstanceLocator } from './operations/instance-locator.js';
+import { LABEL_NETWORK_NODE_LAYER_PREFIX, networkNodeLabels, type InstanceTopologyOperations } from './operations/instance-topology.js';
 import { nodeAddressesOf, type IpFamily } from './operations/node-addresses.js';
 import type { ZoneCache } from './operations/zone-cache.js';
 import { formatAwsProviderId } from './provider-id.js';
@@ -18,6 +19,8 @@ export interface AwsInstancesDependencies {
   /** The CCM's region (configured or discovered); upstream reports it, not one derived from the AZ. */
   region: string;
   nodeIpFamilies: readonly IpFamily[];
+  /** Network topology labels; absent in tests that do not need them. */
+  topology?: InstanceTopologyOperations;
   logger: Logger;
 }
 
@@ -63,6 +66,12 @@ export class AwsInstances implements InstancesV2 {
       const zoneInfo = await zones.zone(zone, options);
       if (zoneInfo?.zoneId) metadata.additionalLabels = { [LABEL_ZONE_ID]: zoneInfo.zoneId };
       else logger.warn('availability zone has no zone ID; not setting the zone-id label', { zone, instanceId });
+    }
+    // A running instance keeps its place in the network: a node labeled already is not asked again.
+    const topology = this.#dependencies.topology;
+    if (topology !== undefined && labels[`${LABEL_NETWORK_NODE_LAYER_PREFIX}1`] === undefined) {
+      const networkNodes = await topology.networkNodes(instanceId, metadata.instanceType, region, options);
+      if (networkNodes !== undefined) metadata.additionalLabels = { ...metadata.additionalLabels, ...networkNodeLabels(networkNodes) };
     }
     return metadata;
   }

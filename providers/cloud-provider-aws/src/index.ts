@@ -16,3 +16,7 @@ export { createAwsSdkClients } from './ports/sdk/aws-sdk-clients.js';
 export { createSdkEc2Port } from './ports/sdk/sdk-ec2-port.js';
 export { createSdkElbPort } from './ports/sdk/sdk-elb-port.js';
 export { createSdkElbv2Port } from './ports/sdk/sdk-elbv2-port.js';
+export { InstanceTagOperations, type TagOutcome } from './operations/instance-tags.js';
+export { awsControllerManagerExtensions, type AwsControllerManagerExtensions } from './tagging/aws-controller-manager-extensions.js';
+export { checksumOfTags, createTaggingController, TAGGING_CONTROLLER_LABEL, TAGGING_CONTROLLER_NAME, TAGGING_MAX_REQUEUES, TaggingController } from './tagging/tagging-controller.js';
+export { TAGGING_CONTROLLER_FLAGS, parseTagPairs, taggingSettingsOf, type TaggingSettings } from './tagging/tagging-flags.js';

@@ -51,6 +51,12 @@ export function parseAwsProviderId(providerId: string): string {
   return instanceId;
 }
 
+/** Upstream `IsFargateNode`: the provider ID names a Fargate pod (`aws:///<zone>/fargate-...`), not an EC2 instance. */
+export function isFargateProviderId(providerId: string): boolean {
+  const path = providerId.replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//, '').replace(/\/+$/, '');
+  return (path.split('/').pop() ?? '').startsWith(FARGATE_PREFIX);
+}
+
 /** Upstream resource-based node names: `i-0123` or `i-0123.<region>.compute.internal`. */
 export function instanceIdFromNodeName(nodeName: string): string | undefined {
   if (!nodeName.startsWith('i-')) return undefined;

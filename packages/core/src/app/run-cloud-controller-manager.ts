@@ -20,7 +20,7 @@ import { LeaderElector, type LeaderElectorOptions } from '../kube/leader-electio
 import { loadKubeConfig as loadClientNodeKubeConfig, type LoadKubeConfigOptions } from '../kube/load-kube-config.js';
 import { createLogger, type LogDestination } from '../logging/create-logger.js';
 import type { Logger } from '../logging/logger.js';
-import { NODE_ROUTE_CONTROLLER, type ControllerName } from '../names/controller-names.js';
+import { NODE_ROUTE_CONTROLLER } from '../names/controller-names.js';
 import type { CloudProvider } from '../provider/cloud-provider.js';
 import type { CloudProviderRegistry } from '../provider/provider-registry.js';
 import { errorMessage } from '../util/error-message.js';
@@ -71,8 +71,13 @@ export interface RunCloudControllerManagerOptions {
   additionalFlags?: readonly FlagGroup[];
   /** Called after the flags were parsed and validated, before the provider is created. */
   onFlagsParsed?(flags: ParsedFlags, options: CloudControllerManagerOptions): void | Promise<void>;
-  /** The controllers this binary has; default {@link defaultControllerConstructors}. */
-  controllerConstructors?: Partial<Record<ControllerName, ControllerConstructor>>;
+  /**
+   * The controllers this binary has; default {@link defaultControllerConstructors}. A provider adds
+   * its own by spreading that map (AWS: `tagging`); `--controllers` knows exactly these names.
+   */
+  controllerConstructors?: Partial<Record<string, ControllerConstructor>>;
+  /** Controllers `*` does not enable (upstream `ControllersDisabledByDefault`); default {@link CONTROLLERS_DISABLED_BY_DEFAULT}. */
+  controllersDisabledByDefault?: ReadonlySet<string>;
   /** For in-cluster detection; default process.env. */
   env?: NodeJS.ProcessEnv;
   /** Version reported by `--version`, the logs and the build info metric; default the @ccm/core version. */
@@ -188,7 +193,7 @@ async function runCommand(settings: RunCloudControllerManagerOptions, state: Com
   const routeProblems = checkRouteController(options, cloud, constructors, controllerEntries);
   if (routeProblems instanceof StartupFailure) return fail(routeProblems.lines);
 
-  const leaderMigrator = loadLeaderMigration(options, Object.keys(constructors) as ControllerName[], logger);
+  const leaderMigrator = loadLeaderMigration(options, Object.keys(constructors), logger);
   if (leaderMigrator instanceof StartupFailure) return fail(leaderMigrator.lines);
 
   state.ran = true;
@@ -249,7 +254,7 @@ function parseArguments(settings: RunCloudControllerManagerOptions, output: Comm
 function reportOptionProblems(
   options: CloudControllerManagerOptions,
   flags: ParsedFlags,
-  constructors: Partial<Record<ControllerName, ControllerConstructor>>,
+  constructors: Partial<Record<string, ControllerConstructor>>,
   registry: CloudProviderRegistry,
   output: CommandOutput,
 ): number | undefined {
@@ -300,7 +305,7 @@ async function createCloud(registry: CloudProviderRegistry, options: CloudContro
 function checkRouteController(
   options: CloudControllerManagerOptions,
   cloud: CloudProvider,
-  constructors: Partial<Record<ControllerName, ControllerConstructor>>,
+  constructors: Partial<Record<string, ControllerConstructor>>,
   controllerEntries: readonly string[],
 ): undefined | StartupFailure {
   const routeErrors = validateRouteControllerOptions(options, {
@@ -315,7 +320,7 @@ function checkRouteController(
  * configuration) as upstream's `LeaderMigrationOptions.ApplyTo` does, also without
  * `--leader-elect`, where migration stays inactive (upstream `leadermigration.Enabled`).
  */
-function loadLeaderMigration(options: CloudControllerManagerOptions, controllers: readonly ControllerName[], logger: Logger): LeaderMigrator | undefined | StartupFailure {
+function loadLeaderMigration(options: CloudControllerManagerOptions, controllers: readonly string[], logger: Logger): LeaderMigrator | undefined | StartupFailure {
   if (!options.enableLeaderMigration) return undefined;
   let configuration;
   try {
@@ -385,7 +390,7 @@ interface RunningCommand {
   kubeConfig: KubeConfig;
   options: CloudControllerManagerOptions;
   dependencies: RuntimeDependencies;
-  constructors: Partial<Record<ControllerName, ControllerConstructor>>;
+  constructors: Partial<Record<string, ControllerConstructor>>;
   controllerEntries: readonly string[];
   metrics: Registry;
   healthChecks: HealthChecks;
@@ -444,7 +449,7 @@ function controllerRunOptions(command: RunningCommand, settings: RunCloudControl
       }),
     controllerConfig: buildControllerConfig(options),
     controllerEntries: command.controllerEntries,
-    disabledByDefault: CONTROLLERS_DISABLED_BY_DEFAULT,
+    disabledByDefault: settings.controllersDisabledByDefault ?? CONTROLLERS_DISABLED_BY_DEFAULT,
     constructors: command.constructors,
     controllerStartIntervalMs: options.controllerStartIntervalMs,
     metrics,
@@ -459,7 +464,7 @@ function controllerRunOptions(command: RunningCommand, settings: RunCloudControl
 function migrationElection(command: RunningCommand, identity: string): MigrationElection | undefined {
   const migrator = command.leaderMigrator;
   if (migrator === undefined) return undefined;
-  const controllers = Object.keys(command.constructors) as ControllerName[];
+  const controllers = Object.keys(command.constructors);
   return {
     filter: (name) => migrator.filter(name),
     campaign: migrator.hasMigrated(controllers),

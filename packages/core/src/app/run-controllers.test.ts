@@ -153,3 +153,35 @@ describe('runControllers: the informers shared with the provider', () => {
     expect(lifecycle).toEqual({ started: 0, stopped: 1 });
   });
 });
+
+describe('runControllers: controllers a provider adds', () => {
+  function providerSetup(entries: string[], disabledByDefault: ReadonlySet<string>) {
+    const started: string[] = [];
+    const { options } = setup(runnableInMemoryKube(new InMemoryKubeAccess(), { started: 0, stopped: 0 }), 1_000);
+    const constructorOf = (name: string) => () => ({
+      name,
+      run: async (signal: AbortSignal) => {
+        started.push(name);
+        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+      },
+    });
+    options.constructors = { 'service-lb-controller': constructorOf('service-lb-controller'), tagging: constructorOf('tagging') };
+    options.controllerEntries = entries;
+    options.disabledByDefault = disabledByDefault;
+    return { options, started };
+  }
+
+  it.each([
+    { entries: ['*'], expected: ['service-lb-controller'] },
+    { entries: ['*', 'tagging'], expected: ['service-lb-controller', 'tagging'] },
+    { entries: ['tagging'], expected: ['tagging'] },
+  ])('runs a disabled-by-default provider controller only when named: $entries', async ({ entries, expected }) => {
+    const { options, started } = providerSetup(entries, new Set(['tagging']));
+    const stop = new AbortController();
+    const running = runControllers(stop.signal, options);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    stop.abort();
+    await running;
+    expect(started).toEqual(expected);
+  });
+});

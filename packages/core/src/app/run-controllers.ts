@@ -12,7 +12,7 @@ import type { ControllerConfig, ControllerConstructor, ControllerContext, Contro
 import type { KubeAccess, SharedInformer } from '../kube/ports.js';
 import { workQueueFactory } from '../kube/rate-limited-work-queue.js';
 import type { Logger } from '../logging/logger.js';
-import { CONTROLLER_NAMES, type ControllerName } from '../names/controller-names.js';
+import { CONTROLLER_NAMES } from '../names/controller-names.js';
 import type { CloudProvider, ControllerClientBuilder, ProviderInformers } from '../provider/cloud-provider.js';
 import { abortableSleep } from '../util/abortable-sleep.js';
 import { errorMessage } from '../util/error-message.js';
@@ -76,7 +76,8 @@ export interface RunControllersOptions {
   /** Alias-resolved `--controllers` entries. */
   controllerEntries: readonly string[];
   disabledByDefault: ReadonlySet<string>;
-  constructors: Readonly<Partial<Record<ControllerName, ControllerConstructor>>>;
+  /** Core controllers by `ControllerName`, plus any a provider's bin adds (AWS `tagging`). */
+  constructors: Readonly<Partial<Record<string, ControllerConstructor>>>;
   controllerStartIntervalMs: number;
   metrics: Registry;
   controllerManagerMetrics: ControllerManagerMetrics;
@@ -97,13 +98,13 @@ export interface RunControllersOptions {
  * synced, `unowned` ones never, `migrated` ones once the migration lease is held too.
  */
 export interface ControllerMigration {
-  filter(name: ControllerName): MigrationFilterResult;
+  filter(name: string): MigrationFilterResult;
   /** The migration leadership's signal once the lease is held; undefined when `signal` aborted first. */
   acquired(signal: AbortSignal): Promise<AbortSignal | undefined>;
 }
 
 interface RunningController {
-  name: ControllerName;
+  name: string;
   done: Promise<void>;
   /** Set when run() ended before the abort, or rejected. */
   failure?: string;
@@ -144,7 +145,7 @@ export async function runControllers(signal: AbortSignal, options: RunController
       createWorkQueue: workQueueFactory(options.metrics),
     };
     const migration = options.migration;
-    const underMainLease = CONTROLLER_NAMES.filter((name) => {
+    const underMainLease = controllerOrder(options.constructors).filter((name) => {
       if (migration === undefined) return true;
       const lock = migration.filter(name);
       if (lock === 'unowned' && options.constructors[name] !== undefined) {
@@ -155,7 +156,7 @@ export async function runControllers(signal: AbortSignal, options: RunController
     if (migration !== undefined) logger.info('leader migration: starting main controllers');
     await startControllerGroup(underMainLease, context, stopControllers.signal, signal, running, options);
     if (running.length === 0 && migration === undefined) logger.warn('No controller is running');
-    const migrated = migration === undefined ? [] : CONTROLLER_NAMES.filter((name) => options.constructors[name] !== undefined && migration.filter(name) === 'migrated');
+    const migrated = migration === undefined ? [] : controllerOrder(options.constructors).filter((name) => options.constructors[name] !== undefined && migration.filter(name) === 'migrated');
     if (migration !== undefined && migrated.length > 0 && !signal.aborted) {
       logger.info('leader migration: waiting for the migration lease', { controllers: migrated });
       const migrationLeadership = await migration.acquired(signal);
@@ -176,13 +177,19 @@ export async function runControllers(signal: AbortSignal, options: RunController
   }
 }
 
+/** Core controllers in upstream's order, then the map's other (provider) controllers in insertion order. */
+export function controllerOrder(constructors: Readonly<Partial<Record<string, ControllerConstructor>>>): string[] {
+  const core: readonly string[] = CONTROLLER_NAMES;
+  return [...core, ...Object.keys(constructors).filter((name) => !core.includes(name))];
+}
+
 /**
  * Constructs and starts the enabled controllers among `names` (in this order), logging disabled
  * and skipped ones, with a jittered `--controller-start-interval` between starts; adds each to
  * the health checks. `stop` stops the started controllers; `signal` ends the starting.
  */
 async function startControllerGroup(
-  names: readonly ControllerName[],
+  names: readonly string[],
   context: Omit<ControllerContext, 'logger'>,
   stop: AbortSignal,
   signal: AbortSignal,
@@ -282,7 +289,7 @@ function serverUrlOf(clientBuilder: ControllerClientBuilder): string {
   }
 }
 
-function start(name: ControllerName, controller: Controller, signal: AbortSignal, options: RunControllersOptions): RunningController {
+function start(name: string, controller: Controller, signal: AbortSignal, options: RunControllersOptions): RunningController {
   const entry: RunningController = { name, done: Promise.resolve() };
   options.controllerManagerMetrics.controllerStarted(name);
   entry.done = Promise.resolve()

@@ -6,7 +6,6 @@ import type { Registry } from 'prom-client';
 import type { KubeAccess } from '../kube/ports.js';
 import type { WorkQueue, WorkQueueOptions } from '../kube/work-queue.js';
 import type { Logger } from '../logging/logger.js';
-import type { ControllerName } from '../names/controller-names.js';
 import type { CloudProvider } from '../provider/cloud-provider.js';
 
 /** Completed controller settings (from flags; defaults as upstream, core-checklist §3.2/§3.3). */
@@ -57,7 +56,8 @@ export interface ControllerContext {
 }
 
 export interface Controller {
-  readonly name: ControllerName;
+  /** A core controller name (`ControllerName`) or a provider controller's (AWS `tagging`). */
+  readonly name: string;
   /** Runs until `signal` aborts; resolves after workers drained. */
   run(signal: AbortSignal): Promise<void>;
 }

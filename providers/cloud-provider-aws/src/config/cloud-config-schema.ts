@@ -142,8 +142,8 @@ export const GLOBAL_KEY_STATUS: Readonly<Record<GlobalKeys, KeyStatus>> = {
   sharedHealthProbePort: { status: 'supported' },
   sharedHealthProbePath: { status: 'supported' },
   supportedTopologyInstanceTypePattern: {
-    status: 'not supported',
-    note: 'Validated, but network-topology labels (`topology.k8s.aws/network-node-layer-N`, DescribeInstanceTopology) are not implemented.',
+    status: 'supported',
+    note: 'Instance types that must return a topology from DescribeInstanceTopology (`topology.k8s.aws/network-node-layer-N` labels); other types returning none are not asked again for 24 h.',
   },
   nlbSecurityGroupMode: { status: 'supported' },
 };

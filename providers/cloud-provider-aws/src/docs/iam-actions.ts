@@ -21,6 +21,8 @@ export const EC2_IAM_ACTIONS: Readonly<Record<keyof Ec2Port, string>> = {
   revokeSecurityGroupIngress: 'ec2:RevokeSecurityGroupIngress',
   deleteSecurityGroup: 'ec2:DeleteSecurityGroup',
   createTags: 'ec2:CreateTags',
+  deleteTags: 'ec2:DeleteTags',
+  describeInstanceTopology: 'ec2:DescribeInstanceTopology',
 };
 
 export const ELB_IAM_ACTIONS: Readonly<Record<keyof ElbPort, string>> = {

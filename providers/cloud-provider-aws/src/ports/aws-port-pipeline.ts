@@ -73,10 +73,16 @@ const CORE_KIND: Readonly<Record<AwsApiErrorKind, CloudApiErrorKind>> = {
   Unknown: 'unknown',
 };
 
+/**
+ * Calls answered at once, never retried: an optional label source whose failure the caller turns
+ * into "no labels" (DescribeInstanceTopology; endpoints without it answer 5xx).
+ */
+export const AWS_NOT_RETRIED_OPERATIONS: ReadonlySet<string> = new Set(['ec2.describeInstanceTopology']);
+
 /** The pipeline's view of an AWS error: the `AwsApiError` in the cause chain, its kind in core's words, its retryability. */
 export const classifyAwsApiError: CloudApiErrorClassifier = (error) => {
   const found = asAwsApiError(error);
-  return found === undefined ? undefined : { kind: CORE_KIND[found.kind], retryable: found.retryable };
+  return found === undefined ? undefined : { kind: CORE_KIND[found.kind], retryable: found.retryable && !AWS_NOT_RETRIED_OPERATIONS.has(found.operation) };
 };
 
 export interface AwsPortPipeline {

@@ -120,6 +120,14 @@ export interface DescribeInstancesRequest {
   filters?: readonly Ec2Filter[];
 }
 
+/** One instance's place in the network (DescribeInstanceTopology): network nodes from the top layer down. */
+export interface Ec2InstanceTopology {
+  instanceId: string;
+  instanceType?: string;
+  availabilityZone?: string;
+  networkNodes: string[];
+}
+
 export interface Ec2Port {
   describeInstances(request: DescribeInstancesRequest, options?: CallOptions): Promise<Ec2Instance[]>;
   describeAvailabilityZones(options?: CallOptions): Promise<Ec2AvailabilityZone[]>;
@@ -139,6 +147,9 @@ export interface Ec2Port {
   revokeSecurityGroupIngress(request: { groupId: string; permissions: readonly Ec2IpPermission[] }, options?: CallOptions): Promise<void>;
   deleteSecurityGroup(request: { groupId: string }, options?: CallOptions): Promise<void>;
   createTags(request: { resourceIds: readonly string[]; tags: Tags }, options?: CallOptions): Promise<void>;
+  /** Removes tags whose key and value both match (a tag whose value changed since is kept, as EC2 does). */
+  deleteTags(request: { resourceIds: readonly string[]; tags: Tags }, options?: CallOptions): Promise<void>;
+  describeInstanceTopology(request: { instanceIds: readonly string[] }, options?: CallOptions): Promise<Ec2InstanceTopology[]>;
 }
 
 export function ec2Filter(name: string, ...values: string[]): Ec2Filter {

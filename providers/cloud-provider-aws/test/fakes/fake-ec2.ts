@@ -4,6 +4,7 @@ import type {
   Ec2AvailabilityZone,
   Ec2Filter,
   Ec2Instance,
+  Ec2InstanceTopology,
   Ec2IpPermission,
   Ec2Port,
   Ec2RouteTable,
@@ -246,9 +247,30 @@ export class FakeEc2 implements Ec2Port {
     this.log.record('ec2.createTags', request);
     for (const id of request.resourceIds) {
       const target: WithTags | undefined = this.instances.get(id) ?? this.securityGroups.get(id) ?? this.subnets.get(id) ?? this.routeTables.get(id);
-      if (!target) throw awsError('ec2.createTags', 'InvalidID');
+      if (!target) throw awsError('ec2.createTags', id.startsWith('i-') ? 'InvalidInstanceID.NotFound' : 'InvalidID');
       target.tags = { ...target.tags, ...request.tags };
     }
+  }
+
+  async deleteTags(request: { resourceIds: readonly string[]; tags: Tags }): Promise<void> {
+    this.log.record('ec2.deleteTags', request);
+    for (const id of request.resourceIds) {
+      const target: WithTags | undefined = this.instances.get(id) ?? this.securityGroups.get(id) ?? this.subnets.get(id) ?? this.routeTables.get(id);
+      if (!target) throw awsError('ec2.deleteTags', id.startsWith('i-') ? 'InvalidInstanceID.NotFound' : 'InvalidID');
+      // EC2 deletes a tag given with a value only when the value matches.
+      target.tags = Object.fromEntries(Object.entries(target.tags).filter(([key, value]) => !(Object.hasOwn(request.tags, key) && request.tags[key] === value)));
+    }
+  }
+
+  /** Instance ID -> network nodes; instances without an entry have no topology. */
+  readonly topologies = new Map<string, string[]>();
+
+  async describeInstanceTopology(request: { instanceIds: readonly string[] }): Promise<Ec2InstanceTopology[]> {
+    this.log.record('ec2.describeInstanceTopology', request);
+    return request.instanceIds.flatMap((instanceId) => {
+      const networkNodes = this.topologies.get(instanceId);
+      return networkNodes === undefined ? [] : [{ instanceId, networkNodes: [...networkNodes] }];
+    });
   }
 
   #filter<T extends WithTags>(items: T[], filters: readonly Ec2Filter[] | undefined, match: (item: T, filter: Ec2Filter) => boolean | undefined): T[] {

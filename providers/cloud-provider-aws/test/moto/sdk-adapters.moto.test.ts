@@ -76,6 +76,22 @@ describe.skipIf(unavailable !== undefined)('SDK adapters against moto_server', (
     expect(all.length).toBeGreaterThanOrEqual(2);
   });
 
+  it('tags and untags an instance (CreateTags / DeleteTags: only matching key=value pairs go)', async () => {
+    const port = createSdkEc2Port(createAwsSdkClients({ region: REGION, serviceOverrides: [{ name: 'x', service: 'EC2', region: REGION, url: moto.endpoint, signingRegion: REGION, signingName: '', signingMethod: '' }] }).ec2);
+    const instanceId = (nodes[1]?.spec?.providerID ?? '').split('/').at(-1) ?? '';
+    const tagsOf = async () => (await port.describeInstances({ instanceIds: [instanceId] }))[0]?.tags ?? {};
+    await port.createTags({ resourceIds: [instanceId], tags: { team: 'blue', env: 'dev' } });
+    expect(await tagsOf()).toMatchObject({ team: 'blue', env: 'dev' });
+    await port.deleteTags({ resourceIds: [instanceId], tags: { team: 'blue', env: 'prod' } });
+    const after = await tagsOf();
+    expect(after['team']).toBeUndefined();
+    expect(after['env']).toBe('dev');
+    await port.deleteTags({ resourceIds: [instanceId], tags: { env: 'dev' } });
+    // moto accepts CreateTags/DeleteTags on unknown instance IDs (EC2 answers InvalidInstanceID.NotFound),
+    // so the missing-instance paths are tested on the fake (test/tagging-controller.test.ts).
+    await expect(cloud.instanceTags().untag('i-0000000000000dead', { team: 'blue' })).resolves.toBeUndefined();
+  });
+
   it('creates, lists and deletes a route, disabling the source/destination check', async () => {
     const node = nodes[0] as V1Node;
     await cloud.routes().createRoute('kubernetes', 'uid', { name: '', targetNode: node.metadata?.name ?? '', destinationCidr: '10.244.1.0/24' });

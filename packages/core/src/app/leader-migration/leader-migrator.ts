@@ -13,7 +13,7 @@
  * Names that match no controller of this binary are ignored, as upstream ignores them; they are
  * reported in `unknownNames` so the command can log them once.
  */
-import { CONTROLLER_ALIASES, type ControllerName } from '../../names/controller-names.js';
+import { CONTROLLER_ALIASES } from '../../names/controller-names.js';
 import { ANY_COMPONENT, type LeaderMigrationConfiguration } from './leader-migration-configuration.js';
 
 /** The component name of this process in `controllerLeaders[].component`. */
@@ -23,11 +23,11 @@ export type MigrationFilterResult = 'migrated' | 'unowned' | 'non-migrated';
 
 export interface LeaderMigrator {
   readonly configuration: LeaderMigrationConfiguration;
-  filter(controller: ControllerName): MigrationFilterResult;
+  filter(controller: string): MigrationFilterResult;
   /** True when at least one of `controllers` runs under the migration lease. */
-  hasMigrated(controllers: readonly ControllerName[]): boolean;
+  hasMigrated(controllers: readonly string[]): boolean;
   /** File names that match none of `controllers` (after alias resolution). */
-  unknownNames(controllers: readonly ControllerName[]): string[];
+  unknownNames(controllers: readonly string[]): string[];
 }
 
 export function createLeaderMigrator(
@@ -41,7 +41,7 @@ export function createLeaderMigrator(
   for (const leader of configuration.controllerLeaders) {
     shouldRun.set(canonical(leader.name), leader.component === component || leader.component === ANY_COMPONENT);
   }
-  const filter = (controller: ControllerName): MigrationFilterResult => {
+  const filter = (controller: string): MigrationFilterResult => {
     const run = shouldRun.get(controller);
     if (run === undefined) return 'non-migrated';
     return run ? 'migrated' : 'unowned';
@@ -51,6 +51,6 @@ export function createLeaderMigrator(
     filter,
     hasMigrated: (controllers) => controllers.some((controller) => filter(controller) === 'migrated'),
     unknownNames: (controllers) =>
-      configuration.controllerLeaders.map((leader) => leader.name).filter((name) => !controllers.includes(canonical(name) as ControllerName)),
+      configuration.controllerLeaders.map((leader) => leader.name).filter((name) => !controllers.includes(canonical(name))),
   };
 }

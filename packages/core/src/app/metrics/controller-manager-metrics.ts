@@ -5,13 +5,13 @@
  * - `cloud_controller_manager_build_info{version,node_version,provider}`: always 1.
  */
 import { Gauge, type Registry } from 'prom-client';
-import { CONTROLLER_ALIASES, type ControllerName } from '../../names/controller-names.js';
+import { CONTROLLER_ALIASES } from '../../names/controller-names.js';
 import { getOrCreateMetric } from './get-or-create-metric.js';
 
 export const CONTROLLER_MANAGER_NAME = 'cloud-controller-manager';
 
 /** Upstream reports controllers under their short (alias) names: `cloud-node`, `service`, ... */
-export function controllerMetricName(name: ControllerName): string {
+export function controllerMetricName(name: string): string {
   return Object.entries(CONTROLLER_ALIASES).find(([, canonical]) => canonical === name)?.[0] ?? name;
 }
 
@@ -32,11 +32,11 @@ export class ControllerManagerMetrics {
     );
   }
 
-  controllerStarted(name: ControllerName): void {
+  controllerStarted(name: string): void {
     this.#running.inc({ manager: CONTROLLER_MANAGER_NAME, name: controllerMetricName(name) });
   }
 
-  controllerStopped(name: ControllerName): void {
+  controllerStopped(name: string): void {
     this.#running.dec({ manager: CONTROLLER_MANAGER_NAME, name: controllerMetricName(name) });
   }
 }

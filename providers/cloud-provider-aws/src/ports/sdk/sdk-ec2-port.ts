@@ -4,10 +4,12 @@ import {
   CreateRouteCommand,
   CreateSecurityGroupCommand,
   CreateTagsCommand,
+  DeleteTagsCommand,
   DeleteRouteCommand,
   DeleteSecurityGroupCommand,
   DescribeAvailabilityZonesCommand,
   DescribeInstancesCommand,
+  DescribeInstanceTopologyCommand,
   DescribeRouteTablesCommand,
   DescribeSecurityGroupsCommand,
   DescribeSubnetsCommand,
@@ -21,7 +23,7 @@ import {
   type SecurityGroup,
 } from '@aws-sdk/client-ec2';
 import type { CallOptions } from '../call-options.js';
-import type { Ec2Filter, Ec2Instance, Ec2IpPermission, Ec2Port, Ec2SecurityGroup } from '../ec2-port.js';
+import type { Ec2Filter, Ec2Instance, Ec2InstanceTopology, Ec2IpPermission, Ec2Port, Ec2SecurityGroup } from '../ec2-port.js';
 import { sdkCall } from './sdk-errors.js';
 import { nonEmpty, tagsFromList, tagsToList } from './tag-list.js';
 
@@ -259,6 +261,31 @@ export function createSdkEc2Port(client: EC2Client): Ec2Port {
     createTags: (request, options) =>
       sdkCall('ec2.createTags', async () => {
         await client.send(new CreateTagsCommand({ Resources: [...request.resourceIds], Tags: tagsToList(request.tags) }), sendOptions(options));
+      }),
+
+    deleteTags: (request, options) =>
+      sdkCall('ec2.deleteTags', async () => {
+        await client.send(new DeleteTagsCommand({ Resources: [...request.resourceIds], Tags: tagsToList(request.tags) }), sendOptions(options));
+      }),
+
+    describeInstanceTopology: (request, options) =>
+      sdkCall('ec2.describeInstanceTopology', async () => {
+        const topologies: Ec2InstanceTopology[] = [];
+        let nextToken: string | undefined;
+        do {
+          const page = await client.send(new DescribeInstanceTopologyCommand({ InstanceIds: [...request.instanceIds], NextToken: nextToken }), sendOptions(options));
+          for (const topology of page.Instances ?? []) {
+            if (topology.InstanceId === undefined) continue;
+            topologies.push({
+              instanceId: topology.InstanceId,
+              ...(nonEmpty(topology.InstanceType) === undefined ? {} : { instanceType: topology.InstanceType as string }),
+              ...(nonEmpty(topology.AvailabilityZone) === undefined ? {} : { availabilityZone: topology.AvailabilityZone as string }),
+              networkNodes: [...(topology.NetworkNodes ?? [])],
+            });
+          }
+          nextToken = nonEmpty(page.NextToken);
+        } while (nextToken !== undefined);
+        return topologies;
       }),
   };
 }
