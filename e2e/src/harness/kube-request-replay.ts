@@ -123,13 +123,21 @@ export function diffViews(real: Json, emulator: Json, path = ''): string[] {
  */
 export class ServerIdentityMap {
   private readonly realToEmulator = new Map<string, string>();
+  /** Real values learned from an object (not from a list's collection version). */
+  private readonly objectValues = new Set<string>();
 
   learn(real: Json, emulator: Json): void {
     if (real === null || emulator === null || typeof real !== 'object' || typeof emulator !== 'object' || Array.isArray(real) || Array.isArray(emulator)) return;
+    // A list's resourceVersion is the server's latest revision, which may equal the version of the
+    // object written last on one server but not on the other: an object's own version wins.
+    const isList = Array.isArray(real['items']);
     for (const field of ['resourceVersion', 'uid']) {
       const realValue = (real['metadata'] as Record<string, Json> | undefined)?.[field];
       const emulatorValue = (emulator['metadata'] as Record<string, Json> | undefined)?.[field];
-      if (typeof realValue === 'string' && typeof emulatorValue === 'string') this.realToEmulator.set(realValue, emulatorValue);
+      if (typeof realValue !== 'string' || typeof emulatorValue !== 'string') continue;
+      if (isList && this.objectValues.has(realValue)) continue;
+      this.realToEmulator.set(realValue, emulatorValue);
+      if (!isList) this.objectValues.add(realValue);
     }
     if (Array.isArray(real['items']) && Array.isArray(emulator['items'])) {
       const emulatorByName = new Map<string, Json>();

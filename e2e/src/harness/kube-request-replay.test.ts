@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { ccmView, diffViews, ServerIdentityMap } from './kube-request-replay.js';
+
+describe('ServerIdentityMap', () => {
+  it('translates resourceVersions and UIDs learned from answers, in URLs and bodies', () => {
+    const map = new ServerIdentityMap();
+    map.learn({ metadata: { resourceVersion: '250', uid: 'real-uid' } }, { metadata: { resourceVersion: '12', uid: 'emulator-uid' } });
+    expect(map.translateUrl('/api/v1/nodes?watch=true&resourceVersion=250')).toBe('/api/v1/nodes?watch=true&resourceVersion=12');
+    expect(JSON.parse(map.translateBody('{"metadata":{"resourceVersion":"250","uid":"real-uid","name":"n"}}'))).toEqual({ metadata: { resourceVersion: '12', uid: 'emulator-uid', name: 'n' } });
+    expect(map.translate('0')).toBe('0');
+  });
+
+  it("keeps an object's own version when a later list shares the real revision", () => {
+    const map = new ServerIdentityMap();
+    map.learn({ kind: 'Lease', metadata: { resourceVersion: '250' } }, { kind: 'Lease', metadata: { resourceVersion: '12' } });
+    map.learn({ kind: 'NodeList', metadata: { resourceVersion: '250' }, items: [] }, { kind: 'NodeList', metadata: { resourceVersion: '13' }, items: [] });
+    expect(map.translate('250')).toBe('12');
+  });
+
+  it('learns the versions of list items by namespace and name', () => {
+    const map = new ServerIdentityMap();
+    map.learn(
+      { metadata: { resourceVersion: '300' }, items: [{ metadata: { name: 'a', resourceVersion: '290' } }] },
+      { metadata: { resourceVersion: '20' }, items: [{ metadata: { name: 'a', resourceVersion: '18' } }] },
+    );
+    expect(map.translate('290')).toBe('18');
+    expect(map.translate('300')).toBe('20');
+  });
+});
+
+describe('ccmView and diffViews', () => {
+  it('compares what the CCM reads and ignores what servers allocate or stamp', () => {
+    const real = { kind: 'Service', metadata: { name: 's', namespace: 'default', uid: 'x', resourceVersion: '1' }, spec: { type: 'LoadBalancer', clusterIP: '10.96.3.4', ports: [{ port: 80, nodePort: 31000 }] } };
+    const emulator = { kind: 'Service', metadata: { name: 's', namespace: 'default', uid: 'y', resourceVersion: '9' }, spec: { type: 'LoadBalancer', clusterIP: '10.96.0.2', ports: [{ port: 80, nodePort: 30001 }] } };
+    expect(diffViews(ccmView(real), ccmView(emulator))).toEqual([]);
+    const changed = { ...emulator, spec: { ...emulator.spec, type: 'ClusterIP' } };
+    expect(diffViews(ccmView(real), ccmView(changed))).toEqual(['.spec.type: "LoadBalancer" != "ClusterIP"']);
+  });
+
+  it("leaves kube-apiserver's own Events out of lists", () => {
+    const own = { kind: 'Event', metadata: { name: 'e1' }, reportingComponent: 'ipallocator-repair-controller', reason: 'ClusterIPNotAllocated' };
+    expect(ccmView({ kind: 'EventList', items: [own] })).toEqual({ kind: 'EventList', items: [] });
+  });
+});
