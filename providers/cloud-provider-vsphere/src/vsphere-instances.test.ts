@@ -212,6 +212,18 @@ describe('VsphereInstances', () => {
     );
   });
 
+  it('fails metadata, so core writes no addresses, when the guest reports a hostname but no NICs', async () => {
+    const vc = new FakeVcenter('vc1');
+    vc.addVm({ name: 'worker-1', uuid: UUID, guestNet: [] });
+    const { instances } = setup(ONE_VCENTER, [vc]);
+    const node = makeNode('worker-1', { providerId: `vsphere://${UUID}` });
+    await expect(instances.instanceMetadata(node)).rejects.toMatchObject({
+      kind: 'NoSuitableAddress',
+      message: expect.stringContaining('VM GuestNicInfo is empty'),
+    });
+    await expect(instances.instanceExists(node)).resolves.toBe(true);
+  });
+
   it('logs a refused login once, however many calls fail, and once more when it recovers', async () => {
     const vc = new FakeVcenter('vc1');
     vc.addVm({ name: 'worker-1', uuid: UUID });
