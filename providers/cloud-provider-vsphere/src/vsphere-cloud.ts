@@ -82,6 +82,12 @@ export function createVsphereCloud(config: VsphereConfig, dependencies: VsphereC
   });
   const discovery = new NodeDiscovery(targets, { reporter });
   const zones = new ZoneLookup(config.labels);
+  if (zones.halfConfigured) {
+    logger.warn('labels: only one of zone and region is set; as upstream, zones are looked up only when both are, so nodes get no zone or region labels', {
+      zone: config.labels.zone,
+      region: config.labels.region,
+    });
+  }
   const instances = new VsphereInstances({
     lookup: new InstanceLookup(discovery, { ...(dependencies.metrics === undefined ? {} : { metrics: dependencies.metrics }), ...dependencies.lookup }),
     zones,

@@ -282,6 +282,22 @@ describe('VsphereInstances zones', () => {
     );
   });
 
+  it.each([
+    ['zone only', `${ONE_VCENTER}labels:\n  zone: k8s-zone\n`],
+    ['region only', `${ONE_VCENTER}labels:\n  region: k8s-region\n`],
+  ])('with %s configured, gives no zone or region, reads no tag and warns once (upstream needs both)', async (_name, configText) => {
+    const vc = new FakeVcenter('vc1');
+    vc.addVm({ name: 'worker-1', uuid: UUID });
+    // A tag of the configured category exists only for the one side; a lookup would fail on the other.
+    vc.addTag('k8s-zone', 'zone-a', vc.hostRef('dc-1'));
+    const { instances, logs } = setup(configText, [vc]);
+    const node = makeNode('worker-1', { providerId: `vsphere://${UUID}` });
+    await expect(instances.instanceMetadata(node)).resolves.toMatchObject({ zone: '', region: '' });
+    await instances.instanceMetadata(node);
+    expect(vc.count('listAttachedTags')).toBe(0);
+    expect(logs.filter((line) => line.level === 'warn' && line.message.startsWith('labels: only one of zone and region is set'))).toHaveLength(1);
+  });
+
   it('does not read tags without labels', async () => {
     const vc = new FakeVcenter('vc1');
     vc.addVm({ name: 'worker-1', uuid: UUID });

@@ -225,7 +225,7 @@ export const VSPHERE_CONFIG_SECTIONS = {
     ini: 'Labels',
     status: 'supported',
     description:
-      'vSphere tag categories that give nodes their zone and region. The tag of that category found on the VM host or its ancestors (cluster, folders, datacenter) names the zone/region; when a category is set and no such tag is found, the node is not initialized.',
+      'vSphere tag categories that give nodes their zone and region. The tag of that category found on the VM host or its ancestors (cluster, folders, datacenter) names the zone/region. As upstream, both `zone` and `region` must be set for either to take effect (one alone is ignored with a warning); when a tag of either category is not found, the node is not initialized.',
     keys: {
       zone: { yaml: 'zone', ini: 'zone', type: 'string', env: 'VSPHERE_LABEL_ZONE', status: 'supported', description: 'Tag category of zones (`topology.kubernetes.io/zone`).' },
       region: { yaml: 'region', ini: 'region', type: 'string', env: 'VSPHERE_LABEL_REGION', status: 'supported', description: 'Tag category of regions (`topology.kubernetes.io/region`).' },
