@@ -147,10 +147,16 @@ describe('VsphereInstances', () => {
     expect(logs.filter((line) => line.level === 'error')).toHaveLength(1);
   });
 
-  it('keeps nodes whose VM is gone when SKIP_NODE_DELETION is set', async () => {
+  it.each(['true', 'false', ''])('keeps nodes whose VM is gone when SKIP_NODE_DELETION is present (value %j: presence counts, as upstream LookupEnv)', async (value) => {
     const vc = new FakeVcenter('vc1');
-    const { instances } = setup(ONE_VCENTER, [vc], { SKIP_NODE_DELETION: 'true' });
+    const { instances } = setup(ONE_VCENTER, [vc], { SKIP_NODE_DELETION: value });
     await expect(instances.instanceExists(makeNode('worker-1', { providerId: `vsphere://${UUID}` }))).rejects.toMatchObject({ kind: 'NodeDeletionSkipped' });
+  });
+
+  it('reports a node whose VM is gone as not existing when SKIP_NODE_DELETION is absent', async () => {
+    const vc = new FakeVcenter('vc1');
+    const { instances } = setup(ONE_VCENTER, [vc], {});
+    await expect(instances.instanceExists(makeNode('worker-1', { providerId: `vsphere://${UUID}` }))).resolves.toBe(false);
   });
 
   it('searches only the configured datacenters and reports an unknown one once', async () => {

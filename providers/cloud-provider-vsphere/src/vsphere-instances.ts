@@ -1,7 +1,7 @@
 /**
  * InstancesV2 for vSphere: translates nodes into VM lookups and VM data into core types.
  * - the VM: by the UUID in `spec.providerID`, else by node name (guest DNS name, then IPs);
- * - exists: the VM was found; not found is `false`, unless SKIP_NODE_DELETION is set (then an
+ * - exists: the VM was found; not found is `false`, unless SKIP_NODE_DELETION is present (then an
  *   error, so the node is kept); lookup failures are errors, never `false`;
  * - shutdown: the VM's power state is not poweredOn;
  * - metadata: providerID `vsphere://<uuid>`, the upstream instance type, addresses from the
@@ -43,7 +43,8 @@ export class VsphereInstances implements InstancesV2 {
     this.#zones = options.zones;
     this.#nodes = options.nodes;
     this.#logger = options.logger;
-    this.#skipNodeDeletion = ((options.environment ?? process.env)[SKIP_NODE_DELETION] ?? '') !== '';
+    // Set when present at all, whatever the value (even empty), as upstream's os.LookupEnv.
+    this.#skipNodeDeletion = (options.environment ?? process.env)[SKIP_NODE_DELETION] !== undefined;
   }
 
   async instanceExists(node: V1Node, options?: CloudCallOptions): Promise<boolean> {

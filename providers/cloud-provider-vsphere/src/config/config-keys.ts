@@ -322,8 +322,8 @@ export type NodesKey = keyof VsphereConfigSections['nodes']['keys'];
 
 /** Environment variables read outside the config keys. */
 export const VSPHERE_ENVIRONMENT_SWITCHES = {
-  SKIP_NODE_DELETION: 'When set (any non-empty value), a node whose VM is not found is never reported as gone: InstanceExists fails instead, so the node is not deleted.',
-  ENABLE_ALPHA_DUAL_STACK: 'Allows two IP families in `ipFamily` (dual stack).',
+  SKIP_NODE_DELETION: 'When present, whatever its value (even empty; upstream checks presence only), a node whose VM is not found is never reported as gone: InstanceExists fails instead, so the node is not deleted.',
+  ENABLE_ALPHA_DUAL_STACK: 'When present, whatever its value (even empty; upstream checks presence only), allows two IP families in `ipFamily` (dual stack).',
   'VSPHERE_VCENTER_<id>': 'Declares a vCenter named by its value; `VCENTER_<id>_<KEY>` variables set its keys (see the vcenter section).',
 } as const;
 

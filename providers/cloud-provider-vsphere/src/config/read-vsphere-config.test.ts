@@ -241,6 +241,9 @@ describe('readVsphereConfig: inheritance and credentials', () => {
     const text = 'vcenter:\n  vc1:\n    user: u\n    password: p\n    ipFamily: [ipv6, IPv4]\n';
     expect(problems(text)).toEqual([`${FILE}:5: vCenter "vc1": two IP families (dual stack) need the environment variable ENABLE_ALPHA_DUAL_STACK to be set`]);
     expect(read(text, { ENABLE_ALPHA_DUAL_STACK: 'true' }).config.vcenters[0]!.ipFamilies).toEqual(['ipv6', 'ipv4']);
+    // Present at all counts as set, whatever the value (upstream os.LookupEnv).
+    expect(read(text, { ENABLE_ALPHA_DUAL_STACK: '' }).config.vcenters[0]!.ipFamilies).toEqual(['ipv6', 'ipv4']);
+    expect(read(text, { ENABLE_ALPHA_DUAL_STACK: 'false' }).config.vcenters[0]!.ipFamilies).toEqual(['ipv6', 'ipv4']);
   });
 });
 

@@ -167,7 +167,8 @@ function validateFamilies(
     }
     result.push(normalized);
   }
-  if (result.length > 1 && (environment[DUAL_STACK_SWITCH] ?? '') === '') {
+  // Present at all counts as set, whatever the value (upstream os.LookupEnv).
+  if (result.length > 1 && environment[DUAL_STACK_SWITCH] === undefined) {
     problems.push(problemAt(place, `${label}: two IP families (dual stack) need the environment variable ${DUAL_STACK_SWITCH} to be set`));
   }
   return result.length > 0 ? result : [...DEFAULT_IP_FAMILIES];
