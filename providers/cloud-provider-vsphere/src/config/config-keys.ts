@@ -168,7 +168,7 @@ export const VSPHERE_CONFIG_SECTIONS = {
         env: 'VSPHERE_SECRETS_DIRECTORY',
         status: 'supported',
         description:
-          'A mounted directory with one file per credential key (`<server>.username`, `<server>.password`), read at every login. Use either this or `secretName`/`secretNamespace`.',
+          'A mounted directory with one file per credential key (`<server>.username`, `<server>.password`), read at every login. Defaults to `/etc/cloud/secrets` when that path exists (upstream); a default directory does not replace `user`/`password` set in the config. Wins over a global `secretName`/`secretNamespace` (which is then ignored with a warning, as upstream); a vCenter\'s own Secret wins over it.',
       },
       apiDisable: {
         yaml: 'apiDisable',

@@ -124,7 +124,7 @@ export function renderVsphereReference(): string {
     '',
     'The file is INI when its first statement is a `[Section]` header, YAML otherwise. Environment variables override the file. Every problem is reported at once with its file and line (or variable); unknown, ignored and deprecated keys are logged as warnings.',
     '',
-    'vCenter entries inherit every key they do not set from `global`. Credentials: the entry\'s Secret, else the global Secret (or `secretsDirectory`), else `user`/`password` (then required).',
+    'vCenter entries inherit every key they do not set from `global`. Credentials: the entry\'s Secret, else `secretsDirectory` (configured, or `/etc/cloud/secrets` when it exists and no `user`/`password` is set), else the global Secret, else `user`/`password` (then required).',
     '',
     '```yaml',
     YAML_EXAMPLE,
