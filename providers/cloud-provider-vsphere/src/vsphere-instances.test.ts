@@ -77,6 +77,25 @@ describe('VsphereInstances', () => {
     await expect(instances.instanceShutdown(node)).resolves.toBe(false);
   });
 
+  it('adds the --node-labels to every node as additional labels (upstream AdditionalLabels)', async () => {
+    const vc = new FakeVcenter('vc1');
+    vc.addVm({ name: 'worker-1', uuid: UUID });
+    const { config } = readVsphereConfig(ONE_VCENTER, 'vsphere.conf', {});
+    const cloud = createVsphereCloud(config, {
+      logger: recordingLogger([]),
+      environment: {},
+      createVcenterPort: () => vc,
+      retry: { sleep: async () => {} },
+      nodeLabels: { 'node.foo.bar': 'vsphere', 'foo.bar/mapi': '' },
+    });
+    clouds.push(cloud);
+    const metadata = await cloud.instancesV2().instanceMetadata(makeNode('worker-1', { providerId: `vsphere://${UUID}` }));
+    expect(metadata?.additionalLabels).toEqual({ 'node.foo.bar': 'vsphere', 'foo.bar/mapi': '' });
+    // Without the flag: no additional labels at all.
+    const { instances } = setup(ONE_VCENTER, [vc]);
+    expect((await instances.instanceMetadata(makeNode('worker-1', { providerId: `vsphere://${UUID}` })))?.additionalLabels).toBeUndefined();
+  });
+
   it('finds the VM by the byte-swapped UUID a kubelet may report', async () => {
     const vc = new FakeVcenter('vc1');
     vc.addVm({ name: 'photon-1', uuid: UUID });
