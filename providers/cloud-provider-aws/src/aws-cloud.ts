@@ -184,7 +184,11 @@ async function findIdentity(config: AwsCloudConfig, fileName: string, metadata: 
         clusterId = found.clusterId;
         usesLegacyTags = found.legacy;
       } else {
-        logger.warn('no cluster ID configured or tagged on this instance; no cluster filtering is applied to shared resources', { instanceId });
+        logger.warn(
+          'no cluster ID configured or tagged on this instance; no cluster filtering is applied to shared resources, and load balancers, ' +
+            'their k8s-elb-<name> security groups and target groups are found by name and treated as this cluster\'s (as upstream)',
+          { instanceId },
+        );
       }
     }
   }

@@ -3,7 +3,7 @@
  * original error as `cause`. Retryability is decided where the error is born (the SDK adapter for
  * cloud API errors), never guessed later from a message.
  */
-import { InvalidServiceConfigurationError } from '@ccm/core/provider';
+import { InvalidServiceConfigurationError, PermanentInvalidServiceConfigurationError } from '@ccm/core/provider';
 
 /** What went wrong with a cloud API call, independent of the AWS error code spelling. */
 export type AwsApiErrorKind =
@@ -64,11 +64,12 @@ export function isAwsErrorCode(error: unknown, code: string): boolean {
 }
 
 /**
- * A Service annotation holds a value we cannot use. Thrown before any cloud change so the
- * service controller reports it as a Warning event, does not retry, and nothing half-done is
- * left behind (core kind `InvalidInput`: synced again when the Service changes).
+ * A Service annotation holds a value that is wrong whatever the cloud does (malformed, an unknown
+ * choice, contradicting another field). Thrown before any cloud change: the service controller
+ * reports it as a Warning event and does not retry until the Service (or a node) changes (core
+ * kind `PermanentInvalidInput`).
  */
-export class InvalidAnnotationError extends InvalidServiceConfigurationError {
+export class InvalidAnnotationError extends PermanentInvalidServiceConfigurationError {
   declare readonly annotation: string;
   declare readonly value: string;
 
@@ -79,10 +80,27 @@ export class InvalidAnnotationError extends InvalidServiceConfigurationError {
 }
 
 /**
- * The Service spec asks for something AWS load balancers cannot do (mixed protocols, affinity...).
- * Also invalid input: retrying cannot help until the Service changes.
+ * A Service annotation does not match the cloud as it is now: a named subnet not found (yet), or
+ * fewer subnets found than EIP allocations / private IPs annotated. The cloud can change, so this
+ * is core kind `InvalidInput`: a Warning event, then retried with backoff (upstream requeues every
+ * such error with 5 s - 300 s backoff).
  */
-export class UnsupportedServiceError extends InvalidServiceConfigurationError {
+export class UnresolvedAnnotationError extends InvalidServiceConfigurationError {
+  declare readonly annotation: string;
+  declare readonly value: string;
+
+  constructor(annotation: string, value: string, reason: string, options?: { cause?: unknown }) {
+    super(`annotation ${annotation}=${JSON.stringify(value)} does not match the cloud: ${reason}`, { annotation, value, cause: options?.cause });
+    this.name = 'UnresolvedAnnotationError';
+  }
+}
+
+/**
+ * The Service spec asks for something AWS load balancers cannot do (mixed protocols, affinity,
+ * loadBalancerIP...): wrong whatever the cloud does, so core kind `PermanentInvalidInput`, not
+ * retried until the Service changes.
+ */
+export class UnsupportedServiceError extends PermanentInvalidServiceConfigurationError {
   constructor(message: string) {
     super(message);
     this.name = 'UnsupportedServiceError';

@@ -24,10 +24,12 @@ describe('ClusterTagging', () => {
     expect(tagging.ownershipProblem({})).toMatch(/no kubernetes.io\/cluster\/c1 tag/);
   });
 
-  it('matches everything without a cluster ID, but owns nothing', () => {
+  it('matches everything without a cluster ID, tags nothing, and finds no ownership problem (upstream hasClusterTag)', () => {
     const untagged = new ClusterTagging('');
     expect(untagged.hasClusterTag({})).toBe(true);
     expect(untagged.isOwned({ 'kubernetes.io/cluster/': 'owned' })).toBe(false);
+    expect(untagged.ownershipProblem({})).toBeUndefined();
+    expect(untagged.ownershipProblem({ team: 'web' })).toBeUndefined();
     expect(untagged.buildTags('owned', { a: 'b' })).toEqual({ a: 'b' });
   });
 

@@ -61,8 +61,15 @@ export class ClusterTagging {
     return tagValue(tags, TAG_LEGACY_CLUSTER) === this.clusterId;
   }
 
-  /** Why `tags` do not mark the resource as ours, or undefined when they do. */
+  /**
+   * Why `tags` do not mark the resource as ours, or undefined when they do. Without a cluster ID
+   * (`--allow-untagged-cloud`) nothing carries an ownership tag, so, as upstream (whose
+   * `hasClusterTag` accepts everything then and which never checks the load balancer's tags), a
+   * resource we found by the name we give it (the load balancer named for the Service, its
+   * `k8s-elb-<name>` security group, its target groups) is ours to change and delete.
+   */
   ownershipProblem(tags: Tags): string | undefined {
+    if (this.clusterId === '') return undefined;
     if (this.isOwned(tags)) return undefined;
     const value = tagValue(tags, this.clusterTagKey);
     if (value !== undefined) return `tag ${this.clusterTagKey}=${value} (expected owned)`;

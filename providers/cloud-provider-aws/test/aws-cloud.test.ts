@@ -64,7 +64,7 @@ describe('createAwsCloud', () => {
     const logger = new RecordingLogger();
     const cloud = await createAwsCloud('[Global]\nRegion = us-east-1\n', { logger, metrics: createMetricsRegistry() }, { ports: fakes });
     expect(cloud.hasClusterId()).toBe(false);
-    expect(logger.warnings()).toContain('no cluster ID configured or tagged on this instance; no cluster filtering is applied to shared resources');
+    expect(logger.warnings()).toEqual([expect.stringMatching(/^no cluster ID configured or tagged on this instance; no cluster filtering is applied to shared resources, and load balancers/)]);
   });
 
   it('explains how to run off AWS when the metadata service is unreachable', async () => {

@@ -188,7 +188,12 @@ describe('Classic ELB', () => {
     const fresh = await withNodes(1);
     const unknownName = fresh.cloud.loadBalancer().ensureLoadBalancer('k', makeService({ annotations: { [`${P}aws-load-balancer-subnets`]: 'subnet-a1,nope' } }), fresh.nodes);
     await expect(unknownName).rejects.toThrow(/expected to find 2, but found 1 subnets/);
-    await expect(fresh.cloud.loadBalancer().ensureLoadBalancer('k', makeService({ annotations: { [`${P}aws-load-balancer-subnets`]: 'subnet-zz' } }), fresh.nodes)).rejects.toBeInstanceOf(InvalidAnnotationError);
+    // Cloud state, not the annotation itself, decides these: retried with backoff (kind InvalidInput), as upstream.
+    await expect(unknownName).rejects.toMatchObject({ kind: 'InvalidInput', annotation: `${P}aws-load-balancer-subnets` });
+    await expect(fresh.cloud.loadBalancer().ensureLoadBalancer('k', makeService({ annotations: { [`${P}aws-load-balancer-subnets`]: 'subnet-zz' } }), fresh.nodes)).rejects.toMatchObject({
+      name: 'UnresolvedAnnotationError',
+      kind: 'InvalidInput',
+    });
     expect(fresh.mutations()).toEqual([]);
   });
 
@@ -200,6 +205,7 @@ describe('Classic ELB', () => {
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(InvalidAnnotationError);
     expect((error as InvalidAnnotationError).annotation).toBe(`${P}aws-load-balancer-healthcheck-interval`);
+    expect((error as InvalidAnnotationError).kind).toBe('PermanentInvalidInput');
     expect(operations()).toEqual([]);
   });
 

@@ -107,14 +107,18 @@ export interface Harness {
  * A cloud over fakes with a typical VPC: two public subnets (a, b) with an IGW route, one
  * private subnet (c), a cluster route table, a node security group and no instances yet.
  */
-export async function createHarness(configText = OFF_AWS_CONFIG, options: AwsCloudOptions & { seed?: boolean } = {}): Promise<Harness> {
+export async function createHarness(
+  configText = OFF_AWS_CONFIG,
+  options: AwsCloudOptions & { seed?: boolean; metadata?: FakeMetadata; prepare?: (ec2: FakeEc2) => void } = {},
+): Promise<Harness> {
   const log = new CallLog();
   const ec2 = new FakeEc2(log);
   const elb = new FakeElb(log);
   const elbv2 = new FakeElbv2(log);
-  const metadata = new FakeMetadata();
+  const metadata = options.metadata ?? new FakeMetadata();
   const logger = new RecordingLogger();
   if (options.seed !== false) seedNetwork(ec2);
+  options.prepare?.(ec2);
   const cloud = await createAwsCloud(
     configText,
     { logger, metrics: createMetricsRegistry() },

@@ -52,6 +52,8 @@ export interface VsphereCloudDependencies {
   secretSyncTimeoutMs?: number;
   /** Overrides of the retry stage (tests inject `sleep`). */
   retry?: CloudRetryPolicy;
+  /** `--node-labels`: added to every node at initialization (upstream `AdditionalLabels`). */
+  nodeLabels?: Readonly<Record<string, string>>;
 }
 
 export interface VsphereCloud extends CloudProvider {
@@ -82,11 +84,18 @@ export function createVsphereCloud(config: VsphereConfig, dependencies: VsphereC
   });
   const discovery = new NodeDiscovery(targets, { reporter });
   const zones = new ZoneLookup(config.labels);
+  if (zones.halfConfigured) {
+    logger.warn('labels: only one of zone and region is set; as upstream, zones are looked up only when both are, so nodes get no zone or region labels', {
+      zone: config.labels.zone,
+      region: config.labels.region,
+    });
+  }
   const instances = new VsphereInstances({
     lookup: new InstanceLookup(discovery, { ...(dependencies.metrics === undefined ? {} : { metrics: dependencies.metrics }), ...dependencies.lookup }),
     zones,
     nodes: config.nodes,
     logger,
+    ...(dependencies.nodeLabels === undefined ? {} : { nodeLabels: dependencies.nodeLabels }),
     ...(dependencies.environment === undefined ? {} : { environment: dependencies.environment }),
   });
   let closed = false;
@@ -175,16 +184,26 @@ function checkTlsOptions(config: VsphereConfig): void {
   if (problems.length > 0) throw new CloudConfigError(problems);
 }
 
+export interface VsphereCloudProviderSettings {
+  /** The `--node-labels` of the command, read when the provider is created. */
+  nodeLabels?: () => Readonly<Record<string, string>>;
+}
+
 /** The vSphere provider's definition: the `--cloud-config` (YAML or INI) and the environment, then the TLS settings, then the provider. */
-export const vsphereCloudProvider = defineCloudProvider({
-  name: VSPHERE_PROVIDER_NAME,
-  configSchema: { read: (text, fileName) => readVsphereConfig(text, fileName, process.env) },
-  defaultConfigFileName: '<cloud-config>',
-  create: (config, context) => {
-    checkTlsOptions(config);
-    return createVsphereCloud(config, { logger: context.logger, metrics: context.metrics });
-  },
-});
+export function defineVsphereCloudProvider(settings: VsphereCloudProviderSettings = {}) {
+  return defineCloudProvider({
+    name: VSPHERE_PROVIDER_NAME,
+    configSchema: { read: (text, fileName) => readVsphereConfig(text, fileName, process.env) },
+    defaultConfigFileName: '<cloud-config>',
+    create: (config, context) => {
+      checkTlsOptions(config);
+      const nodeLabels = settings.nodeLabels?.();
+      return createVsphereCloud(config, { logger: context.logger, metrics: context.metrics, ...(nodeLabels === undefined ? {} : { nodeLabels }) });
+    },
+  });
+}
+
+export const vsphereCloudProvider = defineVsphereCloudProvider();
 
 /** Builds the provider from the `--cloud-config` text (YAML or INI) and the environment. */
 export const vsphereCloudProviderFactory: CloudProviderFactory = vsphereCloudProvider.factory;

@@ -77,6 +77,25 @@ describe('VsphereInstances', () => {
     await expect(instances.instanceShutdown(node)).resolves.toBe(false);
   });
 
+  it('adds the --node-labels to every node as additional labels (upstream AdditionalLabels)', async () => {
+    const vc = new FakeVcenter('vc1');
+    vc.addVm({ name: 'worker-1', uuid: UUID });
+    const { config } = readVsphereConfig(ONE_VCENTER, 'vsphere.conf', {});
+    const cloud = createVsphereCloud(config, {
+      logger: recordingLogger([]),
+      environment: {},
+      createVcenterPort: () => vc,
+      retry: { sleep: async () => {} },
+      nodeLabels: { 'node.foo.bar': 'vsphere', 'foo.bar/mapi': '' },
+    });
+    clouds.push(cloud);
+    const metadata = await cloud.instancesV2().instanceMetadata(makeNode('worker-1', { providerId: `vsphere://${UUID}` }));
+    expect(metadata?.additionalLabels).toEqual({ 'node.foo.bar': 'vsphere', 'foo.bar/mapi': '' });
+    // Without the flag: no additional labels at all.
+    const { instances } = setup(ONE_VCENTER, [vc]);
+    expect((await instances.instanceMetadata(makeNode('worker-1', { providerId: `vsphere://${UUID}` })))?.additionalLabels).toBeUndefined();
+  });
+
   it('finds the VM by the byte-swapped UUID a kubelet may report', async () => {
     const vc = new FakeVcenter('vc1');
     vc.addVm({ name: 'photon-1', uuid: UUID });
@@ -147,10 +166,16 @@ describe('VsphereInstances', () => {
     expect(logs.filter((line) => line.level === 'error')).toHaveLength(1);
   });
 
-  it('keeps nodes whose VM is gone when SKIP_NODE_DELETION is set', async () => {
+  it.each(['true', 'false', ''])('keeps nodes whose VM is gone when SKIP_NODE_DELETION is present (value %j: presence counts, as upstream LookupEnv)', async (value) => {
     const vc = new FakeVcenter('vc1');
-    const { instances } = setup(ONE_VCENTER, [vc], { SKIP_NODE_DELETION: 'true' });
+    const { instances } = setup(ONE_VCENTER, [vc], { SKIP_NODE_DELETION: value });
     await expect(instances.instanceExists(makeNode('worker-1', { providerId: `vsphere://${UUID}` }))).rejects.toMatchObject({ kind: 'NodeDeletionSkipped' });
+  });
+
+  it('reports a node whose VM is gone as not existing when SKIP_NODE_DELETION is absent', async () => {
+    const vc = new FakeVcenter('vc1');
+    const { instances } = setup(ONE_VCENTER, [vc], {});
+    await expect(instances.instanceExists(makeNode('worker-1', { providerId: `vsphere://${UUID}` }))).resolves.toBe(false);
   });
 
   it('searches only the configured datacenters and reports an unknown one once', async () => {
@@ -212,6 +237,18 @@ describe('VsphereInstances', () => {
     );
   });
 
+  it('fails metadata, so core writes no addresses, when the guest reports a hostname but no NICs', async () => {
+    const vc = new FakeVcenter('vc1');
+    vc.addVm({ name: 'worker-1', uuid: UUID, guestNet: [] });
+    const { instances } = setup(ONE_VCENTER, [vc]);
+    const node = makeNode('worker-1', { providerId: `vsphere://${UUID}` });
+    await expect(instances.instanceMetadata(node)).rejects.toMatchObject({
+      kind: 'NoSuitableAddress',
+      message: expect.stringContaining('VM GuestNicInfo is empty'),
+    });
+    await expect(instances.instanceExists(node)).resolves.toBe(true);
+  });
+
   it('logs a refused login once, however many calls fail, and once more when it recovers', async () => {
     const vc = new FakeVcenter('vc1');
     vc.addVm({ name: 'worker-1', uuid: UUID });
@@ -268,6 +305,22 @@ describe('VsphereInstances zones', () => {
     await expect(instances.instanceMetadata(makeNode('worker-1', { providerId: `vsphere://${UUID}` }))).rejects.toThrow(
       `vSphere region category "k8s-region" does not match any tag on the host, resource pool or VM of node worker-1 [${UUID}] or their ancestors on vCenter "vc1"`,
     );
+  });
+
+  it.each([
+    ['zone only', `${ONE_VCENTER}labels:\n  zone: k8s-zone\n`],
+    ['region only', `${ONE_VCENTER}labels:\n  region: k8s-region\n`],
+  ])('with %s configured, gives no zone or region, reads no tag and warns once (upstream needs both)', async (_name, configText) => {
+    const vc = new FakeVcenter('vc1');
+    vc.addVm({ name: 'worker-1', uuid: UUID });
+    // A tag of the configured category exists only for the one side; a lookup would fail on the other.
+    vc.addTag('k8s-zone', 'zone-a', vc.hostRef('dc-1'));
+    const { instances, logs } = setup(configText, [vc]);
+    const node = makeNode('worker-1', { providerId: `vsphere://${UUID}` });
+    await expect(instances.instanceMetadata(node)).resolves.toMatchObject({ zone: '', region: '' });
+    await instances.instanceMetadata(node);
+    expect(vc.count('listAttachedTags')).toBe(0);
+    expect(logs.filter((line) => line.level === 'warn' && line.message.startsWith('labels: only one of zone and region is set'))).toHaveLength(1);
   });
 
   it('does not read tags without labels', async () => {

@@ -1,11 +1,11 @@
 /**
  * InstancesV2 for vSphere: translates nodes into VM lookups and VM data into core types.
  * - the VM: by the UUID in `spec.providerID`, else by node name (guest DNS name, then IPs);
- * - exists: the VM was found; not found is `false`, unless SKIP_NODE_DELETION is set (then an
+ * - exists: the VM was found; not found is `false`, unless SKIP_NODE_DELETION is present (then an
  *   error, so the node is kept); lookup failures are errors, never `false`;
  * - shutdown: the VM's power state is not poweredOn;
  * - metadata: providerID `vsphere://<uuid>`, the upstream instance type, addresses from the
- *   guest data, zone/region from tags.
+ *   guest data, zone/region from tags, the `--node-labels` as additional labels.
  */
 import { ANNOTATION_PROVIDED_NODE_IP } from '@ccm/core/api';
 import type { Logger } from '@ccm/core/logging';
@@ -29,6 +29,8 @@ export interface VsphereInstancesOptions {
   nodes: NodesConfig;
   logger: Logger;
   environment?: Readonly<Record<string, string | undefined>>;
+  /** `--node-labels`: returned as `additionalLabels` of every node (upstream `AdditionalLabels`). */
+  nodeLabels?: Readonly<Record<string, string>>;
 }
 
 export class VsphereInstances implements InstancesV2 {
@@ -37,13 +39,16 @@ export class VsphereInstances implements InstancesV2 {
   readonly #nodes: NodesConfig;
   readonly #logger: Logger;
   readonly #skipNodeDeletion: boolean;
+  readonly #nodeLabels: Readonly<Record<string, string>>;
 
   constructor(options: VsphereInstancesOptions) {
     this.#lookup = options.lookup;
     this.#zones = options.zones;
     this.#nodes = options.nodes;
     this.#logger = options.logger;
-    this.#skipNodeDeletion = ((options.environment ?? process.env)[SKIP_NODE_DELETION] ?? '') !== '';
+    this.#nodeLabels = options.nodeLabels ?? {};
+    // Set when present at all, whatever the value (even empty), as upstream's os.LookupEnv.
+    this.#skipNodeDeletion = (options.environment ?? process.env)[SKIP_NODE_DELETION] !== undefined;
   }
 
   async instanceExists(node: V1Node, options?: CloudCallOptions): Promise<boolean> {
@@ -91,6 +96,7 @@ export class VsphereInstances implements InstancesV2 {
       nodeAddresses: selection.addresses,
       zone,
       region,
+      ...(Object.keys(this.#nodeLabels).length === 0 ? {} : { additionalLabels: { ...this.#nodeLabels } }),
     };
   }
 

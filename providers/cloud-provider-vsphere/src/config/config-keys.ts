@@ -168,7 +168,7 @@ export const VSPHERE_CONFIG_SECTIONS = {
         env: 'VSPHERE_SECRETS_DIRECTORY',
         status: 'supported',
         description:
-          'A mounted directory with one file per credential key (`<server>.username`, `<server>.password`), read at every login. Use either this or `secretName`/`secretNamespace`.',
+          'A mounted directory with one file per credential key (`<server>.username`, `<server>.password`), read at every login. Defaults to `/etc/cloud/secrets` when that path exists (upstream); a default directory does not replace `user`/`password` set in the config. Wins over a global `secretName`/`secretNamespace` (which is then ignored with a warning, as upstream); a vCenter\'s own Secret wins over it.',
       },
       apiDisable: {
         yaml: 'apiDisable',
@@ -225,7 +225,7 @@ export const VSPHERE_CONFIG_SECTIONS = {
     ini: 'Labels',
     status: 'supported',
     description:
-      'vSphere tag categories that give nodes their zone and region. The tag of that category found on the VM host or its ancestors (cluster, folders, datacenter) names the zone/region; when a category is set and no such tag is found, the node is not initialized.',
+      'vSphere tag categories that give nodes their zone and region. The tag of that category found on the VM host or its ancestors (cluster, folders, datacenter) names the zone/region. As upstream, both `zone` and `region` must be set for either to take effect (one alone is ignored with a warning); when a tag of either category is not found, the node is not initialized.',
     keys: {
       zone: { yaml: 'zone', ini: 'zone', type: 'string', env: 'VSPHERE_LABEL_ZONE', status: 'supported', description: 'Tag category of zones (`topology.kubernetes.io/zone`).' },
       region: { yaml: 'region', ini: 'region', type: 'string', env: 'VSPHERE_LABEL_REGION', status: 'supported', description: 'Tag category of regions (`topology.kubernetes.io/region`).' },
@@ -322,8 +322,8 @@ export type NodesKey = keyof VsphereConfigSections['nodes']['keys'];
 
 /** Environment variables read outside the config keys. */
 export const VSPHERE_ENVIRONMENT_SWITCHES = {
-  SKIP_NODE_DELETION: 'When set (any non-empty value), a node whose VM is not found is never reported as gone: InstanceExists fails instead, so the node is not deleted.',
-  ENABLE_ALPHA_DUAL_STACK: 'Allows two IP families in `ipFamily` (dual stack).',
+  SKIP_NODE_DELETION: 'When present, whatever its value (even empty; upstream checks presence only), a node whose VM is not found is never reported as gone: InstanceExists fails instead, so the node is not deleted.',
+  ENABLE_ALPHA_DUAL_STACK: 'When present, whatever its value (even empty; upstream checks presence only), allows two IP families in `ipFamily` (dual stack).',
   'VSPHERE_VCENTER_<id>': 'Declares a vCenter named by its value; `VCENTER_<id>_<KEY>` variables set its keys (see the vcenter section).',
 } as const;
 

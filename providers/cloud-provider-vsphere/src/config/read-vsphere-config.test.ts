@@ -5,8 +5,9 @@ import type { VcenterConfig } from './vsphere-config.js';
 
 const FILE = '/etc/kubernetes/vsphere.conf';
 
-function read(text: string | undefined, environment: Record<string, string> = {}) {
-  return readVsphereConfig(text, FILE, environment);
+/** The default secrets directory does not exist here unless a test says so. */
+function read(text: string | undefined, environment: Record<string, string> = {}, existing: readonly string[] = []) {
+  return readVsphereConfig(text, FILE, environment, { pathExists: (path) => existing.includes(path) });
 }
 
 function problems(text: string | undefined, environment: Record<string, string> = {}): string[] {
@@ -184,6 +185,40 @@ describe('readVsphereConfig: inheritance and credentials', () => {
     expect(config.vcenters.map(summary)).toEqual(expected.map((entry) => expect.objectContaining(entry)));
   });
 
+  describe('secretsDirectory as upstream', () => {
+    const credentialsOf = (result: ReturnType<typeof read>) => result.config.vcenters.map((vcenter) => vcenter.credentials);
+
+    it('defaults to /etc/cloud/secrets when that path exists', () => {
+      expect(credentialsOf(read('vcenter:\n  vc1: {}\n', {}, ['/etc/cloud/secrets']))).toEqual([{ kind: 'directory', path: '/etc/cloud/secrets' }]);
+      expect(problems('vcenter:\n  vc1: {}\n')).toEqual([
+        `${FILE}:2: vCenter "vc1": user is not set (set it in the entry or globally, or use a Secret)`,
+        `${FILE}:2: vCenter "vc1": password is not set (set it in the entry or globally, or use a Secret)`,
+      ]);
+    });
+
+    it('a configured directory wins over the default', () => {
+      expect(credentialsOf(read('global:\n  secretsDirectory: /run/creds\nvcenter:\n  vc1: {}\n', {}, ['/etc/cloud/secrets']))).toEqual([{ kind: 'directory', path: '/run/creds' }]);
+    });
+
+    it('a default directory does not replace user/password from the config (upstream logs in with them first)', () => {
+      expect(credentialsOf(read('global:\n  user: u\n  password: p\nvcenter:\n  vc1: {}\n', {}, ['/etc/cloud/secrets']))).toEqual([{ kind: 'inline', username: 'u', password: 'p' }]);
+    });
+
+    it.each([
+      ['a configured', 'global:\n  secretName: creds\n  secretNamespace: kube-system\n  secretsDirectory: /run/creds\nvcenter:\n  vc1: {}\n', '/run/creds', ''],
+      ['the default', 'global:\n  secretName: creds\n  secretNamespace: kube-system\nvcenter:\n  vc1: {}\n', '/etc/cloud/secrets', ' (the default, which exists)'],
+    ])('a global Secret plus %s directory uses the directory and warns, instead of failing', (_name, text, path, note) => {
+      const result = read(text, {}, ['/etc/cloud/secrets']);
+      expect(credentialsOf(result)).toEqual([{ kind: 'directory', path }]);
+      expect(result.warnings.map((warning) => warning.message)).toEqual([`global Secret kube-system/creds is not used: the secrets directory ${path}${note} takes precedence, as upstream`]);
+    });
+
+    it('a vCenter Secret still wins over the directory', () => {
+      const text = 'global:\n  secretsDirectory: /run/creds\nvcenter:\n  vc1:\n    secretName: own\n    secretNamespace: ns\n';
+      expect(credentialsOf(read(text))).toEqual([{ kind: 'secret', namespace: 'ns', name: 'own' }]);
+    });
+  });
+
   it('reads everything from the environment when there is no file', () => {
     const { config, format } = read(undefined, {
       VSPHERE_VCENTER: 'vc.example.com',
@@ -241,6 +276,9 @@ describe('readVsphereConfig: inheritance and credentials', () => {
     const text = 'vcenter:\n  vc1:\n    user: u\n    password: p\n    ipFamily: [ipv6, IPv4]\n';
     expect(problems(text)).toEqual([`${FILE}:5: vCenter "vc1": two IP families (dual stack) need the environment variable ENABLE_ALPHA_DUAL_STACK to be set`]);
     expect(read(text, { ENABLE_ALPHA_DUAL_STACK: 'true' }).config.vcenters[0]!.ipFamilies).toEqual(['ipv6', 'ipv4']);
+    // Present at all counts as set, whatever the value (upstream os.LookupEnv).
+    expect(read(text, { ENABLE_ALPHA_DUAL_STACK: '' }).config.vcenters[0]!.ipFamilies).toEqual(['ipv6', 'ipv4']);
+    expect(read(text, { ENABLE_ALPHA_DUAL_STACK: 'false' }).config.vcenters[0]!.ipFamilies).toEqual(['ipv6', 'ipv4']);
   });
 });
 

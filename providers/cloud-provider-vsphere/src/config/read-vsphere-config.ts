@@ -5,11 +5,12 @@
  * and validates. Throws one CloudConfigError listing every problem with file and line.
  */
 import { CloudConfigError, type CloudConfigProblem } from '@ccm/core/config';
+import { existsSync } from 'node:fs';
 import { applyEnvironment } from './apply-environment.js';
 import { emptyRawConfig, type RawVsphereConfig } from './raw-config.js';
 import { readIniConfig } from './read-ini-config.js';
 import { readYamlConfig } from './read-yaml-config.js';
-import { resolveVsphereConfig } from './resolve-config.js';
+import { resolveVsphereConfig, type ResolveOptions } from './resolve-config.js';
 import type { VsphereConfig } from './vsphere-config.js';
 
 export interface ReadVsphereConfigResult {
@@ -32,13 +33,19 @@ export function detectConfigFormat(text: string): 'yaml' | 'ini' | 'none' {
 
 /**
  * `text` is the `--cloud-config` file, or undefined without one (then only the environment
- * configures the provider, as upstream allows).
+ * configures the provider, as upstream allows). `options.pathExists` (default: the file system)
+ * tells whether the default secrets directory exists.
  */
-export function readVsphereConfig(text: string | undefined, fileName: string, environment: Readonly<Record<string, string | undefined>> = process.env): ReadVsphereConfigResult {
+export function readVsphereConfig(
+  text: string | undefined,
+  fileName: string,
+  environment: Readonly<Record<string, string | undefined>> = process.env,
+  options: ResolveOptions = { pathExists: existsSync },
+): ReadVsphereConfigResult {
   const format = text === undefined ? 'none' : detectConfigFormat(text);
   const raw = format === 'ini' ? readIniConfig(text ?? '', fileName) : format === 'yaml' ? readYamlConfig(text ?? '', fileName) : emptyRawConfig(fileName, 'none');
   applyEnvironment(raw, environment);
-  const resolved = resolveVsphereConfig(raw, environment);
+  const resolved = resolveVsphereConfig(raw, environment, options);
   if (resolved.config === undefined) throw new CloudConfigError(resolved.problems);
   return { config: resolved.config, format, warnings: resolved.warnings };
 }

@@ -4,8 +4,12 @@
  * - `global.server` adds a vCenter built from the global values, unless an entry has that name;
  * - vCenter keys that are not set inherit from `global` (port, datacenters, round trips, CA
  *   file, thumbprint, IP families, insecure flag, user and password);
- * - credentials: a vCenter Secret, else the global Secret or secrets directory, else
- *   user/password, which are then required.
+ * - credentials: a vCenter Secret, else the global secrets directory or Secret, else
+ *   user/password, which are then required;
+ * - `secretsDirectory` defaults to /etc/cloud/secrets when that path exists (upstream); the
+ *   directory wins over a global Secret (upstream's connection manager uses only the directory
+ *   then), which is logged as a warning rather than refused. A directory that is only the default
+ *   does not replace user/password set in the config: upstream logs in with those first.
  * Every problem is collected with the place of the offending value.
  */
 import type { CloudConfigProblem } from '@ccm/core/config';
@@ -18,6 +22,13 @@ export const DEFAULT_PORT = 443;
 export const DEFAULT_ROUND_TRIP_COUNT = 3;
 export const DEFAULT_IP_FAMILIES: readonly IpFamily[] = ['ipv4'];
 export const DUAL_STACK_SWITCH = 'ENABLE_ALPHA_DUAL_STACK';
+/** Upstream `DefaultSecretDirectory`: used when `secretsDirectory` is not set and the path exists. */
+export const DEFAULT_SECRETS_DIRECTORY = '/etc/cloud/secrets';
+
+export interface ResolveOptions {
+  /** Whether a path exists (for the default secrets directory); none exists when not given. */
+  pathExists?: (path: string) => boolean;
+}
 
 export interface ResolveResult {
   /** Undefined when there are problems. */
@@ -26,7 +37,7 @@ export interface ResolveResult {
   warnings: CloudConfigProblem[];
 }
 
-export function resolveVsphereConfig(raw: RawVsphereConfig, environment: Readonly<Record<string, string | undefined>>): ResolveResult {
+export function resolveVsphereConfig(raw: RawVsphereConfig, environment: Readonly<Record<string, string | undefined>>, options: ResolveOptions = {}): ResolveResult {
   const problems: CloudConfigProblem[] = [...raw.problems];
   const warnings: CloudConfigProblem[] = [...raw.warnings];
   const global = raw.global;
@@ -60,17 +71,25 @@ export function resolveVsphereConfig(raw: RawVsphereConfig, environment: Readonl
   // Global credentials: a Secret or a secrets directory.
   const globalSecretName = string(global, 'secretName');
   const globalSecretNamespace = string(global, 'secretNamespace');
-  const secretsDirectory = string(global, 'secretsDirectory');
+  const configuredDirectory = string(global, 'secretsDirectory');
+  const directoryIsDefault = configuredDirectory === '' && (options.pathExists?.(DEFAULT_SECRETS_DIRECTORY) ?? false);
+  const secretsDirectory = directoryIsDefault ? DEFAULT_SECRETS_DIRECTORY : configuredDirectory;
   let globalCredentials: CredentialsSource | undefined;
   if ((globalSecretName === '') !== (globalSecretNamespace === '')) {
     const place = placeOf(global, globalSecretName === '' ? 'secretNamespace' : 'secretName');
     problems.push(problemAt(place, 'global secretName and secretNamespace must be set together'));
-  } else if (globalSecretName !== '' && secretsDirectory !== '') {
-    problems.push(problemAt(placeOf(global, 'secretsDirectory'), 'global secretsDirectory cannot be combined with secretName/secretNamespace: choose one credential source'));
+  } else if (secretsDirectory !== '') {
+    if (globalSecretName !== '') {
+      warnings.push(
+        problemAt(
+          placeOf(global, 'secretName'),
+          `global Secret ${globalSecretNamespace}/${globalSecretName} is not used: the secrets directory ${secretsDirectory}${directoryIsDefault ? ' (the default, which exists)' : ''} takes precedence, as upstream`,
+        ),
+      );
+    }
+    globalCredentials = { kind: 'directory', path: secretsDirectory };
   } else if (globalSecretName !== '') {
     globalCredentials = { kind: 'secret', namespace: globalSecretNamespace, name: globalSecretName };
-  } else if (secretsDirectory !== '') {
-    globalCredentials = { kind: 'directory', path: secretsDirectory };
   }
 
   // The deprecated single vCenter from global.server.
@@ -89,6 +108,10 @@ export function resolveVsphereConfig(raw: RawVsphereConfig, environment: Readonl
     });
   }
 
+  const inlineUsername = (section: RawSection): string => string(section, 'user') || string(global, 'user');
+  const inlinePassword = (section: RawSection): string =>
+    (section.entries.get('password')?.value as string | undefined) || (global.entries.get('password')?.value as string | undefined) || '';
+
   const vcenters: VcenterConfig[] = [];
   for (const [name, section] of entries) {
     const label = name === '' ? 'vCenter entry without a name' : `vCenter ${JSON.stringify(name)}`;
@@ -104,11 +127,11 @@ export function resolveVsphereConfig(raw: RawVsphereConfig, environment: Readonl
       problems.push(problemAt(placeOf(section, secretName === '' ? 'secretNamespace' : 'secretName'), `${label}: secretName and secretNamespace must be set together`));
     } else if (secretName !== '') {
       credentials = { kind: 'secret', namespace: secretNamespace, name: secretName };
-    } else if (globalCredentials !== undefined) {
+    } else if (globalCredentials !== undefined && !(directoryIsDefault && globalSecretName === '' && inlineUsername(section) !== '' && inlinePassword(section) !== '')) {
       credentials = globalCredentials;
     } else {
-      const username = string(section, 'user') || string(global, 'user');
-      const password = (section.entries.get('password')?.value as string | undefined) || (global.entries.get('password')?.value as string | undefined) || '';
+      const username = inlineUsername(section);
+      const password = inlinePassword(section);
       if (username === '') problems.push(problemAt(section.place, `${label}: user is not set (set it in the entry or globally, or use a Secret)`));
       if (password === '') problems.push(problemAt(section.place, `${label}: password is not set (set it in the entry or globally, or use a Secret)`));
       credentials = { kind: 'inline', username, password };
@@ -167,7 +190,8 @@ function validateFamilies(
     }
     result.push(normalized);
   }
-  if (result.length > 1 && (environment[DUAL_STACK_SWITCH] ?? '') === '') {
+  // Present at all counts as set, whatever the value (upstream os.LookupEnv).
+  if (result.length > 1 && environment[DUAL_STACK_SWITCH] === undefined) {
     problems.push(problemAt(place, `${label}: two IP families (dual stack) need the environment variable ${DUAL_STACK_SWITCH} to be set`));
   }
   return result.length > 0 ? result : [...DEFAULT_IP_FAMILIES];

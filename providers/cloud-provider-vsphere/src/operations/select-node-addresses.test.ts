@@ -94,9 +94,9 @@ const cases: Case[] = [
     expected: 'unable to find suitable IP address for node node-1 with IP family [ipv6]',
   },
   {
-    title: 'a VM without NICs only gets its hostname',
+    title: 'a VM reporting a hostname but no NICs fails discovery (no Hostname-only address list)',
     net: [],
-    expected: [],
+    expected: 'VM GuestNicInfo is empty: the guest reports no network interfaces yet (VMware Tools must run in the guest)',
   },
 ];
 

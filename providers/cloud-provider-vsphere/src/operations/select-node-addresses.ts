@@ -1,7 +1,9 @@
 /**
  * Node addresses from a VM's guest data, with upstream's selection rules (DiscoverNode /
  * discoverIPs of cloud-provider-vsphere):
- *  1. `Hostname` = guest.hostName (required);
+ *  1. `Hostname` = guest.hostName (required), and guest.net must list at least one NIC: a VM whose
+ *     tools report a hostname but no NICs yet fails discovery ("VM GuestNicInfo is empty"), so no
+ *     address list of a lone `Hostname` ever replaces a node's addresses;
  *  2. only virtual NICs (`deviceConfigId != -1`) count; loopback, link-local, unspecified and
  *     multicast addresses are dropped; addresses listed in guestinfo.metadata come first;
  *  3. when both VM network names are configured, one of them must be among the NICs' networks;
@@ -37,6 +39,7 @@ interface Candidate {
 
 export function selectNodeAddresses(input: AddressSelectionInput): AddressSelection {
   if (input.guestHostName === '') return { ok: false, reason: 'the VM reports no guest hostname (VMware Tools must run in the guest)' };
+  if (input.guestNet.length === 0) return { ok: false, reason: 'VM GuestNicInfo is empty: the guest reports no network interfaces yet (VMware Tools must run in the guest)' };
   const { nodes } = input;
   const notes: string[] = [];
   const addresses: NodeAddress[] = [];
@@ -68,7 +71,7 @@ export function selectNodeAddresses(input: AddressSelectionInput): AddressSelect
     if (note !== undefined) notes.push(note);
     if (internal !== undefined) add({ type: 'InternalIP', address: internal.text });
     if (external !== undefined) add({ type: 'ExternalIP', address: external.text });
-    if (input.guestNet.length > 0 && internal === undefined && external === undefined) {
+    if (internal === undefined && external === undefined) {
       return { ok: false, reason: `unable to find suitable IP address for node ${input.nodeId} with IP family [${input.ipFamilies.join(' ')}]` };
     }
   }

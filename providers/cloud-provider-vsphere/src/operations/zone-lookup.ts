@@ -4,6 +4,10 @@
  * folders, datacenter), nearest first. When the host chain lacks a configured category, the
  * VM's resource pool chain and then the VM's own chain are tried, as upstream does.
  *
+ * As upstream, zones are looked up only when both `labels.zone` and `labels.region` are set: with
+ * one of them alone, nodes get no zone and no region, no tag is read, and nothing can fail (a
+ * node is never left uninitialized for a category that is not used).
+ *
  * Difference to upstream, on purpose: upstream keeps overwriting a found zone with tags of
  * farther ancestors until both categories are found; here the nearest tag of each category
  * wins, which is what the documentation describes.
@@ -43,8 +47,14 @@ export class ZoneLookup {
     this.#now = options.now ?? Date.now;
   }
 
+  /** Both categories configured (upstream looks zones up only then). */
   get enabled(): boolean {
-    return this.#labels.zone !== '' || this.#labels.region !== '';
+    return this.#labels.zone !== '' && this.#labels.region !== '';
+  }
+
+  /** Exactly one of `labels.zone` / `labels.region` is set: it has no effect (worth a warning). */
+  get halfConfigured(): boolean {
+    return (this.#labels.zone !== '') !== (this.#labels.region !== '');
   }
 
   /** `nodeId` names the node in errors (`node-1 [4237...]`). */
@@ -58,8 +68,8 @@ export class ZoneLookup {
       if (this.#complete(best)) return best;
     }
     const problems: string[] = [];
-    if (this.#labels.region !== '' && best.region === '') problems.push(`vSphere region category ${JSON.stringify(this.#labels.region)} does not match any tag`);
-    if (this.#labels.zone !== '' && best.zone === '') problems.push(`vSphere zone category ${JSON.stringify(this.#labels.zone)} does not match any tag`);
+    if (best.region === '') problems.push(`vSphere region category ${JSON.stringify(this.#labels.region)} does not match any tag`);
+    if (best.zone === '') problems.push(`vSphere zone category ${JSON.stringify(this.#labels.zone)} does not match any tag`);
     throw new VsphereProviderError(
       'ZoneNotFound',
       `${problems.join(' and ')} on the host, resource pool or VM of node ${nodeId} or their ancestors on vCenter ${JSON.stringify(port.name)}: tag them (labels.zone/labels.region name tag categories)`,
@@ -68,7 +78,7 @@ export class ZoneLookup {
   }
 
   #complete(result: ZoneAndRegion): boolean {
-    return (this.#labels.zone === '' || result.zone !== '') && (this.#labels.region === '' || result.region !== '');
+    return result.zone !== '' && result.region !== '';
   }
 
   async #lookup(port: VcenterPort, start: ObjectRef, signal?: AbortSignal): Promise<ZoneAndRegion> {
@@ -78,8 +88,8 @@ export class ZoneLookup {
       for (const tagId of await port.tagging.listAttachedTags(entity.ref, signal)) {
         const tag = await this.#cached(this.#tags, `${port.name}/${tagId}`, () => port.tagging.getTag(tagId, signal));
         const category = await this.#cached(this.#categories, `${port.name}/${tag.categoryId}`, () => port.tagging.getCategory(tag.categoryId, signal));
-        if (this.#labels.zone !== '' && category.name === this.#labels.zone && result.zone === '') result.zone = tag.name;
-        if (this.#labels.region !== '' && category.name === this.#labels.region && result.region === '') result.region = tag.name;
+        if (category.name === this.#labels.zone && result.zone === '') result.zone = tag.name;
+        if (category.name === this.#labels.region && result.region === '') result.region = tag.name;
         if (this.#complete(result)) return result;
       }
     }
@@ -97,12 +107,12 @@ export class ZoneLookup {
   }
 
   /**
-   * The configured categories that do not exist on a vCenter (startup check); empty when the
-   * labels are not configured.
+   * The configured categories that do not exist on a vCenter (startup check); empty unless both
+   * labels are configured.
    */
   async missingCategories(tagging: TaggingPort, signal?: AbortSignal): Promise<string[]> {
-    const wanted = [this.#labels.zone, this.#labels.region].filter((name) => name !== '');
-    if (wanted.length === 0) return [];
+    if (!this.enabled) return [];
+    const wanted = [this.#labels.zone, this.#labels.region];
     const names = new Set<string>();
     for (const id of await tagging.listCategories(signal)) names.add((await tagging.getCategory(id, signal)).name);
     return wanted.filter((name) => !names.has(name));

@@ -82,7 +82,8 @@ vcsimSuite('vSphere CCM binary end to end (kube-emulator, vCenter simulator)', (
   interface ConfigOptions {
     credentials: 'secret' | { password: string };
     datacenters?: string[];
-    zoneCategory?: string;
+    /** Tag categories of zones and regions (upstream looks zones up only when both are set). */
+    labels?: { zone: string; region: string };
     extraGlobal?: string[];
   }
 
@@ -101,7 +102,7 @@ vcsimSuite('vSphere CCM binary end to end (kube-emulator, vCenter simulator)', (
       `    server: ${server.hostname}`,
       `    port: ${server.port}`,
       ...(options.datacenters === undefined ? [] : ['    datacenters:', ...options.datacenters.map((name) => `      - ${name}`)]),
-      ...(options.zoneCategory === undefined ? [] : ['labels:', `  zone: ${options.zoneCategory}`]),
+      ...(options.labels === undefined ? [] : ['labels:', `  zone: ${options.labels.zone}`, `  region: ${options.labels.region}`]),
       '',
     ];
     const path = join(testCluster().directory, 'vsphere.yaml');
@@ -300,11 +301,11 @@ vcsimSuite('vSphere CCM binary end to end (kube-emulator, vCenter simulator)', (
     async () => {
       await simulator().admin.createVm({ name: 'no-category-node' });
       await expectStuckQuietly({
-        config: { credentials: { password: simulator().password }, zoneCategory: 'k8s-zone-missing' },
+        config: { credentials: { password: simulator().password }, labels: { zone: 'k8s-zone-missing', region: 'k8s-region-missing' } },
         nodeName: 'no-category-node',
         problemLine: (line) =>
           line.startsWith('E') &&
-          line.includes('tag category \\"k8s-zone-missing\\" (labels.zone/labels.region) does not exist on vCenter \\"vcsim\\"') &&
+          line.includes('tag categories \\"k8s-zone-missing\\", \\"k8s-region-missing\\" (labels.zone/labels.region) do not exist on vCenter \\"vcsim\\"') &&
           line.includes('problem='),
         syncErrorText: ['vSphere zone category \\"k8s-zone-missing\\" does not match any tag'],
       });
@@ -327,11 +328,13 @@ vcsimSuite('vSphere CCM binary end to end (kube-emulator, vCenter simulator)', (
       if (otherHost === undefined) throw new Error(`vcsim has no host DC0_C0_H1: ${inventory.hosts.map((host) => host.name).join(', ')}`);
       const category = await tagging.createCategory({ name: 'k8s-zone', associableTypes: ['HostSystem'] });
       await tagging.attachTag(await tagging.createTag({ name: 'zone-elsewhere', categoryId: category }), otherHost.ref);
+      const regionCategory = await tagging.createCategory({ name: 'k8s-region', associableTypes: ['HostSystem'] });
+      await tagging.attachTag(await tagging.createTag({ name: 'region-elsewhere', categoryId: regionCategory }), otherHost.ref);
       await tagging.logout();
       await vcsimNow.admin.createVm({ name: 'untagged-node', host: 'DC0_H0' });
 
       const ccm = await expectStuckQuietly({
-        config: { credentials: { password: vcsimNow.password }, zoneCategory: 'k8s-zone' },
+        config: { credentials: { password: vcsimNow.password }, labels: { zone: 'k8s-zone', region: 'k8s-region' } },
         nodeName: 'untagged-node',
         syncErrorText: ['vSphere zone category \\"k8s-zone\\" does not match any tag', 'untagged-node', 'on vCenter \\"vcsim\\"'],
       });

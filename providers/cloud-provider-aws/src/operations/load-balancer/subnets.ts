@@ -5,7 +5,7 @@
 import type { Logger } from '@ccm/core/logging';
 import { errorMessage } from '@ccm/core/util';
 import { ANNOTATIONS } from '../../annotations.js';
-import { CloudStateError, InvalidAnnotationError, isAwsErrorKind } from '../../errors.js';
+import { CloudStateError, UnresolvedAnnotationError, isAwsErrorKind } from '../../errors.js';
 import type { CallOptions } from '../../ports/call-options.js';
 import { ec2Filter, type Ec2Port, type Ec2RouteTable, type Ec2Subnet } from '../../ports/ec2-port.js';
 import { hasTag, TAG_ROLE_ELB, TAG_ROLE_INTERNAL_ELB, type ClusterTagging } from '../../tags.js';
@@ -121,12 +121,12 @@ export class SubnetOperations {
       }
     } catch (error) {
       if (isAwsErrorKind(error, 'NotFound') || isAwsErrorKind(error, 'Invalid')) {
-        throw new InvalidAnnotationError(key, value, errorMessage(error), { cause: error });
+        throw new UnresolvedAnnotationError(key, value, errorMessage(error), { cause: error });
       }
       throw error;
     }
     if (resolved.length !== namesOrIds.length) {
-      throw new InvalidAnnotationError(key, value, `expected to find ${namesOrIds.length}, but found ${resolved.length} subnets`);
+      throw new UnresolvedAnnotationError(key, value, `expected to find ${namesOrIds.length}, but found ${resolved.length} subnets`);
     }
     return resolved;
   }

@@ -5,7 +5,7 @@
 import type { V1Node } from '@ccm/core/kube';
 import type { LoadBalancerStatus } from '@ccm/core/provider';
 import { ANNOTATIONS } from '../../../annotations.js';
-import { CloudStateError, InvalidAnnotationError, isAwsErrorKind, NotOwnedError } from '../../../errors.js';
+import { CloudStateError, UnresolvedAnnotationError, isAwsErrorKind, NotOwnedError } from '../../../errors.js';
 import type { CallOptions } from '../../../ports/call-options.js';
 import type { Ec2Instance } from '../../../ports/ec2-port.js';
 import type { ListenerSpec, NetworkLoadBalancer, SubnetMapping, TargetGroup } from '../../../ports/elbv2-port.js';
@@ -33,7 +33,7 @@ export function networkStatus(loadBalancer: NetworkLoadBalancer): LoadBalancerSt
 export function subnetMappings(subnetIds: readonly string[], spec: Pick<NetworkLoadBalancerSpec, 'eipAllocations' | 'privateIpv4Addresses'>): SubnetMapping[] {
   const check = (key: string, values: string[] | undefined, what: string): void => {
     if (values !== undefined && values.length !== subnetIds.length) {
-      throw new InvalidAnnotationError(key, values.join(','), `must have the same number of ${what} (${values.length}) and subnets (${subnetIds.length})`);
+      throw new UnresolvedAnnotationError(key, values.join(','), `must have the same number of ${what} (${values.length}) and subnets (${subnetIds.length})`);
     }
   };
   check(ANNOTATIONS.eipAllocations.key, spec.eipAllocations, 'EIP allocation IDs');
