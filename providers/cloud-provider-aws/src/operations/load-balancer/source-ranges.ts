@@ -78,10 +78,6 @@ function compressIpv6(groups: number[]): string {
   return `${hex.slice(0, bestStart).join(':')}::${hex.slice(bestStart + bestLength).join(':')}`;
 }
 
-export function isIpv6Cidr(cidr: string): boolean {
-  return cidr.includes(':');
-}
-
 export function loadBalancerSourceRanges(service: V1Service): string[] {
   const specRanges = service.spec?.loadBalancerSourceRanges ?? [];
   const fromSpec = specRanges.length > 0;
