@@ -10,6 +10,7 @@ import type { Logger } from '../../logging/logger.js';
 import type { AccessRequest } from './access-decision.js';
 import type { AuthenticationRequest } from './authenticator.js';
 import type { DelegatedAuth } from './create-delegated-auth.js';
+import { sendResponse as send } from '../serving/send-response.js';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -77,13 +78,4 @@ export function peerCertificates(socket: object): readonly X509Certificate[] {
   }
   chains.set(socket, chain);
   return chain;
-}
-
-function send(response: ServerResponse, status: number, contentType: string, body: string): void {
-  response.statusCode = status;
-  response.setHeader('Content-Type', contentType);
-  response.setHeader('X-Content-Type-Options', 'nosniff');
-  response.setHeader('Cache-Control', 'no-cache, private');
-  response.setHeader('Content-Length', Buffer.byteLength(body));
-  response.end(response.req.method === 'HEAD' ? undefined : body);
 }

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../../logging/logger.js';
 import { evaluateHealth, type HealthChecks } from './health-checks.js';
+import { sendResponse as send } from './send-response.js';
 
 export interface ServingHandlerOptions {
   healthChecks: HealthChecks;
@@ -56,13 +57,4 @@ async function handle(options: ServingHandlerOptions, request: IncomingMessage, 
     return;
   }
   send(response, 200, 'application/json', `${JSON.stringify(options.configz(), null, 2)}\n`);
-}
-
-function send(response: ServerResponse, status: number, contentType: string, body: string): void {
-  response.statusCode = status;
-  response.setHeader('Content-Type', contentType);
-  response.setHeader('X-Content-Type-Options', 'nosniff');
-  response.setHeader('Cache-Control', 'no-cache, private');
-  response.setHeader('Content-Length', Buffer.byteLength(body));
-  response.end(response.req.method === 'HEAD' ? undefined : body);
 }
