@@ -35,11 +35,11 @@ Notes that differ from upstream:
 - \`--concurrent-node-syncs\` must be greater than 0 and \`--concurrent-node-status-updates\` at least 0.
   Upstream declares these checks but never runs them, so a zero silently starts no node workers;
   here the command refuses to start.
-- The secure port serves \`/healthz\`, \`/livez\`, \`/readyz\`, \`/metrics\` and \`/configz\` **without
-  authentication or authorization** (delegated authn/authz is not implemented, so those flags are
-  ignored). Restrict access to the port, for example with a NetworkPolicy that only admits your
-  monitoring system and the kubelet's probes. Upstream serves only \`/healthz\`; \`/livez\` and
-  \`/readyz\` run the same checks.
+- The secure port delegates authentication (TokenReview, client CA, request headers) and
+  authorization (SubjectAccessReview) to the API server as upstream; only
+  \`--authorization-always-allow-paths\` (default \`/healthz,/readyz,/livez\`) skip authorization.
+  Upstream serves only \`/healthz\`; here \`/livez\` and \`/readyz\` run the same checks. Once a replica
+  wins the lease, an extra \`informer-sync\` check fails until its informers synced (upstream has none).
 - Health check failures are reported as \`[-]name failed: reason withheld\` (as upstream); the reason
   is in the log. Each running controller has a check that fails when the controller stopped or failed
   on its own (upstream's per-controller check always passes); \`leaderElection\` fails when the lease
