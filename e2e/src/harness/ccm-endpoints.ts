@@ -5,28 +5,60 @@ export interface EndpointResponse {
   body: string;
 }
 
+export interface SecurePortRequest {
+  /** Sent as `Authorization: Bearer <token>`. */
+  token?: string;
+  headers?: Record<string, string | string[]>;
+  clientCertificate?: { certificatePem: string; privateKeyPem: string };
+  method?: string;
+  /** Default 127.0.0.1. */
+  host?: string;
+}
+
+export interface SecurePortResponse extends EndpointResponse {
+  contentType: string | undefined;
+}
+
 /**
- * GETs a path from the CCM's secure port. The CCM serves a self-signed certificate, so the
+ * A request to the CCM's secure port, as its clients make them (anonymous, a bearer token, a
+ * client certificate, extra headers). The CCM serves a self-signed certificate, so the
  * certificate is not verified (this is a test talking to a process it started).
  */
-export function fetchCcmEndpoint(port: number, path: string, timeoutMs = 5_000, host = '127.0.0.1'): Promise<EndpointResponse> {
+export function fetchSecurePort(port: number, path: string, options: SecurePortRequest = {}, timeoutMs = 5_000): Promise<SecurePortResponse> {
+  const host = options.host ?? '127.0.0.1';
+  const headers: Record<string, string | string[]> = { accept: '*/*', ...options.headers };
+  if (options.token !== undefined) headers['authorization'] = `Bearer ${options.token}`;
   return new Promise((resolve, reject) => {
     const outgoing = request(
-      { host, port, path, method: 'GET', rejectUnauthorized: false, timeout: timeoutMs, headers: { accept: '*/*' } },
+      {
+        host,
+        port,
+        path,
+        method: options.method ?? 'GET',
+        headers,
+        rejectUnauthorized: false,
+        timeout: timeoutMs,
+        agent: false,
+        ...(options.clientCertificate ? { cert: options.clientCertificate.certificatePem, key: options.clientCertificate.privateKeyPem } : {}),
+      },
       (response) => {
         let body = '';
         response.setEncoding('utf8');
-        response.on('data', (chunk: string) => {
-          body += chunk;
-        });
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, contentType: response.headers['content-type'], body }));
         response.on('error', reject);
       },
     );
-    outgoing.on('timeout', () => outgoing.destroy(new Error(`GET https://${host}:${port}${path} timed out after ${timeoutMs} ms`)));
+    outgoing.on('timeout', () => outgoing.destroy(new Error(`${options.method ?? 'GET'} https://${host}:${port}${path} timed out after ${timeoutMs} ms`)));
     outgoing.on('error', reject);
     outgoing.end();
   });
+}
+
+/** GETs a path from the CCM's secure port anonymously: status and body. */
+export async function fetchCcmEndpoint(port: number, path: string, timeoutMs = 5_000, host = '127.0.0.1'): Promise<EndpointResponse> {
+  const { status, body } = await fetchSecurePort(port, path, { host }, timeoutMs);
+  return { status, body };
 }
 
 /** One sample line of the Prometheus text format. */

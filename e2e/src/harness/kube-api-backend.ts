@@ -101,7 +101,8 @@ export class RealBackend implements KubeApiBackend {
     try {
       await applyOverlay(server.adminKubeconfigPath, options.manifestsOverlay);
       const rules = rulesBoundToServiceAccount(await renderOverlay(options.manifestsOverlay));
-      const token = await requestServiceAccountToken(new KubeTestClient(server.adminUrl));
+      // One day: the suite never runs that long.
+      const token = await new KubeTestClient(server.adminUrl).requestServiceAccountToken(CCM_SERVICE_ACCOUNT.namespace, CCM_SERVICE_ACCOUNT.name, 86_400);
       // The set-up (the token request) is the harness's business, not a scenario's.
       server.clearAdminRequests();
       let ccmProxy: KubeApiProxy | undefined;
@@ -169,14 +170,4 @@ export class RealBackend implements KubeApiBackend {
     await this.ccmProxy?.close();
     await this.server.close();
   }
-}
-
-/** A TokenRequest for the CCM's ServiceAccount (one day; the suite never runs that long). */
-async function requestServiceAccountToken(admin: KubeTestClient): Promise<string> {
-  const answer = await admin.request<{ status: { token: string } }>(
-    'POST',
-    `/api/v1/namespaces/${CCM_SERVICE_ACCOUNT.namespace}/serviceaccounts/${CCM_SERVICE_ACCOUNT.name}/token`,
-    { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 86_400 } },
-  );
-  return answer.status.token;
 }

@@ -112,6 +112,16 @@ export class KubeTestClient {
     }
   }
 
+  /** A TokenRequest for an existing ServiceAccount: its bearer token. */
+  async requestServiceAccountToken(namespace: string, name: string, expirationSeconds: number): Promise<string> {
+    const answer = await this.request<{ status: { token: string } }>('POST', `/api/v1/namespaces/${namespace}/serviceaccounts/${name}/token`, {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenRequest',
+      spec: { expirationSeconds },
+    });
+    return answer.status.token;
+  }
+
   // Nodes
 
   createNode(node: KubeNode): Promise<KubeNode> {

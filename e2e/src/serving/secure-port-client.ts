@@ -4,56 +4,13 @@
  * and `X-Remote-*` headers, or nobody at all. The CCM's serving certificate is self-signed, so it
  * is not verified (a test talking to a process it started).
  */
-import { request } from 'node:https';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 import type { KubeTestClient } from '../harness/kube-test-client.js';
 
-export interface SecurePortRequest {
-  /** Sent as `Authorization: Bearer <token>`. */
-  token?: string;
-  headers?: Record<string, string | string[]>;
-  clientCertificate?: { certificatePem: string; privateKeyPem: string };
-  method?: string;
-}
-
-export interface SecurePortResponse {
-  status: number;
-  contentType: string | undefined;
-  body: string;
-}
-
-export function fetchSecurePort(port: number, path: string, options: SecurePortRequest = {}, timeoutMs = 5_000): Promise<SecurePortResponse> {
-  const headers: Record<string, string | string[]> = { accept: '*/*', ...options.headers };
-  if (options.token !== undefined) headers['authorization'] = `Bearer ${options.token}`;
-  return new Promise((resolve, reject) => {
-    const outgoing = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path,
-        method: options.method ?? 'GET',
-        headers,
-        rejectUnauthorized: false,
-        timeout: timeoutMs,
-        agent: false,
-        ...(options.clientCertificate ? { cert: options.clientCertificate.certificatePem, key: options.clientCertificate.privateKeyPem } : {}),
-      },
-      (response) => {
-        let body = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (body += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, contentType: response.headers['content-type'], body }));
-        response.on('error', reject);
-      },
-    );
-    outgoing.on('timeout', () => outgoing.destroy(new Error(`GET https://127.0.0.1:${port}${path} timed out after ${timeoutMs} ms`)));
-    outgoing.on('error', reject);
-    outgoing.end();
-  });
-}
+export { fetchSecurePort, type SecurePortRequest, type SecurePortResponse } from '../harness/ccm-endpoints.js';
 
 /** The flags that make a CCM started outside a pod use the cluster for delegated auth, with upstream's always-allow paths. */
 export function delegatedAuthFlags(kubeconfigPath: string): string[] {
@@ -98,12 +55,7 @@ export async function createClusterRbac(admin: KubeTestClient, objects: readonly
 export async function serviceAccountToken(admin: KubeTestClient, namespace: string, name: string): Promise<string> {
   await admin.ensureNamespace(namespace);
   await admin.request('POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace } });
-  const answer = await admin.request<{ status: { token: string } }>('POST', `/api/v1/namespaces/${namespace}/serviceaccounts/${name}/token`, {
-    apiVersion: 'authentication.k8s.io/v1',
-    kind: 'TokenRequest',
-    spec: { expirationSeconds: 3_600 },
-  });
-  return answer.status.token;
+  return admin.requestServiceAccountToken(namespace, name, 3_600);
 }
 
 /**
