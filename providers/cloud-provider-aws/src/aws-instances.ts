@@ -10,6 +10,13 @@ import { nodeAddressesOf, type IpFamily } from './operations/node-addresses.js';
 import type { ZoneCache } from './operations/zone-cache.js';
 import { formatAwsProviderId } from './provider-id.js';
 
+/**
+ * Upstream `instanceExistsGracePeriod`: EC2 may not list a just-launched instance yet, so a Node
+ * younger than this is assumed to exist (no call), and the node lifecycle controller cannot delete
+ * it during that window.
+ */
+export const INSTANCE_EXISTS_GRACE_PERIOD_MS = 2 * 60_000;
+
 /** Additional node label with the AZ ID (`usw2-az1`), stable across accounts. */
 export const LABEL_ZONE_ID = 'topology.k8s.aws/zone-id';
 
@@ -22,6 +29,8 @@ export interface AwsInstancesDependencies {
   /** Network topology labels; absent in tests that do not need them. */
   topology?: InstanceTopologyOperations;
   logger: Logger;
+  /** Clock for the grace period; `Date.now` unless a test sets it. */
+  now?: () => number;
 }
 
 export class AwsInstances implements InstancesV2 {
@@ -31,8 +40,11 @@ export class AwsInstances implements InstancesV2 {
     this.#dependencies = dependencies;
   }
 
-  /** False only when EC2 does not know the instance or it is terminated. */
+  /** False only when EC2 does not know the instance or it is terminated; true for a Node younger than the grace period. */
   async instanceExists(node: V1Node, options?: CloudCallOptions): Promise<boolean> {
+    const created = Date.parse(String(node.metadata?.creationTimestamp ?? ''));
+    const now = this.#dependencies.now ?? Date.now;
+    if (Number.isFinite(created) && now() - created < INSTANCE_EXISTS_GRACE_PERIOD_MS) return true;
     const { instanceId, instance } = await this.#dependencies.locator.instanceOfNode(node, options);
     if (!instance || instance.state === undefined) return false;
     if (instance.state === 'terminated') {

@@ -100,6 +100,18 @@ describe('AwsInstances (InstancesV2)', () => {
     expect(await cloud.instancesV2().instanceShutdown(node)).toBe(shutdown);
   });
 
+  it('assumes a node created less than 2 minutes ago exists, without asking EC2 (upstream instanceExistsGracePeriod)', async () => {
+    const { cloud, ec2 } = await createHarness();
+    const young = makeNode('n', { providerId: 'aws:///us-west-2a/i-00000000000000404' });
+    young.metadata = { ...young.metadata, creationTimestamp: new Date(Date.now() - 60_000) };
+    const callsBefore = ec2.log.calls.length;
+    expect(await cloud.instancesV2().instanceExists(young)).toBe(true);
+    expect(ec2.log.calls.length).toBe(callsBefore);
+    const old = makeNode('n', { providerId: 'aws:///us-west-2a/i-00000000000000404' });
+    old.metadata = { ...old.metadata, creationTimestamp: new Date(Date.now() - 121_000) };
+    expect(await cloud.instancesV2().instanceExists(old)).toBe(false);
+  });
+
   it('treats an instance EC2 does not know as gone (exists false, shutdown false)', async () => {
     const { cloud } = await createHarness();
     const node = makeNode('n', { providerId: 'aws:///us-west-2a/i-00000000000000404' });

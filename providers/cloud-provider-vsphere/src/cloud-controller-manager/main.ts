@@ -4,17 +4,14 @@ import { runCloudControllerManager } from '@ccm/core/app';
 import { cloudProviders } from '@ccm/core/provider';
 import { VSPHERE_PROVIDER_NAME } from '../provider-id.js';
 import { defineVsphereCloudProvider } from '../vsphere-cloud.js';
-import { parseNodeLabels, VSPHERE_FLAGS } from './vsphere-flags.js';
+import { vsphereControllerManagerExtensions } from './vsphere-controller-manager-extensions.js';
 
-let nodeLabels: Readonly<Record<string, string>> = {};
+const extensions = vsphereControllerManagerExtensions();
 
 process.exitCode = await runCloudControllerManager({
   commandName: 'vsphere-cloud-controller-manager',
-  registry: defineVsphereCloudProvider({ nodeLabels: () => nodeLabels }).register(cloudProviders),
+  registry: defineVsphereCloudProvider({ nodeLabels: extensions.nodeLabels }).register(cloudProviders),
   argv: process.argv.slice(2),
   defaultCloudProvider: VSPHERE_PROVIDER_NAME,
-  additionalFlags: [VSPHERE_FLAGS],
-  onFlagsParsed: (flags) => {
-    nodeLabels = parseNodeLabels(flags.valuesOf(VSPHERE_FLAGS).nodeLabels);
-  },
+  ...extensions.settings,
 });
