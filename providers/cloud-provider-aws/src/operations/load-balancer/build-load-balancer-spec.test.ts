@@ -276,6 +276,22 @@ describe('NLB spec', () => {
     });
   });
 
+  it('Shared mode overrides the protocol, port and path annotations of a Cluster service, as upstream buildNLBHealthCheckConfiguration', () => {
+    const settings = { healthProbeMode: 'Shared' as const, sharedHealthProbePort: 10256, sharedHealthProbePath: '/healthz' };
+    const annotations = {
+      [`${P}aws-load-balancer-healthcheck-protocol`]: 'tcp',
+      [`${P}aws-load-balancer-healthcheck-port`]: '8443',
+      [`${P}aws-load-balancer-healthcheck-path`]: '/ready',
+      [`${P}aws-load-balancer-healthcheck-interval`]: '10',
+    };
+    expect(network({ annotations }, settings).mappings[0]?.healthCheck).toMatchObject({ protocol: 'HTTP', port: '10256', path: '/healthz', interval: 10 });
+    expect(network({ annotations, externalTrafficPolicy: 'Local', healthCheckNodePort: 32100 }, settings).mappings[0]?.healthCheck).toMatchObject({
+      protocol: 'TCP',
+      port: '8443',
+      interval: 10,
+    });
+  });
+
   it('applies health-check annotations', () => {
     const healthCheck = network({
       annotations: {

@@ -29,8 +29,6 @@ export function buildNetworkHealthCheck(service: V1Service, annotations: Annotat
       healthyThreshold: 2,
       unhealthyThreshold: 2,
     };
-  } else if (settings.healthProbeMode === 'Shared') {
-    healthCheck = { ...healthCheck, protocol: 'HTTP', port: String(settings.sharedHealthProbePort), path: settings.sharedHealthProbePath };
   }
   const protocol = get(annotations, ANNOTATIONS.healthCheckProtocol.key) ?? '';
   if (protocol !== '') {
@@ -47,6 +45,11 @@ export function buildNetworkHealthCheck(service: V1Service, annotations: Annotat
       throw new InvalidAnnotationError(ANNOTATIONS.healthCheckPort.key, port, `expected ${TRAFFIC_PORT} or a port number`);
     }
     healthCheck.port = port;
+  }
+  // Upstream applies the shared kube-proxy probe last: for a Cluster service it replaces the
+  // protocol, port and path annotations (a Classic ELB keeps them: see classic-health-check.ts).
+  if (settings.healthProbeMode === 'Shared' && service.spec?.externalTrafficPolicy !== 'Local') {
+    healthCheck = { ...healthCheck, protocol: 'HTTP', port: String(settings.sharedHealthProbePort), path: settings.sharedHealthProbePath };
   }
   healthCheck.interval = integerAnnotation(annotations, ANNOTATIONS.healthCheckInterval.key, 5) ?? healthCheck.interval;
   healthCheck.timeout = integerAnnotation(annotations, ANNOTATIONS.healthCheckTimeout.key, 2) ?? healthCheck.timeout;
