@@ -86,8 +86,8 @@ if (decision.kind === 'fail') {
     }, HOOK_TIMEOUT_MS);
 
     it('serves /healthz and /readyz to anyone', async () => {
-      // Right after winning the lease the informer-sync check fails for a few milliseconds.
-      // /healthz can answer 200 before the lease is won and 500 just after: wait for both at once.
+      // /readyz fails (informer-sync) until the informers of the replica that won the lease synced;
+      // /healthz has upstream's checks only. Wait for both at once.
       const readyz = await waitFor('anonymous /healthz and /readyz to answer 200', async (observe) => {
         const healthz = await fetchSecurePort(port(), '/healthz');
         const ready = await fetchSecurePort(port(), '/readyz?verbose');

@@ -75,7 +75,7 @@ describe('secure port start-up with a bad authentication kubeconfig', { timeout:
       extraFlags: [`--authentication-kubeconfig=${unreachableKubeconfig}`, '--authentication-tolerate-lookup-failure=true'],
     });
     try {
-      // Right after winning the lease the informer-sync check fails until the caches synced.
+      // Wait for the port to serve (informer-sync is a /readyz-only check, so /healthz does not flap).
       await waitFor('/healthz to answer 200', async (observe) => {
         const response = await fetchSecurePort(ccm.securePort, '/healthz');
         observe(response);

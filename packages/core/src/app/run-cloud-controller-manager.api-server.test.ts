@@ -8,9 +8,9 @@ import { CapturedOutput, TempDirectory, createTestRegistry, freePort, waitFor } 
 import { runCloudControllerManager } from './run-cloud-controller-manager.js';
 import { Registry } from 'prom-client';
 
-function healthz(port: number): Promise<{ status: number; body: string }> {
+function probe(port: number, path: '/healthz?verbose' | '/readyz?verbose'): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const outgoing = request({ host: '127.0.0.1', port, path: '/healthz?verbose', rejectUnauthorized: false }, (response) => {
+    const outgoing = request({ host: '127.0.0.1', port, path, rejectUnauthorized: false }, (response) => {
       let body = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (body += chunk));
@@ -26,7 +26,7 @@ describe('runCloudControllerManager: unreachable API server', () => {
   beforeEach(() => directory.create());
   afterEach(() => directory.remove());
 
-  it('exits 1 naming the server when the informers cannot reach it in time; /healthz fails meanwhile', async () => {
+  it('exits 1 naming the server when the informers cannot reach it in time; /readyz fails meanwhile, /healthz stays ok', async () => {
     const deadPort = await freePort();
     const server = `https://127.0.0.1:${deadPort}`;
     const kubeconfig = await directory.write(
@@ -64,12 +64,15 @@ describe('runCloudControllerManager: unreachable API server', () => {
       shutdownTimeoutMs: 1_000,
       apiServerWaitTimeoutMs: 1_500,
     });
-    let sawFailingCheck = false;
+    // Readiness only: /readyz fails while the caches cannot sync, /healthz stays upstream's (ping).
+    let healthzMeanwhile: { status: number; body: string } | undefined;
     await waitFor(async () => {
-      const response = await healthz(servingPort).catch(() => undefined);
-      sawFailingCheck = response?.status === 500 && response.body.includes('[-]informer-sync failed');
-      return sawFailingCheck;
-    }, 'the informer-sync health check to fail');
+      const response = await probe(servingPort, '/readyz?verbose').catch(() => undefined);
+      if (!(response?.status === 500 && response.body.includes('[-]informer-sync failed'))) return false;
+      healthzMeanwhile = await probe(servingPort, '/healthz?verbose');
+      return true;
+    }, 'the informer-sync readiness check to fail');
+    expect(healthzMeanwhile).toEqual({ status: 200, body: '[+]ping ok\nhealthz check passed\n' });
     expect(await exit).toBe(1);
     expect(Date.now() - startedAt).toBeLessThan(5_000);
     expect(stderr.text).toMatch(new RegExp(`error: cannot reach the Kubernetes API server at ${server.replace(/[.]/g, '\\.')}: .*ECONNREFUSED`));

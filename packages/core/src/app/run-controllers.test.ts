@@ -66,15 +66,16 @@ describe('runControllers: waiting for the API server', () => {
     const stop = new AbortController();
     const running = runControllers(stop.signal, options);
     await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(healthChecks.list().map((check) => check.name)).toEqual([INFORMER_SYNC_HEALTH_CHECK]);
-    await expect((async () => healthChecks.list()[0]?.check())()).rejects.toThrow('informer caches have not synced: list nodes: connect ECONNREFUSED');
+    expect(healthChecks.list('readyz').map((check) => check.name)).toEqual([INFORMER_SYNC_HEALTH_CHECK]);
+    expect(healthChecks.list('healthz').map((check) => check.name)).toEqual(['ping']);
+    await expect((async () => healthChecks.list('readyz')[0]?.check())()).rejects.toThrow('informer caches have not synced: list nodes: connect ECONNREFUSED');
     const error = await running.then(
       () => undefined,
       (failure: unknown) => failure,
     );
     expect(error).toBeInstanceOf(FatalStartupError);
     expect((error as Error).message).toBe('cannot reach the Kubernetes API server at https://api.example:6443: list nodes: connect ECONNREFUSED 10.0.0.1:6443');
-    expect(healthChecks.list().map((check) => check.name)).toEqual(['ping']);
+    expect(healthChecks.list('readyz').map((check) => check.name)).toEqual(['ping']);
   });
 
   it('keeps waiting past the deadline while the server answers and the lists progress', async () => {
@@ -94,10 +95,11 @@ describe('runControllers: waiting for the API server', () => {
     const running = runControllers(stop.signal, options).catch((error: unknown) => (failure = error));
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(failure).toBeUndefined();
-    expect(healthChecks.list().map((check) => check.name)).toEqual([INFORMER_SYNC_HEALTH_CHECK]);
+    expect(healthChecks.list('readyz').map((check) => check.name)).toEqual([INFORMER_SYNC_HEALTH_CHECK]);
+    expect(healthChecks.list('healthz').map((check) => check.name)).toEqual(['ping']);
     release();
     await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(healthChecks.list().map((check) => check.name)).toEqual(['ping']);
+    expect(healthChecks.list('readyz').map((check) => check.name)).toEqual(['ping']);
     stop.abort();
     await running;
     expect(failure).toBeUndefined();

@@ -235,14 +235,15 @@ async function startControllerGroup(
 
 /**
  * Waits for the informer caches; false when `signal` aborted first. Throws FatalStartupError
- * when the API server cannot be reached within the deadline. A failing health check reports the
- * wait meanwhile.
+ * when the API server cannot be reached within the deadline. A failing readiness-only check
+ * (`/readyz`) reports the wait meanwhile.
  */
 async function waitForCaches(kube: RunnableKubeAccess, signal: AbortSignal, options: RunControllersOptions): Promise<boolean> {
   const healthChecks = options.healthChecks;
   let synced = false;
   healthChecks.add({
     name: INFORMER_SYNC_HEALTH_CHECK,
+    readinessOnly: true,
     check() {
       if (!synced) throw new Error(`informer caches have not synced: ${kube.syncProblem?.() ?? 'listing'}`);
     },

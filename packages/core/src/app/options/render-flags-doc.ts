@@ -38,8 +38,9 @@ Notes that differ from upstream:
 - The secure port delegates authentication (TokenReview, client CA, request headers) and
   authorization (SubjectAccessReview) to the API server as upstream; only
   \`--authorization-always-allow-paths\` (default \`/healthz,/readyz,/livez\`) skip authorization.
-  Upstream serves only \`/healthz\`; here \`/livez\` and \`/readyz\` run the same checks. Once a replica
-  wins the lease, an extra \`informer-sync\` check fails until its informers synced (upstream has none).
+  Upstream serves only \`/healthz\` (the leader-election check, else \`ping\`); here \`/livez\` runs the
+  same checks and \`/readyz\` adds \`informer-sync\`, which fails until the informers of a replica that
+  won the lease synced (readiness only: \`/healthz\` stays as upstream's).
 - Health check failures are reported as \`[-]name failed: reason withheld\` (as upstream); the reason
   is in the log. Each running controller has a check that fails when the controller stopped or failed
   on its own (upstream's per-controller check always passes); \`leaderElection\` fails when the lease

@@ -4,6 +4,10 @@
  * `[-]name failed: reason withheld` (the reason goes to the log, not to unauthenticated callers)
  * and `<endpoint> check failed`; `?exclude=name` skips a check. With no checks registered, the
  * built-in `ping` check is used, as upstream.
+ *
+ * Upstream's CCM serves `/healthz` only, with the leader-election adaptor (or `ping`); `/livez`
+ * runs the same checks. A readiness-only check (`informer-sync`) runs on `/readyz` alone, so
+ * `/healthz` does not go 500 for the moment a replica that just won the lease syncs its caches.
  */
 import type { Logger } from '../../logging/logger.js';
 
@@ -11,6 +15,8 @@ export interface HealthCheck {
   readonly name: string;
   /** Resolves when healthy; throws (or rejects) with the reason otherwise. */
   check(): void | Promise<void>;
+  /** Only `/readyz` runs it (upstream's `/healthz` has no such check). */
+  readonly readinessOnly?: boolean;
 }
 
 export const PING_CHECK: HealthCheck = { name: 'ping', check() {} };
@@ -27,9 +33,13 @@ export class HealthChecks {
     this.#checks.delete(name);
   }
 
-  /** The checks in registration order, or `ping` when there are none. */
-  list(): HealthCheck[] {
-    return this.#checks.size === 0 ? [PING_CHECK] : [...this.#checks.values()];
+  /**
+   * The checks of an endpoint in registration order, or `ping` when there are none: readiness-only
+   * checks count for `readyz` only.
+   */
+  list(endpoint: string = 'healthz'): HealthCheck[] {
+    const checks = [...this.#checks.values()].filter((check) => endpoint === 'readyz' || check.readinessOnly !== true);
+    return checks.length === 0 ? [PING_CHECK] : checks;
   }
 }
 

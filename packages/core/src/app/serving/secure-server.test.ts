@@ -100,6 +100,18 @@ describe('secure server', () => {
     expect(await get(port(), '/readyz')).toMatchObject({ status: 200, body: 'ok' });
   });
 
+  it('runs a readiness-only check (informer-sync) on /readyz alone: /healthz and /livez stay upstream\'s', async () => {
+    checks.add({ name: 'informer-sync', readinessOnly: true, check: () => Promise.reject(new Error('not synced')) });
+    expect(await get(port(), '/readyz?verbose')).toMatchObject({ status: 500, body: '[-]informer-sync failed: reason withheld\nreadyz check failed\n' });
+    expect(await get(port(), '/healthz?verbose')).toMatchObject({ status: 200, body: '[+]ping ok\nhealthz check passed\n' });
+    expect(await get(port(), '/livez')).toMatchObject({ status: 200, body: 'ok' });
+    checks.add({ name: 'leaderElection', check() {} });
+    expect(await get(port(), '/healthz?verbose')).toMatchObject({ status: 200, body: '[+]leaderElection ok\nhealthz check passed\n' });
+    expect(await get(port(), '/readyz?verbose')).toMatchObject({ status: 500, body: '[-]informer-sync failed: reason withheld\n[+]leaderElection ok\nreadyz check failed\n' });
+    checks.remove('informer-sync');
+    checks.remove('leaderElection');
+  });
+
   it('serves /metrics in the Prometheus text format', async () => {
     new Counter({ name: 'test_total', help: 'A test counter.', registers: [registry] }).inc(3);
     const reply = await get(port(), '/metrics');

@@ -1,5 +1,5 @@
 /**
- * The routes of the secure port: `/healthz`, `/livez`, `/readyz` (same checks), `/metrics`
+ * The routes of the secure port: `/healthz`, `/livez`, `/readyz` (plus the readiness-only checks), `/metrics`
  * (Prometheus text of the shared registry), `/configz` (the effective configuration). Anything
  * else is 404. Delegated authentication and authorization run before these routes
  * (`delegated-auth/protect-handler.ts`).
@@ -45,7 +45,7 @@ async function handle(options: ServingHandlerOptions, request: IncomingMessage, 
   }
   if (HEALTH_ENDPOINTS.has(endpoint)) {
     const result = await evaluateHealth(
-      options.healthChecks.list(),
+      options.healthChecks.list(endpoint),
       { endpoint, verbose: url.searchParams.has('verbose'), exclude: url.searchParams.getAll('exclude') },
       options.logger,
     );
