@@ -8,10 +8,12 @@ import { vsphereControllerManagerExtensions } from './vsphere-controller-manager
 
 const extensions = vsphereControllerManagerExtensions();
 
-process.exitCode = await runCloudControllerManager({
+const code = await runCloudControllerManager({
   commandName: 'vsphere-cloud-controller-manager',
   registry: defineVsphereCloudProvider({ nodeLabels: extensions.nodeLabels }).register(cloudProviders),
   argv: process.argv.slice(2),
   defaultCloudProvider: VSPHERE_PROVIDER_NAME,
   ...extensions.settings,
 });
+extensions.close();
+process.exitCode = extensions.exitCode(code);
