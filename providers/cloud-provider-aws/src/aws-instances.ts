@@ -35,6 +35,8 @@ export interface AwsInstancesDependencies {
 
 export class AwsInstances implements InstancesV2 {
   readonly #dependencies: AwsInstancesDependencies;
+  /** Zones already reported as having no zone ID: one warning per zone, not per status update. */
+  readonly #zonesWithoutId = new Set<string>();
 
   constructor(dependencies: AwsInstancesDependencies) {
     this.#dependencies = dependencies;
@@ -77,7 +79,11 @@ export class AwsInstances implements InstancesV2 {
     if (zone !== '' && !labels[LABEL_ZONE_ID]) {
       const zoneInfo = await zones.zone(zone, options);
       if (zoneInfo?.zoneId) metadata.additionalLabels = { [LABEL_ZONE_ID]: zoneInfo.zoneId };
-      else logger.warn('availability zone has no zone ID; not setting the zone-id label', { zone, instanceId });
+      else if (!this.#zonesWithoutId.has(zone)) {
+        // Upstream fails the node's metadata here (the node stays uninitialized); the label is optional.
+        this.#zonesWithoutId.add(zone);
+        logger.warn(`availability zone has no zone ID; nodes in it get no ${LABEL_ZONE_ID} label`, { zone, instanceId });
+      }
     }
     // A running instance keeps its place in the network: a node labeled already is not asked again.
     const topology = this.#dependencies.topology;

@@ -112,6 +112,19 @@ describe('AwsInstances (InstancesV2)', () => {
     expect(await cloud.instancesV2().instanceExists(old)).toBe(false);
   });
 
+  it('initializes a node whose zone has no zone ID without the zone-id label, warning once per zone (upstream fails the metadata)', async () => {
+    const { cloud, ec2, logger } = await createHarness();
+    ec2.zones = ec2.zones.filter((zone) => zone.zoneName !== 'us-west-2a');
+    const first = addNodeInstance(ec2, { zone: 'us-west-2a', privateIp: '10.0.1.41' });
+    const second = addNodeInstance(ec2, { zone: 'us-west-2a', privateIp: '10.0.1.42' });
+    for (const node of [first.node, second.node, first.node]) {
+      const metadata = defined(await cloud.instancesV2().instanceMetadata(node));
+      expect(metadata.zone).toBe('us-west-2a');
+      expect(metadata.additionalLabels?.[LABEL_ZONE_ID]).toBeUndefined();
+    }
+    expect(logger.warnings().filter((message) => message.includes('zone-id'))).toHaveLength(1);
+  });
+
   it('treats an instance EC2 does not know as gone (exists false, shutdown false)', async () => {
     const { cloud } = await createHarness();
     const node = makeNode('n', { providerId: 'aws:///us-west-2a/i-00000000000000404' });
