@@ -15,6 +15,8 @@ describe('AWS provider IDs', () => {
     ['us-east-1a/i-0abc', 'i-0abc'],
     ['aws:///us-east-1a/i-12345678', 'i-12345678'],
     ['aws:///us-east-1a/i-0abc/', 'i-0abc'],
+    // upstream MapToAWSInstanceID (instances.go at b82bcf9d): the last path token is the instance
+    ['aws:///a/b/i-0abc', 'i-0abc'],
   ])('parses %s', (providerId, instanceId) => {
     expect(parseAwsProviderId(providerId)).toBe(instanceId);
   });
@@ -23,7 +25,7 @@ describe('AWS provider IDs', () => {
     ['', /Invalid format for AWS instance/],
     ['aws://', /Invalid format/],
     ['aws:///us-east-1a/vol-123', /Invalid format/],
-    ['aws:///a/b/i-0abc', /Invalid format/],
+    ['aws:///us-east-1a/i-0abc/vol-1', /Invalid format/],
     ['gce://project/zone/i-0abc', /Invalid scheme/],
     ['aws:///us-east-1a/fargate-ip-10-0-0-1', /Fargate nodes are not supported/],
     ['node-1', /Invalid format/],

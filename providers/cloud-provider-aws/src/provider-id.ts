@@ -40,10 +40,9 @@ export function parseAwsProviderId(providerId: string): string {
   } else {
     path = `//${providerId}`;
   }
+  // Upstream: the last path token is the resource ID (EC2 instance or Fargate), however many there are.
   const tokens = path.replace(/^\/+|\/+$/g, '').split('/');
-  let instanceId = '';
-  if (tokens.length === 1) instanceId = tokens[0] ?? '';
-  else if (tokens.length === 2) instanceId = tokens[1] ?? '';
+  const instanceId = tokens[tokens.length - 1] ?? '';
   if (instanceId.startsWith(FARGATE_PREFIX)) {
     throw new AwsProviderIdError(providerId, `Fargate nodes are not supported by this provider (${providerId})`);
   }
