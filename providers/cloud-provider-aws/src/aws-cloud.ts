@@ -25,7 +25,7 @@ import {
   type LoadBalancer,
   type Routes,
 } from '@ccm/core/provider';
-import { errorMessage } from '@ccm/core/util';
+import { errorMessage, parseGoDuration } from '@ccm/core/util';
 import { AwsInstances } from './aws-instances.js';
 import { AwsLoadBalancers } from './aws-load-balancers.js';
 import { AwsRoutes } from './aws-routes.js';
@@ -77,6 +77,33 @@ export interface AwsCloudOptions {
   securityGroupTiming?: SecurityGroupTiming;
   /** Builds the node directory once the CCM runs (default: none; lookups use names). */
   createNodeDirectory?: (context: CloudInitializeContext) => NodeDirectory | undefined;
+  /**
+   * Upstream's fixed 2 min `instanceExistsGracePeriod` (default). Test-only; the binary reads
+   * {@link INSTANCE_EXISTS_GRACE_PERIOD_VARIABLE} for its conformance runs.
+   */
+  instanceExistsGracePeriodMs?: number;
+  /** Environment to read {@link INSTANCE_EXISTS_GRACE_PERIOD_VARIABLE} from; default process.env. */
+  environment?: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * Test-only override of the instance-exists grace period (a Go duration such as `0s`): the
+ * conformance suite deletes instances of nodes seconds old. Upstream has no such setting.
+ */
+export const INSTANCE_EXISTS_GRACE_PERIOD_VARIABLE = 'CCM_AWS_INSTANCE_EXISTS_GRACE_PERIOD';
+
+function instanceExistsGracePeriodMs(options: AwsCloudOptions, logger: Logger): number | undefined {
+  if (options.instanceExistsGracePeriodMs !== undefined) return options.instanceExistsGracePeriodMs;
+  const text = (options.environment ?? process.env)[INSTANCE_EXISTS_GRACE_PERIOD_VARIABLE];
+  if (text === undefined) return undefined;
+  let value: number;
+  try {
+    value = parseGoDuration(text);
+  } catch (error) {
+    throw new Error(`${INSTANCE_EXISTS_GRACE_PERIOD_VARIABLE}=${JSON.stringify(text)}: ${errorMessage(error)}`, { cause: error });
+  }
+  logger.warn(`${INSTANCE_EXISTS_GRACE_PERIOD_VARIABLE} sets the instance-exists grace period (upstream: a fixed 2m); meant for tests`, { gracePeriod: text });
+  return value;
 }
 
 export interface AwsIdentity {
@@ -302,6 +329,7 @@ async function createAwsCloudFromConfig(config: AwsCloudConfig, context: CloudPr
       nodeIpFamilies: config.nodeIpFamilies,
       topology: new InstanceTopologyOperations(ec2, config.supportedTopologyInstanceTypePattern, logger),
       logger,
+      ...optionalGracePeriod(instanceExistsGracePeriodMs(options, logger)),
     }),
     loadBalancers: new AwsLoadBalancers({
       classic: new ClassicLoadBalancerOperations(loadBalancerContext),
@@ -316,6 +344,10 @@ async function createAwsCloudFromConfig(config: AwsCloudConfig, context: CloudPr
       nodeDirectory = directory;
     },
   });
+}
+
+function optionalGracePeriod(value: number | undefined): { instanceExistsGracePeriodMs?: number } {
+  return value === undefined ? {} : { instanceExistsGracePeriodMs: value };
 }
 
 /** Registers `aws` in a provider registry (default: the process-wide one). */

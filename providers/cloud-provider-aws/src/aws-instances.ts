@@ -31,6 +31,8 @@ export interface AwsInstancesDependencies {
   logger: Logger;
   /** Clock for the grace period; `Date.now` unless a test sets it. */
   now?: () => number;
+  /** Default {@link INSTANCE_EXISTS_GRACE_PERIOD_MS}, as upstream (only tests change it). */
+  instanceExistsGracePeriodMs?: number;
 }
 
 export class AwsInstances implements InstancesV2 {
@@ -46,7 +48,8 @@ export class AwsInstances implements InstancesV2 {
   async instanceExists(node: V1Node, options?: CloudCallOptions): Promise<boolean> {
     const created = Date.parse(String(node.metadata?.creationTimestamp ?? ''));
     const now = this.#dependencies.now ?? Date.now;
-    if (Number.isFinite(created) && now() - created < INSTANCE_EXISTS_GRACE_PERIOD_MS) return true;
+    const gracePeriodMs = this.#dependencies.instanceExistsGracePeriodMs ?? INSTANCE_EXISTS_GRACE_PERIOD_MS;
+    if (Number.isFinite(created) && now() - created < gracePeriodMs) return true;
     const { instanceId, instance } = await this.#dependencies.locator.instanceOfNode(node, options);
     if (!instance || instance.state === undefined) return false;
     if (instance.state === 'terminated') {

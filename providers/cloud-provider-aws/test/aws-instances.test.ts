@@ -112,6 +112,15 @@ describe('AwsInstances (InstancesV2)', () => {
     expect(await cloud.instancesV2().instanceExists(old)).toBe(false);
   });
 
+  it('takes a test-only grace period from CCM_AWS_INSTANCE_EXISTS_GRACE_PERIOD (conformance deletes seconds-old nodes), and names a bad value', async () => {
+    const { cloud, logger } = await createHarness(OFF_AWS_CONFIG, { environment: { CCM_AWS_INSTANCE_EXISTS_GRACE_PERIOD: '0s' } });
+    const young = makeNode('n', { providerId: 'aws:///us-west-2a/i-00000000000000404' });
+    young.metadata = { ...young.metadata, creationTimestamp: new Date(Date.now() - 1_000) };
+    expect(await cloud.instancesV2().instanceExists(young)).toBe(false);
+    expect(logger.warnings().filter((message) => message.includes('CCM_AWS_INSTANCE_EXISTS_GRACE_PERIOD'))).toHaveLength(1);
+    await expect(createHarness(OFF_AWS_CONFIG, { environment: { CCM_AWS_INSTANCE_EXISTS_GRACE_PERIOD: 'soon' } })).rejects.toThrow(/CCM_AWS_INSTANCE_EXISTS_GRACE_PERIOD="soon"/);
+  });
+
   it('initializes a node whose zone has no zone ID without the zone-id label, warning once per zone (upstream fails the metadata)', async () => {
     const { cloud, ec2, logger } = await createHarness();
     ec2.zones = ec2.zones.filter((zone) => zone.zoneName !== 'us-west-2a');

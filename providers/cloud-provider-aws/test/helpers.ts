@@ -128,6 +128,7 @@ export async function createHarness(
       retry: { sleep: async () => {}, ...options.retry },
       securityGroupTiming: { sleep: async () => {}, duplicateRetries: 3, duplicateRetryDelayMs: 0, deleteAttempts: 2, deleteRetryDelayMs: 0, deleteRequeueMs: 5000 },
       createNodeDirectory: options.createNodeDirectory,
+      ...(options.environment === undefined ? {} : { environment: options.environment }),
     },
   );
   return {

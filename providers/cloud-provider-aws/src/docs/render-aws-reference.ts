@@ -24,6 +24,7 @@ import {
   TAGGING_MAX_REQUEUES,
   TAGGING_WORK_ITEM_ERRORS_METRIC,
 } from '../tagging/tagging-controller.js';
+import { INSTANCE_EXISTS_GRACE_PERIOD_VARIABLE } from '../aws-cloud.js';
 import { TAGGING_CONTROLLER_FLAGS, TAGGING_SUPPORTED_RESOURCES } from '../tagging/tagging-flags.js';
 
 const throttlingCodes = AWS_THROTTLING_CODES.map((code) => `\`${code}\``).join(', ');
@@ -154,6 +155,8 @@ export function renderAwsReference(): string {
     '  or from STS AssumeRole of `RoleARN` (with `x-amz-source-account` / `x-amz-source-arn`).',
     '- The metadata service is only used when the config leaves the region, or the VPC, subnet and cluster',
     '  ID, open. `AWS_EC2_METADATA_SERVICE_ENDPOINT` or an `ec2imds` ServiceOverride moves it.',
+    `- A Node younger than 2 minutes counts as existing without an EC2 call (upstream \`instanceExistsGracePeriod\`).`,
+    `  \`${INSTANCE_EXISTS_GRACE_PERIOD_VARIABLE}\` (a Go duration) changes that for tests only, with a warning.`,
     '',
     '## Cloud API budget and request coalescing (ccm-ts extension)',
     '',

@@ -378,12 +378,21 @@ export class AwsDriver implements ProviderDriver {
   }
 }
 
-/** The aws-cloud-controller-manager with `cloudConfigPath`, test credentials and no metadata service. */
+/**
+ * The aws-cloud-controller-manager with `cloudConfigPath`, test credentials and no metadata
+ * service. The node lifecycle scenario deletes instances of nodes seconds old: without upstream's
+ * 2 min instance-exists grace period (`CCM_AWS_INSTANCE_EXISTS_GRACE_PERIOD=0s`, test-only).
+ */
 function awsCcmProcess(cloudConfigPath: string): CcmProcessSpec {
   return {
     command: process.execPath,
     args: [AWS_CCM_BIN, '--cloud-provider=aws', `--cloud-config=${cloudConfigPath}`],
-    env: { AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_EC2_METADATA_DISABLED: 'true' },
+    env: {
+      AWS_ACCESS_KEY_ID: 'testing',
+      AWS_SECRET_ACCESS_KEY: 'testing',
+      AWS_EC2_METADATA_DISABLED: 'true',
+      CCM_AWS_INSTANCE_EXISTS_GRACE_PERIOD: '0s',
+    },
   };
 }
 
