@@ -5,6 +5,7 @@ export interface DiscoverySchema {
   id?: string;
   type?: string;
   format?: string;
+  default?: string;
   $ref?: string;
   enum?: string[];
   items?: DiscoverySchema;

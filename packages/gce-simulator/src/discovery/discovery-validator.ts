@@ -135,7 +135,7 @@ export class DiscoveryValidator {
         if (parameter.minimum !== undefined && number < Number(parameter.minimum)) violations.push(`query parameter ${name}=${value} is below ${parameter.minimum}`);
         if (parameter.maximum !== undefined && number > Number(parameter.maximum)) violations.push(`query parameter ${name}=${value} is above ${parameter.maximum}`);
       }
-    } else if (parameter.type === 'boolean' && value !== 'true' && value !== 'false') {
+    } else if (parameter.type === 'boolean' && !/^(true|false)$/i.test(value)) {
       violations.push(`query parameter ${name}=${JSON.stringify(value)} is not a boolean`);
     }
     if (parameter.enum !== undefined && !parameter.enum.includes(value)) violations.push(`query parameter ${name}=${JSON.stringify(value)} is not one of ${parameter.enum.join(', ')}`);
@@ -161,6 +161,8 @@ export class DiscoveryValidator {
           const property = schema.properties?.[key] ?? schema.additionalProperties;
           if (property === undefined) violations.push(`${where}.${key}: unknown field${schema.id === undefined ? '' : ` of ${schema.id}`}`);
           else this.checkValue(property, inner, `${where}.${key}`, violations, requestMethodId);
+          const fixed = key === 'kind' ? schema.properties?.[key]?.default : undefined;
+          if (fixed !== undefined && inner !== fixed) violations.push(`${where}.kind: ${JSON.stringify(inner)} is not ${JSON.stringify(fixed)}`);
         }
         if (requestMethodId !== undefined) {
           for (const [key, property] of Object.entries(schema.properties ?? {})) {

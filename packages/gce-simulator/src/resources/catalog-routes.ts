@@ -90,6 +90,50 @@ function operationRoutes(state: ComputeState, apiResource: string, scopeType: Re
   ];
 }
 
+/** aggregatedList of a kind that has a global and a regional collection. */
+function globalAndRegionalAggregatedList(state: ComputeState, apiResource: string, collection: string, kind: string): ComputeRoute {
+  return {
+    id: `compute.${apiResource}.aggregatedList`,
+    httpMethod: 'GET',
+    path: `projects/{project}/aggregated/${collection}`,
+    handle: (request) => {
+      const project = checkProject(state, request);
+      const scopes: ResourceScope[] = [{ type: 'global' }, { type: 'region', name: state.world.region }];
+      const sources = scopes.map((scope) => ({ scope, collection, items: (inner: ComputeState, path: string) => structuredClone(inner.list(path)) }));
+      return aggregatedBody(state, project, kind, collection, collection, sources, request.query);
+    },
+  };
+}
+
+/**
+ * Global backend services are not simulated (the L4 CCM uses regional ones); their list and get are
+ * served so that clients listing every scope (gcloud) see an empty collection.
+ */
+function globalBackendServiceRoutes(state: ComputeState): ComputeRoute[] {
+  return [
+    {
+      id: 'compute.backendServices.list',
+      httpMethod: 'GET',
+      path: 'projects/{project}/global/backendServices',
+      handle: (request) => {
+        const project = checkProject(state, request);
+        const collection = collectionPath(project, { type: 'global' }, 'backendServices');
+        return listBody(state, 'compute#backendServiceList', collection, structuredClone(state.list(collection)), request.query);
+      },
+    },
+    {
+      id: 'compute.backendServices.get',
+      httpMethod: 'GET',
+      path: 'projects/{project}/global/backendServices/{backendService}',
+      handle: (request) => {
+        const project = checkProject(state, request);
+        return structuredClone(state.require(resourcePath(project, { type: 'global' }, 'backendServices', request.params['backendService'] ?? '')));
+      },
+    },
+    globalAndRegionalAggregatedList(state, 'backendServices', 'backendServices', 'compute#backendServiceAggregatedList'),
+  ];
+}
+
 export function catalogRoutes(state: ComputeState): ComputeRoute[] {
   return [
     {
@@ -151,6 +195,8 @@ export function catalogRoutes(state: ComputeState): ComputeRoute[] {
         return listBody(state, 'compute#regionList', `projects/${project}/regions`, [regionResource(state)], request.query);
       },
     },
+    globalAndRegionalAggregatedList(state, 'healthChecks', 'healthChecks', 'compute#healthChecksAggregatedList'),
+    ...globalBackendServiceRoutes(state),
     ...operationRoutes(state, 'zoneOperations', 'zone'),
     ...operationRoutes(state, 'regionOperations', 'region'),
     ...operationRoutes(state, 'globalOperations', 'global'),
