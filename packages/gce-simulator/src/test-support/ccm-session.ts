@@ -43,6 +43,12 @@ export async function seedNodes(client: ComputeTestClient): Promise<void> {
  * balancer, node routes, then the deletion of all of it. Throws on the first unexpected answer.
  */
 export async function runCcmSession(client: ComputeTestClient): Promise<void> {
+  const routes = await createCcmResources(client);
+  await deleteCcmResources(client, routes);
+}
+
+/** The creating half of runCcmSession; returns the node routes' names. */
+export async function createCcmResources(client: ComputeTestClient): Promise<string[]> {
   const { region, zones, network } = client.simulator;
   const [zoneA, zoneB] = [zones[0] ?? '', zones[1] ?? zones[0] ?? ''];
   const networkLink = client.url(`global/networks/${network}`);
@@ -196,8 +202,13 @@ export async function runCcmSession(client: ComputeTestClient): Promise<void> {
   if (typeof operations['nextPageToken'] !== 'string') throw new Error('aggregated operations: expected a second page');
   await client.get(`regions/${region}/operations`, { filter: 'operationType = "insert"' });
 
-  // Deletion in the CCM's order.
-  for (const route of itemsOf(routes)) await client.mutate('DELETE', `global/routes/${String(route['name'])}`);
+  return itemsOf(routes).map((route) => String(route['name']));
+}
+
+/** The deleting half of runCcmSession, in the CCM's order. */
+export async function deleteCcmResources(client: ComputeTestClient, routes: string[]): Promise<void> {
+  const { region, zones } = client.simulator;
+  for (const route of routes) await client.mutate('DELETE', `global/routes/${route}`);
   await client.mutate('DELETE', `regions/${region}/forwardingRules/${INTERNAL_LB}`);
   await client.mutate('DELETE', `regions/${region}/backendServices/${INTERNAL_LB}`);
   await client.mutate('DELETE', 'global/healthChecks/k8s-1234567890abcdef-node');
