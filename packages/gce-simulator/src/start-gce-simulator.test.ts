@@ -339,3 +339,28 @@ describe('errors', () => {
     expect(unknown.status).toBe(404);
   });
 });
+
+describe('batch', () => {
+  it('answers a multipart/mixed batch of Compute calls part by part', async () => {
+    await client.mutate('POST', 'global/networks', { name: 'default', autoCreateSubnetworks: true });
+    const token = String((await (await fetch(simulator.tokenUrl, { method: 'POST' })).json() as Record<string, unknown>)['accessToken']);
+    const part = (id: number, line: string): string =>
+      `--b0undary\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\nContent-ID: <req+${id}>\r\n\r\n${line}\r\nContent-Type: application/json\r\n\r\n\r\n`;
+    const body = `${part(1, 'GET /compute/v1/projects/ccm-test-project/global/networks/default?alt=json HTTP/1.1')}${part(2, 'GET /compute/v1/projects/ccm-test-project/global/networks/nope HTTP/1.1')}--b0undary--\r\n`;
+    const response = await fetch(`${simulator.url}/batch/compute/v1`, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/mixed; boundary="b0undary"', authorization: `Bearer ${token}` },
+      body,
+    });
+    expect(response.status).toBe(200);
+    const boundary = /boundary=(\S+)/.exec(response.headers.get('content-type') ?? '')?.[1] ?? '';
+    const parts = (await response.text()).split(`--${boundary}`).slice(1, -1);
+    expect(parts).toHaveLength(2);
+    expect(parts[0]).toContain('Content-ID: <response-req+1>');
+    expect(parts[0]).toContain('HTTP/1.1 200 OK');
+    expect(parts[0]).toContain('"kind":"compute#network"');
+    expect(parts[1]).toContain('Content-ID: <response-req+2>');
+    expect(parts[1]).toContain('HTTP/1.1 404 Not Found');
+    expect(parts[1]).toContain('"reason":"notFound"');
+  });
+});
