@@ -75,7 +75,6 @@ function healthCheckSpec(scope: 'global' | 'region'): CollectionSpec {
     nameParam: 'healthCheck',
     kind: 'compute#healthCheck',
     listKind: 'compute#healthCheckList',
-    ...(scope === 'global' ? {} : {}),
     update: true,
     patch: true,
     references: () => [],
