@@ -13,6 +13,10 @@ afterEach(async () => {
   await simulator.close();
 });
 
+async function tokenFor(target: GceSimulator): Promise<string> {
+  return String(((await (await fetch(target.tokenUrl, { method: 'POST' })).json()) as Record<string, unknown>)['accessToken']);
+}
+
 function reasonOf(response: ComputeResponse): string | undefined {
   const error = response.body['error'] as { errors?: { reason: string; domain: string }[] } | undefined;
   return error?.errors?.[0]?.reason;
@@ -98,6 +102,11 @@ describe('operations', () => {
     expect(done).toMatchObject({ status: 'DONE', progress: 100 });
     expect(done['error']).toBeUndefined();
     expect((await client.get(path))['status']).toBe('DONE');
+    // google-gax's REST transport posts `""` as the body of wait; Compute takes it as no body.
+    const gaxWait = await fetch(`${client.url(path)}/wait`, { method: 'POST', headers: { authorization: `Bearer ${await tokenFor(simulator)}`, 'content-type': 'application/json' }, body: '""' });
+    expect(gaxWait.status).toBe(200);
+    const arrayBody = await fetch(`${client.url(path)}/wait`, { method: 'POST', headers: { authorization: `Bearer ${await tokenFor(simulator)}` }, body: '[]' });
+    expect(arrayBody.status).toBe(400);
 
     const subnet = await client.call('POST', 'regions/us-central1/subnetworks', { name: 's', network: 'global/networks/default', ipCidrRange: '10.9.0.0/24' });
     expect(subnet.body['region']).toBe(client.url('regions/us-central1'));

@@ -151,8 +151,11 @@ export async function startGceSimulator(options: GceSimulatorOptions = {}): Prom
       } catch {
         throw new GceError('badRequest', 'Invalid JSON payload received.');
       }
-      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new GceError('badRequest', 'Invalid JSON payload received. The body must be a JSON object.');
-      body = parsed as Record<string, unknown>;
+      // google-gax's REST transport sends `""` as the body of bodiless POSTs (operations wait, instances stop).
+      if (parsed !== '' && parsed !== null) {
+        if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new GceError('badRequest', 'Invalid JSON payload received. The body must be a JSON object.');
+        body = parsed as Record<string, unknown>;
+      }
     }
     const described = validator?.match(method, relative);
     if (validator !== undefined) {
