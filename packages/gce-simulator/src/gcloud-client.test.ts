@@ -28,6 +28,8 @@ externalSuite('gcloud as a second, independent client of the simulator', gcloudU
     client = await ComputeTestClient.connect(simulator, { anonymous: true });
     await seedNodes(client);
     await createCcmResources(client);
+    // The CCM releases its own reservations; a user-owned static IP stays.
+    await client.mutate('POST', `regions/${region}/addresses`, { name: 'user-static-ip', description: 'reserved by a user for spec.loadBalancerIP' });
     // What `gcloud config set` writes, in a private configuration directory.
     configDirectory = mkdtempSync(join(tmpdir(), 'gcloud-gce-simulator-'));
     mkdirSync(join(configDirectory, 'configurations'));
@@ -92,7 +94,7 @@ externalSuite('gcloud as a second, independent client of the simulator', gcloudU
     { kind: 'backend-services', list: ['backend-services', 'list'], api: 'aggregated/backendServices', describe: ['backend-services', 'describe', INTERNAL_LB, `--region=${region}`], expected: INTERNAL_LB },
     { kind: 'instance-groups', list: ['instance-groups', 'list'], api: 'aggregated/instanceGroups', describe: ['instance-groups', 'unmanaged', 'describe', 'k8s-ig--1234567890abcdef', `--zone=${zones[0]}`], expected: 'k8s-ig--1234567890abcdef' },
     { kind: 'firewall-rules', list: ['firewall-rules', 'list'], api: 'global/firewalls', describe: ['firewall-rules', 'describe', `k8s-fw-${EXTERNAL_LB}`], expected: `k8s-fw-${EXTERNAL_LB}` },
-    { kind: 'addresses', list: ['addresses', 'list'], api: 'aggregated/addresses', describe: ['addresses', 'describe', EXTERNAL_LB, `--region=${region}`], expected: EXTERNAL_LB },
+    { kind: 'addresses', list: ['addresses', 'list'], api: 'aggregated/addresses', describe: ['addresses', 'describe', 'user-static-ip', `--region=${region}`], expected: 'user-static-ip' },
     { kind: 'routes', list: ['routes', 'list'], api: 'global/routes', describe: ['routes', 'describe', 'kubernetes-00000000-0000-0000-0000-000000000000'], expected: 'kubernetes-00000000-0000-0000-0000-000000000000' },
   ];
 

@@ -290,7 +290,6 @@ describe('referential integrity', () => {
     for (const path of [
       'regions/us-central1/targetPools/tp',
       'global/httpHealthChecks/hc',
-      'regions/us-central1/addresses/ip',
       'regions/us-central1/backendServices/bs',
       'global/healthChecks/hc2',
       'zones/us-central1-a/instanceGroups/ig',
@@ -304,9 +303,24 @@ describe('referential integrity', () => {
     }
     await client.mutate('DELETE', 'regions/us-central1/forwardingRules/fr');
     expect(await client.get('regions/us-central1/addresses/ip')).toMatchObject({ status: 'RESERVED' });
+    expect((await client.get('regions/us-central1/addresses/ip'))['users']).toBeUndefined();
     await client.mutate('DELETE', 'regions/us-central1/addresses/ip');
     await client.mutate('DELETE', 'regions/us-central1/targetPools/tp');
     await client.mutate('DELETE', 'global/httpHealthChecks/hc');
+  });
+
+  it('releases an address in use: the forwarding rule keeps the IP as an ephemeral one, which can be reserved again', async () => {
+    await client.mutate('POST', 'regions/us-central1/targetPools', { name: 'tp' });
+    await client.mutate('POST', 'regions/us-central1/addresses', { name: 'lb', address: '34.1.0.40' });
+    await client.mutate('POST', 'regions/us-central1/forwardingRules', { name: 'lb', target: 'regions/us-central1/targetPools/tp', IPAddress: '34.1.0.40', portRange: '80-80' });
+    await client.mutate('DELETE', 'regions/us-central1/addresses/lb');
+    expect((await client.get('regions/us-central1/forwardingRules/lb'))['IPAddress']).toBe('34.1.0.40');
+    await client.mutate('POST', 'regions/us-central1/addresses', { name: 'lb', address: '34.1.0.40' });
+    expect(await client.get('regions/us-central1/addresses/lb')).toMatchObject({ status: 'IN_USE', users: [client.url('regions/us-central1/forwardingRules/lb')] });
+    await client.mutate('POST', 'regions/us-central1/forwardingRules', { name: 'other', target: 'regions/us-central1/targetPools/tp', portRange: '81-81' });
+    expect((await client.get('regions/us-central1/forwardingRules/other'))['IPAddress']).not.toBe('34.1.0.40');
+    const taken = await client.call('POST', 'regions/us-central1/forwardingRules', { name: 'clash', target: 'regions/us-central1/targetPools/tp', IPAddress: '34.1.0.40', portRange: '70-90' });
+    expect([taken.status, reasonOf(taken)]).toEqual([400, 'invalid']);
   });
 
   it('moves a forwarding rule to another target pool with setTarget', async () => {

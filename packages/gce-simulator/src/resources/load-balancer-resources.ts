@@ -2,7 +2,7 @@ import { syncAddressUsers } from '../address-users.js';
 import { collectionRoutes, locateIn, mutationOperation, requireBody, restore, type CollectionSpec } from '../collection-routes.js';
 import type { ComputeRoute } from '../compute-route.js';
 import { EMPTY_LABEL_FINGERPRINT, type ComputeState } from '../compute-state.js';
-import { GceError, inUse, invalidField, requiredField } from '../gce-error.js';
+import { GceError, invalidField, requiredField } from '../gce-error.js';
 import { addressesInUse, allocateExternalAddress, allocateInternalAddress } from '../ip-allocation.js';
 import { ipv4ToNumber, parseIpv4Range, rangeContains } from '../ipv4.js';
 import { records, resolveReference, strings, type ResolvedReference } from '../references.js';
@@ -386,12 +386,10 @@ function addressSpec(): CollectionSpec {
       }
       return built;
     },
+    // Releasing an address whose IP a forwarding rule or instance holds is allowed, as in Compute:
+    // the holder keeps the IP as an ephemeral one (upstream's load balancers rely on this: they
+    // reserve the IP for the sync, create the forwarding rule, then release the reservation).
     afterWrite: (state) => syncAddressUsers(state),
-    checkNotInUse: (state, path, address) => {
-      const user = strings(address['users'])[0];
-      if (user !== undefined) throw inUse(path, user.slice(user.indexOf('projects/')));
-      state.assertNotInUse(path);
-    },
   };
 }
 

@@ -128,9 +128,9 @@ export async function createCcmResources(client: ComputeTestClient): Promise<str
     networkTier: 'PREMIUM',
   });
   expectEqual((await client.get(`regions/${region}/addresses/${EXTERNAL_LB}`))['status'], 'IN_USE', 'address in use');
-  // The CCM releases the temporary reservation once the forwarding rule holds the IP... after it stops using it.
-  const inUse = await client.call('DELETE', `regions/${region}/addresses/${EXTERNAL_LB}`);
-  expectEqual(inUse.status, 400, 'deleting an address in use');
+  // The CCM releases the temporary reservation once the forwarding rule holds the IP, which keeps it.
+  await client.mutate('DELETE', `regions/${region}/addresses/${EXTERNAL_LB}`);
+  expectEqual((await client.get(`regions/${region}/forwardingRules/${EXTERNAL_LB}`))['IPAddress'], ip, 'forwarding rule keeps the released IP');
 
   // Internal LB: instance groups per zone, health check, backend service, forwarding rule.
   for (const [zone, members] of [
@@ -214,7 +214,6 @@ export async function deleteCcmResources(client: ComputeTestClient, routes: stri
   await client.mutate('DELETE', 'global/healthChecks/k8s-1234567890abcdef-node');
   for (const zone of zones.slice(0, 2)) await client.mutate('DELETE', `zones/${zone}/instanceGroups/k8s-ig--1234567890abcdef`);
   await client.mutate('DELETE', `regions/${region}/forwardingRules/${EXTERNAL_LB}`);
-  await client.mutate('DELETE', `regions/${region}/addresses/${EXTERNAL_LB}`);
   await client.mutate('DELETE', `regions/${region}/targetPools/${EXTERNAL_LB}`);
   await client.mutate('DELETE', 'global/httpHealthChecks/k8s-1234567890abcdef-node');
   await client.mutate('DELETE', `global/firewalls/k8s-fw-${EXTERNAL_LB}`);
