@@ -28,6 +28,9 @@ describe('parseComputeFilter', () => {
     ['name ne .*-1', ['node-2', 'master']],
     ['(name eq node-.*) (status eq RUNNING)', ['node-1']],
     ['(name eq "node-.*") (zone eq ".*/zones/us-central1-b")', ['node-2']],
+    // k8s-cloud-provider's filter package writes unquoted literals, several terms each in parentheses.
+    ['(name eq node-.*) (zone eq https://x/compute/v1/projects/p/zones/us-central1-a)', ['node-1']],
+    ['(name eq node-.*) (zone ne https://x/compute/v1/projects/p/zones/us-central1-a) (canIpForward eq false)', ['node-2']],
     ['(name = "node-1") OR (name = "master")', ['node-1', 'master']],
     ['(name = "node-1") OR (name = "node-2") OR (name = "nope")', ['node-1', 'node-2']],
     ['(status = RUNNING) AND (canIpForward = true)', ['node-1']],
