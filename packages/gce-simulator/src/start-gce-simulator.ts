@@ -152,7 +152,10 @@ export async function startGceSimulator(options: GceSimulatorOptions = {}): Prom
       } catch {
         throw new GceError('badRequest', 'Invalid JSON payload received.');
       }
-      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new GceError('badRequest', 'Invalid JSON payload received. The body must be a JSON object.');
+      // google-gax's REST transport (@google-cloud/compute) sends the JSON string "" as the body of
+      // body-less POSTs such as `operations.wait`; Compute treats it as no body.
+      if (parsed === '') parsed = undefined;
+      else if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new GceError('badRequest', 'Invalid JSON payload received. The body must be a JSON object.');
       body = parsed as Record<string, unknown>;
     }
     const described = validator?.match(method, relative);
