@@ -39,16 +39,63 @@ function kindOf(status: number | undefined, reason: string, message: string): { 
   return { kind: 'Unknown', retryable: false };
 }
 
+/**
+ * gax turns the HTTP error of some calls (LRO methods) into a GoogleError carrying a gRPC code
+ * (`rpcCodeFromHttpStatusCode`) and the body's message, without the HTTP status or the reason.
+ */
+function kindOfGrpcCode(code: number, message: string): { kind: GceApiErrorKind; retryable: boolean } {
+  if (/rate limit|quota exceeded/i.test(message) || code === 8) return { kind: 'Throttled', retryable: true };
+  switch (code) {
+    case 5:
+      return { kind: 'NotFound', retryable: false };
+    case 6:
+    case 10:
+      return { kind: 'AlreadyExists', retryable: false };
+    case 9:
+      return message.includes('being used by') ? { kind: 'InUse', retryable: false } : { kind: 'PreconditionFailed', retryable: false };
+    case 3:
+      return message.includes('being used by') ? { kind: 'InUse', retryable: false } : { kind: 'Invalid', retryable: false };
+    case 7:
+    case 16:
+      return { kind: 'Unauthorized', retryable: false };
+    case 4:
+    case 13:
+    case 14:
+      return { kind: 'Unavailable', retryable: true };
+    default:
+      return { kind: 'Unknown', retryable: false };
+  }
+}
+
+const isGoogleError = (error: unknown): boolean => error instanceof Error && error.constructor.name === 'GoogleError';
+
+/** A network error code (`ECONNREFUSED`, ...) anywhere in the cause chain or in a message. */
+function networkCodeOf(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && current !== null && typeof current === 'object'; depth++) {
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && NETWORK_CODES.has(code)) return code;
+    const named = typeof message === 'string' ? [...NETWORK_CODES].find((candidate) => message.includes(candidate)) : undefined;
+    if (named !== undefined) return named;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 /** The GceApiError of an SDK failure. */
 export function toGceApiError(error: unknown, operation: string): GceApiError {
   if (error instanceof GceApiError) return error;
-  const shape = (error ?? {}) as { status?: unknown; code?: unknown; message?: unknown; response?: { status?: unknown; data?: unknown }; cause?: { code?: unknown } };
+  const shape = (error ?? {}) as { status?: unknown; code?: unknown; message?: unknown; response?: { status?: unknown; data?: unknown } };
   const rawMessage = typeof shape.message === 'string' ? shape.message : String(error);
   const body = parseBody(rawMessage) ?? parseBody(typeof shape.response?.data === 'string' ? shape.response.data : JSON.stringify(shape.response?.data ?? ''));
   const status = typeof shape.status === 'number' ? shape.status : typeof shape.response?.status === 'number' ? shape.response.status : typeof shape.code === 'number' ? shape.code : body?.code;
-  const networkCode = [shape.code, shape.cause?.code].find((code): code is string => typeof code === 'string' && NETWORK_CODES.has(code));
+  const networkCode = networkCodeOf(error);
   if (status === undefined && networkCode !== undefined) {
     return new GceApiError(`cannot reach the Compute API (${networkCode})`, { kind: 'Unavailable', reason: networkCode, operation, retryable: true, cause: error });
+  }
+  if (isGoogleError(error) && typeof shape.code === 'number' && networkCode === undefined) {
+    const grpc = kindOfGrpcCode(shape.code, rawMessage);
+    return new GceApiError(`gRPC code ${shape.code}: ${rawMessage}`, { kind: grpc.kind, reason: '', operation, retryable: grpc.retryable, cause: error });
   }
   const message = body?.message ?? rawMessage;
   const reason = body?.reason ?? '';

@@ -20,8 +20,13 @@ export function createTokenUrlAuthClient(tokenUrl: string, tokenBody: string, no
 
   async function refresh(): Promise<string> {
     let response: Response;
+    const post = (): Promise<Response> => fetch(tokenUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: tokenBody });
     try {
-      response = await fetch(tokenUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: tokenBody });
+      // A reset on a pooled keep-alive connection the server just closed: one fresh attempt at once.
+      response = await post().catch((error: unknown) => {
+        if ((error as { cause?: { code?: string } }).cause?.code === 'ECONNRESET') return post();
+        throw error;
+      });
     } catch (error) {
       const code = (error as { cause?: { code?: string } }).cause?.code ?? 'network error';
       throw new GceApiError(`cannot reach token-url ${tokenUrl} (${code})`, { kind: 'Unavailable', reason: code, operation: 'token.fetch', retryable: true, cause: error });
@@ -57,6 +62,11 @@ export function createTokenUrlAuthClient(tokenUrl: string, tokenBody: string, no
     async getRequestHeaders(): Promise<Headers> {
       return new Headers({ authorization: `Bearer ${await token()}` });
     },
-    fetch: (input, init) => fetch(input, init),
+    /** The REST transport sends every request through this: it adds the bearer token. */
+    async fetch(input, init) {
+      const headers = new Headers(init?.headers);
+      headers.set('authorization', `Bearer ${await token()}`);
+      return fetch(input, { ...init, headers });
+    },
   };
 }
