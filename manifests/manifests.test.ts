@@ -187,7 +187,7 @@ suite('manifests', () => {
     it('runs this provider: its image, --cloud-provider, and no cluster-wide rights beyond the base', () => {
       const container = deploymentContainer(objects);
       expect(container.image).toMatch(new RegExp(`^ghcr\\.io/ccm-ts/${name}-cloud-controller-manager:v\\d+\\.\\d+\\.\\d+$`));
-      expect(container.args.filter((argument) => argument.startsWith('--cloud-provider='))).toEqual([`--cloud-provider=${name}`]);
+      expect(container.args.filter((argument) => argument.startsWith('--cloud-provider='))).toEqual([`--cloud-provider=${CLOUD_PROVIDER_NAMES[name] ?? name}`]);
       const clusterRoles = (list: KubernetesObject[]) => list.filter((object) => object.kind === 'ClusterRole' || object.kind === 'ClusterRoleBinding');
       expect(clusterRoles(objects)).toEqual(clusterRoles(render('base')));
     });
@@ -313,6 +313,9 @@ function cloudConfigOf(objects: KubernetesObject[]): { text: string; fileName: s
   return { text: text!, fileName: path, mountReadOnly: mount!.readOnly === true };
 }
 
+/** `--cloud-provider` names that differ from the overlay (and provider folder) name: upstream calls GCP's provider `gce`. */
+const CLOUD_PROVIDER_NAMES: Readonly<Record<string, string>> = { gcp: 'gce' };
+
 async function importProvider(name: string): Promise<Record<string, unknown>> {
   const entry = join(repositoryRoot, 'providers', `cloud-provider-${name}`, 'dist', 'index.js');
   if (!existsSync(entry)) throw new Error(`${entry} is not built: run pnpm build first (the test command builds before testing)`);
@@ -324,7 +327,7 @@ type CloudConfigReader = (text: string, fileName: string, environment: Record<st
 
 /** Reads an overlay's example cloud-config with its provider's reader; returns the warnings (problems throw). */
 async function readCloudConfigWithProvider(overlay: string, text: string, fileName: string): Promise<unknown[]> {
-  const readerNames: Record<string, string> = { sandbox: 'readSandboxCloudConfig', aws: 'readAwsCloudConfig', vsphere: 'readVsphereConfig' };
+  const readerNames: Record<string, string> = { sandbox: 'readSandboxCloudConfig', aws: 'readAwsCloudConfig', vsphere: 'readVsphereConfig', gcp: 'readGceCloudConfig' };
   const readerName = readerNames[overlay];
   if (readerName === undefined) throw new Error(`no cloud-config reader known for the overlay ${overlay}: add it to readCloudConfigWithProvider`);
   if (overlay === 'vsphere' && !existsSync(join(repositoryRoot, 'providers', 'cloud-provider-vsphere', 'src', 'index.ts'))) {

@@ -1,0 +1,175 @@
+/**
+ * Composition root of the GCE provider (upstream `newGCECloud`): reads gce.conf, builds the
+ * Compute clients and the SDK-backed port behind the port pipeline (retries of transient
+ * failures, the provider's one cloud API budget, the observer), the coalescing instance lookups,
+ * and wires InstancesV2, LoadBalancer (external network LB) and Routes.
+ *
+ * The port pipeline (`composeGcePort`, core's `composeCloudPort`), outside in: instance lookup
+ * coalescers -> retries (5xx, network, token source) -> budget -> observer -> SDK adapter.
+ */
+import { createCoalescerMetrics, type CloudApiBudget, type CloudRetryPolicy } from '@ccm/core/cloud';
+import {
+  cloudProviders,
+  defineCloudProvider,
+  type CloudInitializeContext,
+  type CloudProvider,
+  type CloudProviderCreateContext,
+  type CloudProviderFactoryContext,
+  type CloudProviderRegistry,
+  type DefinedCloudProvider,
+  type InstancesV2,
+  type LoadBalancer,
+  type Routes,
+} from '@ccm/core/provider';
+import { DEFAULT_CLOUD_CONFIG_FILE_NAME, readGceCloudConfig, type GceCloudConfig } from './config/read-gce-cloud-config.js';
+import { GcpInstances } from './gcp-instances.js';
+import { GcpLoadBalancers } from './gcp-load-balancers.js';
+import { GcpRoutes } from './gcp-routes.js';
+import { ConfigMapClusterId } from './kube/config-map-cluster-id.js';
+import { InstanceLocator } from './operations/instance-locator.js';
+import { CoalescedInstanceLookup } from './operations/instance-lookup.js';
+import { ExternalLoadBalancerOperations } from './operations/load-balancer/external-load-balancer.js';
+import { ManagedZones } from './operations/managed-zones.js';
+import { ResourceLinks } from './operations/resource-links.js';
+import { RouteOperations } from './operations/route-operations.js';
+import type { ComputePort } from './ports/compute-port.js';
+import { composeGcePort, createGceApiBudget, createGceCloudApiObserver, type GceApiBudgetOverrides } from './ports/gcp-port-pipeline.js';
+import { createComputeClients } from './ports/sdk/compute-clients.js';
+import { createSdkComputePort } from './ports/sdk/sdk-compute-port.js';
+import { GCE_PROVIDER_NAME } from './provider-id.js';
+
+export interface GcePorts {
+  compute: ComputePort;
+}
+
+/** Seams for tests and simulators; production uses the defaults. */
+export interface GcpCloudOptions {
+  /** Replace the SDK-backed port (still wrapped by the pipeline). */
+  ports?: Partial<GcePorts>;
+  apiBudget?: GceApiBudgetOverrides;
+  retry?: CloudRetryPolicy;
+  /** The cluster ID without the `kube-system/ingress-uid` ConfigMap (tests). */
+  clusterId?: () => Promise<string>;
+  /** Pause between operation polls (ms; default `OPERATION_POLL_INTERVAL_MS`). */
+  operationPollIntervalMs?: number;
+}
+
+export class GcpCloud implements CloudProvider {
+  readonly providerName = GCE_PROVIDER_NAME;
+  readonly config: GceCloudConfig;
+  readonly apiBudget: CloudApiBudget;
+  readonly #instancesV2: GcpInstances;
+  readonly #loadBalancers: GcpLoadBalancers;
+  readonly #routes: GcpRoutes;
+  readonly #clusterIdStore: ConfigMapClusterId | undefined;
+
+  constructor(parts: { config: GceCloudConfig; apiBudget: CloudApiBudget; instancesV2: GcpInstances; loadBalancers: GcpLoadBalancers; routes: GcpRoutes; clusterIdStore: ConfigMapClusterId | undefined }) {
+    this.config = parts.config;
+    this.apiBudget = parts.apiBudget;
+    this.#instancesV2 = parts.instancesV2;
+    this.#loadBalancers = parts.loadBalancers;
+    this.#routes = parts.routes;
+    this.#clusterIdStore = parts.clusterIdStore;
+  }
+
+  initialize(context: CloudInitializeContext): void {
+    this.#clusterIdStore?.attach(context.clientBuilder.kubeConfig('gce-cluster-id'));
+  }
+
+  instancesV2(): InstancesV2 {
+    return this.#instancesV2;
+  }
+
+  loadBalancer(): LoadBalancer {
+    return this.#loadBalancers;
+  }
+
+  routes(): Routes {
+    return this.#routes;
+  }
+
+  // Instances (v1), Zones and Clusters (the GKE container API) are not offered: every controller
+  // uses InstancesV2, and the container API is GKE's.
+
+  /** Upstream `HasClusterID` is always true (the ID comes from the ingress-uid ConfigMap). */
+  hasClusterId(): boolean {
+    return true;
+  }
+}
+
+/** The GCE provider's definition (core's `defineCloudProvider`), with test and simulator seams in `options`. */
+export function defineGcpCloudProvider(options: GcpCloudOptions = {}): DefinedCloudProvider<GceCloudConfig> {
+  return defineCloudProvider({
+    name: GCE_PROVIDER_NAME,
+    configSchema: { read: readGceCloudConfig },
+    defaultConfigFileName: DEFAULT_CLOUD_CONFIG_FILE_NAME,
+    create: (config, context) => createGcpCloudFromConfig(config, context, options),
+  });
+}
+
+export const gcpCloudProvider = defineGcpCloudProvider();
+
+/** Reads `configText` and builds the provider; `options` are the seams of tests and simulators. */
+export async function createGcpCloud(configText: string | undefined, context: CloudProviderFactoryContext, options: GcpCloudOptions = {}): Promise<GcpCloud> {
+  return (await defineGcpCloudProvider(options).factory(configText, context)) as GcpCloud;
+}
+
+function createGcpCloudFromConfig(config: GceCloudConfig, context: CloudProviderCreateContext, options: GcpCloudOptions): GcpCloud {
+  const logger = context.logger;
+  const budget = createGceApiBudget(context.metrics, logger, options.apiBudget);
+  const pipeline = {
+    budget,
+    observer: createGceCloudApiObserver(context.metrics),
+    retry: {
+      onRetry: ({ operation, attempt, delayMs, error }: { operation: string; attempt: number; delayMs: number; error: unknown }) =>
+        logger.info('retrying cloud call', { operation, attempt, delayMs, error: String(error) }),
+      ...options.retry,
+    },
+  };
+  const compute = composeGcePort(
+    options.ports?.compute ??
+      createSdkComputePort(createComputeClients(config.endpoint, config.credentials), {
+        project: config.projectId,
+        networkProject: config.networkProjectId,
+        ...(options.operationPollIntervalMs === undefined ? {} : { operationPollIntervalMs: options.operationPollIntervalMs }),
+      }),
+    'compute',
+    pipeline,
+  );
+  logger.info('GCE cloud provider configured', {
+    project: config.projectId,
+    networkProject: config.networkProjectId,
+    network: config.networkName,
+    localZone: config.localZone,
+    region: config.region,
+    endpoint: config.endpoint.baseUrl,
+    credentials: config.credentials.kind,
+  });
+
+  const zones = new ManagedZones(config.localZone, config.region, config.multizone || config.regional);
+  const lookup = new CoalescedInstanceLookup(compute, zones, {
+    observers: {
+      inZone: createCoalescerMetrics(context.metrics, GCE_PROVIDER_NAME, 'InstancesList'),
+      byName: createCoalescerMetrics(context.metrics, GCE_PROVIDER_NAME, 'InstancesAggregatedList'),
+    },
+  });
+  const locator = new InstanceLocator(lookup);
+  const links = new ResourceLinks(config.endpoint.baseUrl, config.projectId, config.networkProjectId);
+  const clusterIdStore = options.clusterId === undefined ? new ConfigMapClusterId() : undefined;
+  const clusterId = options.clusterId ?? (() => (clusterIdStore as ConfigMapClusterId).clusterId());
+  return new GcpCloud({
+    config,
+    apiBudget: budget,
+    instancesV2: new GcpInstances({ locator, project: config.projectId, stackType: config.stackType }),
+    loadBalancers: new GcpLoadBalancers(
+      new ExternalLoadBalancerOperations({ compute, links, locator, region: config.region, networkName: config.networkName, nodeTags: config.nodeTags, clusterId, logger }),
+    ),
+    routes: new GcpRoutes(new RouteOperations({ compute, locator, links, networkName: config.networkName })),
+    clusterIdStore,
+  });
+}
+
+/** Registers `gce` in a provider registry (default: the process-wide one). */
+export function registerGcpCloudProvider(registry: CloudProviderRegistry = cloudProviders): CloudProviderRegistry {
+  return gcpCloudProvider.register(registry);
+}

@@ -1,0 +1,41 @@
+/**
+ * Starts the GCE simulator (`@ccm/gce-simulator`, a workspace package) in-process, and says why
+ * it cannot when it is not built. When Compute's discovery document is installed
+ * (`.ci/install-prerequisites`, section gce-discovery) every request is checked against it.
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+export const GCE_SIMULATOR_INSTALL_HINT = 'build the workspace (`npx -y pnpm@10.34.8 build`, or `pnpm exec tsc -b packages/gce-simulator`)';
+
+export interface RunningGceSimulator {
+  url: string;
+  project: string;
+  region: string;
+  zones: string[];
+  network: string;
+  tokenUrl: string;
+  discoveryViolations(): readonly string[];
+  close(): Promise<void>;
+}
+
+const require = createRequire(import.meta.url);
+
+function simulatorEntry(): string | undefined {
+  try {
+    return require.resolve('@ccm/gce-simulator');
+  } catch {
+    return undefined;
+  }
+}
+
+export function gceSimulatorUnavailableReason(): string | undefined {
+  const entry = simulatorEntry();
+  return entry !== undefined && existsSync(entry) ? undefined : '@ccm/gce-simulator is not built (its dist/index.js is missing)';
+}
+
+export async function startSimulator(options: { project?: string; region?: string; zones?: string[]; network?: string } = {}): Promise<RunningGceSimulator> {
+  const simulator = (await import('@ccm/gce-simulator')) as typeof import('@ccm/gce-simulator');
+  const document = simulator.discoveryDocumentPath();
+  return simulator.startGceSimulator({ ...options, ...(existsSync(document) ? { discoveryDocument: document } : {}) });
+}

@@ -1,0 +1,168 @@
+import { isImplementedElsewhere, isPermanentInvalidInput } from '@ccm/core/provider';
+import { describe, expect, it } from 'vitest';
+import { fakeError, FAKE_BASE_URL } from './fakes/fake-compute.js';
+import { CLUSTER_ID, createHarness, gceConf, makeNode, makeService, PROJECT, REGION, ZONE } from './helpers.js';
+
+const LB = 'a11111111222233334444555555555555'.slice(0, 32);
+const nodes = [makeNode('node-1'), makeNode('node-2')];
+
+async function harnessWithNodes(config = gceConf('node-tags = k8s-node\n')) {
+  const harness = await createHarness({ config });
+  harness.compute.addInstance(ZONE, 'node-1');
+  harness.compute.addInstance(ZONE, 'node-2');
+  return harness;
+}
+
+describe('GCE external network load balancer', () => {
+  it('creates the firewall, the shared node health check and its firewall, the target pool and the forwarding rule; the held address is released', async () => {
+    const { cloud, compute } = await harnessWithNodes();
+    const status = await cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService({ ports: [{ port: 80 }, { port: 81 }, { port: 443 }] }), nodes);
+    const ip = status.ingress?.[0]?.ip ?? '';
+    expect(ip).toMatch(/^203\.0\.113\./);
+    expect(compute.forwardingRules.get(`${REGION}/${LB}`)).toMatchObject({
+      IPAddress: ip,
+      IPProtocol: 'TCP',
+      portRange: '80-443',
+      target: `${FAKE_BASE_URL}projects/${PROJECT}/regions/${REGION}/targetPools/${LB}`,
+      networkTier: 'PREMIUM',
+      description: '{"kubernetes.io/service-name":"default/web"}',
+    });
+    expect(compute.targetPools.get(`${REGION}/${LB}`)).toMatchObject({
+      sessionAffinity: 'NONE',
+      healthChecks: [`${FAKE_BASE_URL}projects/${PROJECT}/global/httpHealthChecks/k8s-${CLUSTER_ID}-node`],
+    });
+    expect(compute.targetPools.get(`${REGION}/${LB}`)?.instances.map((url) => url.split('/').at(-1))).toEqual(['node-1', 'node-2']);
+    expect(compute.healthChecks.get(`k8s-${CLUSTER_ID}-node`)).toMatchObject({ port: 10256, requestPath: '/healthz', checkIntervalSec: 8, timeoutSec: 1, healthyThreshold: 1, unhealthyThreshold: 3 });
+    expect(compute.firewalls.get(`k8s-fw-${LB}`)).toMatchObject({
+      description: `{"kubernetes.io/service-name":"default/web", "kubernetes.io/service-ip":"${ip}"}`,
+      sourceRanges: ['0.0.0.0/0'],
+      destinationRanges: [ip],
+      targetTags: ['k8s-node'],
+      allowed: [{ IPProtocol: 'tcp', ports: ['80-81', '443'] }],
+    });
+    expect(compute.firewalls.get(`k8s-${CLUSTER_ID}-node-http-hc`)).toMatchObject({ allowed: [{ IPProtocol: 'tcp', ports: ['10256'] }], targetTags: ['k8s-node'] });
+    expect(compute.addresses.size).toBe(0);
+  });
+
+  it('changes nothing on a second sync', async () => {
+    const { cloud, compute } = await harnessWithNodes();
+    const first = await cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService(), nodes);
+    const before = compute.mutations().length;
+    const second = await cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService(), nodes);
+    expect(second).toEqual(first);
+    // The forwarding rule's IP is held again by an address for the sync, then released: nothing else changes.
+    expect(compute.mutations().slice(before)).toEqual(['insertAddress', 'deleteAddress']);
+  });
+
+  it('updates target pool membership as a diff on node changes', async () => {
+    const { cloud, compute } = await harnessWithNodes();
+    await cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService(), nodes);
+    compute.addInstance(ZONE, 'node-3');
+    const before = compute.mutations().length;
+    await cloud.loadBalancer().updateLoadBalancer('kubernetes', makeService(), [makeNode('node-2'), makeNode('node-3')]);
+    expect(compute.mutations().slice(before)).toEqual(['addTargetPoolInstances', 'removeTargetPoolInstances']);
+    expect(compute.targetPools.get(`${REGION}/${LB}`)?.instances.map((url) => url.split('/').at(-1))).toEqual(['node-2', 'node-3']);
+  });
+
+  it('uses a per-service health check for externalTrafficPolicy Local and recreates pool and rule when the policy switches', async () => {
+    const { cloud, compute } = await harnessWithNodes();
+    await cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService(), nodes);
+    await cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService({ externalTrafficPolicy: 'Local', healthCheckNodePort: 31000 }), nodes);
+    expect(compute.healthChecks.get(LB)).toMatchObject({ port: 31000, requestPath: '/healthz', description: '{"kubernetes.io/service-name":"default/web"}' });
+    expect(compute.targetPools.get(`${REGION}/${LB}`)?.healthChecks[0]).toMatch(new RegExp(`/httpHealthChecks/${LB}$`));
+    expect(compute.firewalls.get(`k8s-${LB}-http-hc`)).toMatchObject({ allowed: [{ IPProtocol: 'tcp', ports: ['31000'] }] });
+    expect(compute.healthChecks.has(`k8s-${CLUSTER_ID}-node`)).toBe(false);
+    expect(compute.firewalls.has(`k8s-${CLUSTER_ID}-node-http-hc`)).toBe(false);
+  });
+
+  it('keeps the shared node health check while another load balancer uses it', async () => {
+    const { cloud, compute } = await harnessWithNodes();
+    const other = makeService({ name: 'other', uid: '99999999-2222-3333-4444-555555555555' });
+    await cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService(), nodes);
+    await cloud.loadBalancer().ensureLoadBalancer('kubernetes', other, nodes);
+    await cloud.loadBalancer().ensureLoadBalancerDeleted('kubernetes', makeService());
+    expect(compute.healthChecks.has(`k8s-${CLUSTER_ID}-node`)).toBe(true);
+    await cloud.loadBalancer().ensureLoadBalancerDeleted('kubernetes', other);
+    expect([compute.healthChecks.size, compute.firewalls.size, compute.targetPools.size, compute.forwardingRules.size, compute.addresses.size]).toEqual([0, 0, 0, 0, 0]);
+    await cloud.loadBalancer().ensureLoadBalancerDeleted('kubernetes', other);
+  });
+
+  it('deletes only what carries its own description', async () => {
+    const { cloud, compute } = await harnessWithNodes();
+    await cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService(), nodes);
+    const rule = compute.forwardingRules.get(`${REGION}/${LB}`);
+    if (rule) rule.description = '{"kubernetes.io/service-name":"someone/else"}';
+    // The foreign forwarding rule stays, so its target pool cannot go either: the deletion fails loudly.
+    await expect(cloud.loadBalancer().ensureLoadBalancerDeleted('kubernetes', makeService())).rejects.toThrow(/InUse/);
+    expect(compute.forwardingRules.has(`${REGION}/${LB}`)).toBe(true);
+    expect(compute.firewalls.has(`k8s-fw-${LB}`)).toBe(false);
+  });
+
+  it('uses a reserved loadBalancerIP and never releases it; an unreserved one is refused before any change', async () => {
+    const { cloud, compute } = await harnessWithNodes();
+    compute.addresses.set(`${REGION}/my-ip`, { name: 'my-ip', address: '35.1.1.1', networkTier: 'PREMIUM' });
+    const status = await cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService({ loadBalancerIP: '35.1.1.1' }), nodes);
+    expect(status.ingress).toEqual([{ ip: '35.1.1.1' }]);
+    expect(compute.addresses.has(`${REGION}/my-ip`)).toBe(true);
+    const fresh = await harnessWithNodes();
+    await expect(fresh.cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService({ loadBalancerIP: '35.9.9.9' }), nodes)).rejects.toThrow(/spec\.loadBalancerIP=35\.9\.9\.9/);
+    expect(fresh.compute.mutations()).toEqual([]);
+  });
+
+  it('recreates the forwarding rule in the annotated network tier', async () => {
+    const { cloud, compute } = await harnessWithNodes();
+    await cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService(), nodes);
+    await cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService({ annotations: { 'cloud.google.com/network-tier': 'Standard' } }), nodes);
+    expect(compute.forwardingRules.get(`${REGION}/${LB}`)?.networkTier).toBe('STANDARD');
+  });
+
+  it.each([
+    [{ 'cloud.google.com/network-tier': 'Gold' }, /cloud\.google\.com\/network-tier="Gold"/],
+    [{ 'networking.gke.io/load-balancer-type': 'Internal' }, /networking\.gke\.io\/load-balancer-type="Internal": internal load balancers are not implemented/],
+    [{ 'cloud.google.com/load-balancer-type': 'internal' }, /cloud\.google\.com\/load-balancer-type="internal"/],
+    [{ 'service.beta.kubernetes.io/load-balancer-source-ranges': '10.0.0.0/8,not-a-cidr' }, /load-balancer-source-ranges=.*"not-a-cidr" is not a CIDR/],
+  ])('refuses bad annotation %o permanently, naming it, before any cloud change', async (annotations, message) => {
+    const { cloud, compute } = await harnessWithNodes();
+    const attempt = cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService({ annotations }), nodes);
+    await expect(attempt).rejects.toThrow(message);
+    await expect(attempt).rejects.toSatisfy(isPermanentInvalidInput);
+    expect(compute.mutations()).toEqual([]);
+  });
+
+  it('refuses mixed protocols permanently', async () => {
+    const { cloud } = await harnessWithNodes();
+    await expect(cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService({ ports: [{ port: 53, protocol: 'UDP' }, { port: 80 }] }), nodes)).rejects.toSatisfy(isPermanentInvalidInput);
+  });
+
+  it('leaves Services of other controllers alone', async () => {
+    const { cloud, compute } = await harnessWithNodes();
+    await expect(cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService({ annotations: { 'cloud.google.com/l4-rbs': 'enabled' } }), nodes)).rejects.toSatisfy(isImplementedElsewhere);
+    await expect(cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService({ loadBalancerClass: 'example.com/lb' }), nodes)).rejects.toSatisfy(isImplementedElsewhere);
+    expect(compute.mutations()).toEqual([]);
+  });
+
+  it('computes node tags from the instances when node-tags is not set, and fails a host without one', async () => {
+    const { cloud, compute } = await createHarness({ config: gceConf() });
+    compute.addInstance(ZONE, 'pool-a-1', { tags: ['pool', 'pool-a', 'http'] });
+    await cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService(), [makeNode('pool-a-1')]);
+    expect(compute.firewalls.get(`k8s-fw-${LB}`)?.targetTags).toEqual(['pool-a']);
+    compute.addInstance(ZONE, 'untagged');
+    await expect(cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService(), [makeNode('untagged')])).rejects.toThrow(/could not find any tag/);
+  });
+
+  it('re-reads and retries after a stale fingerprint (412)', async () => {
+    const { cloud, compute } = await harnessWithNodes();
+    compute.failNext('insertTargetPool', fakeError('PreconditionFailed', 'insertTargetPool'));
+    await cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService(), nodes);
+    expect(compute.callsOf('insertTargetPool')).toBe(2);
+    expect(compute.forwardingRules.size).toBe(1);
+  });
+
+  it('fails without nodes and reports status only when the forwarding rule exists', async () => {
+    const { cloud } = await harnessWithNodes();
+    await expect(cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService(), [])).rejects.toThrow(/without nodes/);
+    expect(await cloud.loadBalancer().getLoadBalancer('kubernetes', makeService())).toEqual({ status: undefined, exists: false });
+    const status = await cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService(), nodes);
+    expect(await cloud.loadBalancer().getLoadBalancer('kubernetes', makeService())).toEqual({ status, exists: true });
+  });
+});
