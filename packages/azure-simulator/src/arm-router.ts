@@ -269,7 +269,8 @@ export class ArmRouter {
   /** Validates and stores a top-level resource; answers 200/201 with the LRO headers where ARM has them. */
   private write(request: ArmRequest, kind: ResourceKind, id: string, name: string, resourceGroup: string, input: Json, existing: StoredResource | undefined, patch = false): ArmReply {
     const resource = this.store(kind, id, name, resourceGroup, input, existing);
-    if (SYNCHRONOUS.has(kind)) return { status: existing ? 200 : 201, body: this.render(resource) };
+    // Availability sets answer 200 to both creation and update (the SDK accepts nothing else).
+    if (SYNCHRONOUS.has(kind)) return { status: 200, body: this.render(resource) };
     const during = existing ? 'Updating' : kind.startsWith('virtualMachine') ? 'Creating' : 'Updating';
     return this.startWrite(request, resource, during, existing || patch ? 200 : 201, () => this.render(resource));
   }
@@ -348,7 +349,9 @@ export class ArmRouter {
     const result = this.operations.result(id);
     if (!result) throw new ArmError(404, 'NotFound', `Operation ${id} not found.`);
     if (result.running) return { status: 202, headers: { 'retry-after': '0' } };
-    return result.body === undefined ? { status: 204 } : { status: 200, body: result.body };
+    // A finished operation without a resource (a delete, a power action) answers 200 with no body:
+    // the Compute SDK accepts only 200/201/202 there.
+    return result.body === undefined ? { status: 200 } : { status: 200, body: result.body };
   }
 
   // ---- virtual machines -------------------------------------------------------------------
