@@ -60,6 +60,10 @@ export class LongRunningOperations {
   status(id: string): Json | undefined {
     const operation = this.poll(id);
     if (!operation) return undefined;
+    const status = operation.endTime === undefined ? 'InProgress' : 'Succeeded';
+    // Microsoft.Network's status resource carries only the status (AzureAsyncOperationResult);
+    // Microsoft.Compute's adds the operation name and times.
+    if (operation.namespace === 'Microsoft.Network') return { status };
     return {
       name: operation.id,
       status: operation.endTime === undefined ? 'InProgress' : 'Succeeded',
