@@ -60,7 +60,7 @@ describeWithPythonAzureSdk('the schema from azure-mgmt-network / azure-mgmt-comp
 
   beforeAll(async () => {
     directory = await mkdtemp(join(tmpdir(), 'azure-schema-'));
-    runPythonScript('dump_schema.py', [join(directory, 'schema.json')]);
+    await runPythonScript('dump_schema.py', [join(directory, 'schema.json')]);
     validator = new ArmSchemaValidator(JSON.parse(await readFile(join(directory, 'schema.json'), 'utf8')) as ArmSchema);
   }, 120_000);
   afterAll(async () => {

@@ -22,7 +22,7 @@ describeWithPythonAzureSdk('the simulator against the ARM models of azure-mgmt-n
 
   beforeAll(async () => {
     directory = await mkdtemp(join(tmpdir(), 'azure-schema-'));
-    runPythonScript('dump_schema.py', [join(directory, 'schema.json')]);
+    await runPythonScript('dump_schema.py', [join(directory, 'schema.json')]);
     schema = JSON.parse(await readFile(join(directory, 'schema.json'), 'utf8')) as ArmSchema;
     validator = new ArmSchemaValidator(schema);
     simulator = await startAzureSimulator({ recordExchanges: true });

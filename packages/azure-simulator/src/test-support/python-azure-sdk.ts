@@ -3,7 +3,7 @@
  * by `.ci/install-prerequisites` (section azure-schema) into a virtualenv. Tests that need it fail
  * under CI=true when it is missing and skip loudly otherwise.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,11 +44,29 @@ export function unavailableReason(): string | undefined {
   return wrong.length > 0 ? `${python} has the wrong Azure SDK versions: ${wrong.join(', ')}` : undefined;
 }
 
-/** Runs a script from schema/ with the pinned Python; throws with its stderr on failure. */
-export function runPythonScript(script: string, args: readonly string[], options: { input?: string; timeoutMs?: number } = {}): string {
-  const result = spawnSync(pythonCandidate(), [join(SCHEMA_DIRECTORY, script), ...args], { encoding: 'utf8', input: options.input, timeout: options.timeoutMs ?? 120_000, maxBuffer: 256 * 1024 * 1024 });
-  if (result.status !== 0) throw new Error(`${script} exited ${String(result.status ?? result.signal)}: ${result.stderr}`);
-  return result.stdout;
+/**
+ * Runs a script from schema/ with the pinned Python (asynchronously: the simulator it talks to
+ * runs in this process); rejects with its stderr on failure.
+ */
+export function runPythonScript(script: string, args: readonly string[], options: { input?: string; timeoutMs?: number } = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(pythonCandidate(), [join(SCHEMA_DIRECTORY, script), ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    const timer = setTimeout(() => child.kill('SIGTERM'), options.timeoutMs ?? 120_000);
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(Buffer.concat(stdout).toString('utf8'));
+      else reject(new Error(`${script} exited ${String(code ?? signal)}: ${Buffer.concat(stderr).toString('utf8')}`));
+    });
+    child.stdin.end(options.input ?? '');
+  });
 }
 
 /**
