@@ -36,9 +36,9 @@ export interface RawResponse {
 }
 
 /** One HTTPS request to the simulator; `token` undefined sends no Authorization header. */
-export function rawRequest(simulator: AzureSimulator, method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string>; form?: Record<string, string> } = {}): Promise<RawResponse> {
+export function rawRequest(simulator: AzureSimulator, method: string, path: string, options: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string>; form?: Record<string, string> } = {}): Promise<RawResponse> {
   const url = new URL(path, simulator.resourceManagerEndpoint);
-  const payload = options.form !== undefined ? new URLSearchParams(options.form).toString() : options.body === undefined ? undefined : JSON.stringify(options.body);
+  const payload = options.raw !== undefined ? options.raw : options.form !== undefined ? new URLSearchParams(options.form).toString() : options.body === undefined ? undefined : JSON.stringify(options.body);
   return new Promise((resolve, reject) => {
     const request = httpsRequest(
       url,
