@@ -7,10 +7,11 @@
  * InstancesV2 always, Routes when `routeTableName` is set. LoadBalancer is not offered yet.
  */
 import type { CloudApiBudget, CloudRetryPolicy } from '@ccm/core/cloud';
-import { defineCloudProvider, type CloudProvider, type CloudProviderCreateContext, type CloudProviderFactoryContext, type CloudProviderRegistry, type DefinedCloudProvider, type InstancesV2, type Routes } from '@ccm/core/provider';
+import { defineCloudProvider, type CloudInitializeContext, type CloudProvider, type CloudProviderCreateContext, type CloudProviderFactoryContext, type CloudProviderRegistry, type DefinedCloudProvider, type InstancesV2, type Routes } from '@ccm/core/provider';
 import { AzureInstances } from './azure-instances.js';
 import { AzureRoutes } from './azure-routes.js';
-import { DEFAULT_CLOUD_CONFIG_FILE_NAME, readAzureCloudConfig, type AzureCloudConfig } from './config/read-azure-cloud-config.js';
+import { DEFAULT_CLOUD_CONFIG_FILE_NAME, readAzureCloudConfig, type AzureCloudConfig, type AzureConfigValues } from './config/read-azure-cloud-config.js';
+import { ConnectionConfigSource } from './config/secret-config-source.js';
 import { InstanceLocator, MIN_LIST_REFRESH_INTERVAL_MS } from './operations/instance-locator.js';
 import { NodeAddressOperations } from './operations/node-addresses.js';
 import { RouteTableOperations } from './operations/route-table.js';
@@ -47,12 +48,19 @@ export class AzureCloud implements CloudProvider {
   readonly apiBudget: CloudApiBudget;
   readonly #instancesV2: AzureInstances;
   readonly #routes: AzureRoutes | undefined;
+  readonly #connection: ConnectionConfigSource;
 
-  constructor(parts: { config: AzureCloudConfig; apiBudget: CloudApiBudget; instancesV2: AzureInstances; routes: AzureRoutes | undefined }) {
+  constructor(parts: { config: AzureCloudConfig; apiBudget: CloudApiBudget; instancesV2: AzureInstances; routes: AzureRoutes | undefined; connection: ConnectionConfigSource }) {
     this.config = parts.config;
     this.apiBudget = parts.apiBudget;
     this.#instancesV2 = parts.instancesV2;
     this.#routes = parts.routes;
+    this.#connection = parts.connection;
+  }
+
+  /** Follows the `azure-cloud-provider` Secret through the shared informer (cloudConfigType merge / secret). */
+  initialize(context: CloudInitializeContext): void {
+    this.#connection.attach(context.informers);
   }
 
   // Instances (v1), Zones and Clusters are not offered (every controller uses InstancesV2;
@@ -73,10 +81,21 @@ export class AzureCloud implements CloudProvider {
 }
 
 /** The Azure provider's definition (core's `defineCloudProvider`), with test and simulator seams in `options`. */
-export function defineAzureCloudProvider(options: AzureCloudOptions = {}): DefinedCloudProvider<AzureCloudConfig> {
+/** What the definition reads: the typed config and the keys the file set (merged with the Secret's later). */
+export interface AzureConfigFile {
+  config: AzureCloudConfig;
+  file: AzureConfigValues;
+}
+
+export function defineAzureCloudProvider(options: AzureCloudOptions = {}): DefinedCloudProvider<AzureConfigFile> {
   return defineCloudProvider({
     name: AZURE_PROVIDER_NAME,
-    configSchema: { read: readAzureCloudConfig },
+    configSchema: {
+      read: (text, fileName) => {
+        const { config, file, warnings } = readAzureCloudConfig(text, fileName);
+        return { config: { config, file }, warnings };
+      },
+    },
     defaultConfigFileName: DEFAULT_CLOUD_CONFIG_FILE_NAME,
     create: (config, context) => createAzureCloudFromConfig(config, context, options),
   });
@@ -94,8 +113,25 @@ export async function createAzureCloud(configText: string | undefined, context: 
   return (await defineAzureCloudProvider(options).factory(configText, context)) as AzureCloud;
 }
 
-function createAzureCloudFromConfig(config: AzureCloudConfig, context: CloudProviderCreateContext, options: AzureCloudOptions): AzureCloud {
+/** `Port` whose every method first awaits `resolve()` (the SDK port of the current connection config). */
+function deferredPort<Port extends object>(methods: ReadonlyArray<keyof Port & string>, resolve: () => Promise<Port>): Port {
+  const port: Record<string, unknown> = {};
+  for (const method of methods) {
+    port[method] = async (...parameters: unknown[]) => {
+      const target = await resolve();
+      return (target[method] as (...values: unknown[]) => unknown).apply(target, parameters);
+    };
+  }
+  return port as Port;
+}
+
+const COMPUTE_METHODS = ['listVirtualMachines', 'listScaleSets', 'listScaleSetVirtualMachines'] as const satisfies ReadonlyArray<keyof ComputePort>;
+const NETWORK_METHODS = ['getNetworkInterface', 'getPublicIpAddress', 'getRouteTable', 'createRouteTable', 'putRoute', 'deleteRoute'] as const satisfies ReadonlyArray<keyof NetworkPort>;
+
+function createAzureCloudFromConfig(read: AzureConfigFile, context: CloudProviderCreateContext, options: AzureCloudOptions): AzureCloud {
+  const { config } = read;
   const logger = context.logger;
+  const connection = new ConnectionConfigSource(read.file, config, logger);
   const budget = createAzureApiBudget(context.metrics, logger, options.apiBudget);
   const pipeline = {
     budget,
@@ -106,22 +142,28 @@ function createAzureCloudFromConfig(config: AzureCloudConfig, context: CloudProv
       ...options.retry,
     },
   };
-  let sdkClients: AzureSdkClients | undefined;
-  const clients = (): AzureSdkClients =>
-    (sdkClients ??= createAzureSdkClients({
-      resourceManagerEndpoint: config.resourceManagerEndpoint,
-      activeDirectoryEndpoint: config.activeDirectoryEndpoint,
-      tokenScope: config.tokenScope,
-      tenantId: config.tenantId,
-      clientId: config.aadClientId,
-      clientSecret: config.aadClientSecret,
-      subscriptionId: config.subscriptionId,
-      disableInstanceDiscovery: config.customCloud,
-      userAgent: config.userAgent,
+  // The SDK clients of the current connection config, rebuilt when the Secret changes.
+  let sdk: { version: string; compute: ComputePort; network: NetworkPort } | undefined;
+  const sdkPorts = async (): Promise<{ compute: ComputePort; network: NetworkPort }> => {
+    const { version, config: current } = await connection.current();
+    if (sdk?.version === version) return sdk;
+    const clients: AzureSdkClients = createAzureSdkClients({
+      resourceManagerEndpoint: current.resourceManagerEndpoint,
+      activeDirectoryEndpoint: current.activeDirectoryEndpoint,
+      tokenScope: current.tokenScope,
+      tenantId: current.tenantId,
+      clientId: current.aadClientId,
+      clientSecret: current.aadClientSecret,
+      subscriptionId: current.subscriptionId,
+      disableInstanceDiscovery: current.customCloud,
+      userAgent: current.userAgent,
       ...(options.caPem === undefined ? {} : { caPem: options.caPem }),
-    }));
-  const compute = composeAzurePort(options.ports?.compute ?? createSdkComputePort(clients().compute), 'compute', pipeline);
-  const network = composeAzurePort(options.ports?.network ?? createSdkNetworkPort(clients().network), 'network', pipeline);
+    });
+    sdk = { version, compute: createSdkComputePort(clients.compute), network: createSdkNetworkPort(clients.network) };
+    return sdk;
+  };
+  const compute = composeAzurePort(options.ports?.compute ?? deferredPort<ComputePort>(COMPUTE_METHODS, async () => (await sdkPorts()).compute), 'compute', pipeline);
+  const network = composeAzurePort(options.ports?.network ?? deferredPort<NetworkPort>(NETWORK_METHODS, async () => (await sdkPorts()).network), 'network', pipeline);
 
   const ttlMs = (seconds: number): number => (config.disableApiCallCache ? 0 : seconds * 1000);
   const locator = new InstanceLocator(compute, {
@@ -155,7 +197,8 @@ function createAzureCloudFromConfig(config: AzureCloudConfig, context: CloudProv
     resourceGroup: config.resourceGroup,
     location: config.location,
     vmType: config.vmType,
+    cloudConfigType: config.cloudConfigType,
     routeTable: config.routeTableName === '' ? '(none: routes off)' : `${config.routeTableResourceGroup}/${config.routeTableName}`,
   });
-  return new AzureCloud({ config, apiBudget: budget, instancesV2, routes });
+  return new AzureCloud({ config, apiBudget: budget, instancesV2, routes, connection });
 }

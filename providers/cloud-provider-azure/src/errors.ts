@@ -72,3 +72,13 @@ export class CloudStateError extends Error {
     this.name = 'CloudStateError';
   }
 }
+
+/** The effective config is incomplete or wrong (e.g. the credentials Secret lacks a key); names the source and key. */
+export class AzureConfigurationError extends Error {
+  readonly kind = 'Configuration' as const;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'AzureConfigurationError';
+  }
+}

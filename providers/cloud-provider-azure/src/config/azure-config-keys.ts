@@ -68,7 +68,7 @@ export const AZURE_CONFIG_KEYS: readonly ConfigKeySpec[] = [
   notSupported('auxiliaryTokenProvider', 'object', '', 'Auxiliary tokens (network resources in another tenant) are not supported.'),
   notSupported('networkResourceTenantID', 'string', '', 'Network resources in another tenant are not supported.'),
   notSupported('networkResourceSubscriptionID', 'string', '', 'Network resources in another subscription are not supported.'),
-  supported('cloudConfigType', 'string', 'merge', 'Where the config comes from: `file`, `secret` (kube-system/azure-cloud-provider, key cloud-config) or `merge` (the file overlaid by the Secret). Only the file is read here; `secret` and `merge` log a warning.'),
+  supported('cloudConfigType', 'string', 'merge', 'Where the config comes from: `file` (this file alone), `merge` (this file overlaid by the `cloud-config` key of the Secret kube-system/azure-cloud-provider, read through the shared informer and followed when it changes; the file alone when the Secret does not exist) or `secret` (read as `merge`: the cluster keys of the file stay in force). The Secret supplies the connection keys (cloud, endpoints, tenantId, subscriptionId, aadClientId, aadClientSecret, userAgent); the cluster keys are read from the file at start.'),
   // Cluster
   supported('location', 'string', '', 'Region of the cluster (required): location of the route table.'),
   supported('resourceGroup', 'string', '', 'Resource group of the cluster\'s VMs, scale sets and network resources (required).'),

@@ -55,8 +55,34 @@ export interface AzureCloudConfig {
 
 type RawValue = string | boolean | number | Record<string, string> | unknown[] | Record<string, unknown>;
 
-export function readAzureCloudConfig(text: string | undefined, fileName: string): { config: AzureCloudConfig; warnings: CloudConfigProblem[] } {
+/** The keys a file sets, with their lines, before defaults and validation. */
+export interface AzureConfigValues {
+  fileName: string;
+  values: Map<string, RawValue>;
+  lines: Map<string, number>;
+}
+
+/** The keys that may come from the `azure-cloud-provider` Secret instead of the file (`cloudConfigType` merge / secret). */
+export const CONNECTION_KEYS: readonly string[] = ['cloud', 'resourceManagerEndpoint', 'activeDirectoryEndpoint', 'tenantId', 'subscriptionId', 'aadClientId', 'aadClientSecret', 'userAgent'];
+
+export function readAzureCloudConfig(text: string | undefined, fileName: string): { config: AzureCloudConfig; warnings: CloudConfigProblem[]; file: AzureConfigValues } {
   if (text === undefined) throw new CloudConfigError({ fileName, message: 'the Azure provider needs a cloud config (azure.json): pass --cloud-config' });
+  const parsed = parseAzureConfigValues(text, fileName);
+  const cloudConfigType = parsed.values.get('cloudConfigType') ?? 'merge';
+  // With merge or secret, the credentials may come from the Secret: checked when it is read.
+  let config: AzureCloudConfig;
+  try {
+    config = resolveAzureCloudConfig([parsed], { requireConnection: cloudConfigType === 'file' });
+  } catch (error) {
+    if (error instanceof CloudConfigError) throw new CloudConfigError([...parsed.problems, ...error.problems]);
+    throw error;
+  }
+  if (parsed.problems.length > 0) throw new CloudConfigError(parsed.problems);
+  return { config, warnings: parsed.warnings, file: { fileName, values: parsed.values, lines: parsed.lines } };
+}
+
+/** Every key of `text` with its line, and the problems of values of the wrong type; throws one `CloudConfigError` for malformed text. */
+export function parseAzureConfigValues(text: string, fileName: string): AzureConfigValues & { warnings: CloudConfigProblem[]; problems: CloudConfigProblem[] } {
   const problems: CloudConfigProblem[] = [];
   const warnings: CloudConfigProblem[] = [];
   const values = new Map<string, RawValue>();
@@ -66,6 +92,17 @@ export function readAzureCloudConfig(text: string | undefined, fileName: string)
   for (const error of document.errors) problems.push({ fileName, line: lineCounter.linePos(error.pos[0]).line, message: `malformed: ${firstLine(error.message)}` });
   if (problems.length > 0) throw new CloudConfigError(problems);
   const lineOf = (node: Node | null | undefined): number | undefined => (node?.range?.[0] === undefined ? undefined : lineCounter.linePos(node.range[0]).line);
+  // JSON (upstream's format) is checked strictly: YAML would read `"key": ,` as null.
+  if (text.trimStart().startsWith('{')) {
+    try {
+      JSON.parse(text);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const position = /at position (\d+)/.exec(message)?.[1];
+      const line = position === undefined ? lineOfMissingValue(document.contents, lineOf) : lineCounter.linePos(Number(position)).line;
+      throw new CloudConfigError({ fileName, ...withLine(line), message: `malformed JSON: ${firstLine(message)}` });
+    }
+  }
   const root = document.contents;
   if (root !== null && !(isScalar(root) && (root.value === null || root.value === ''))) {
     if (!isMap(root)) throw new CloudConfigError({ fileName, ...withLine(lineOf(root)), message: 'the cloud config must be a JSON object' });
@@ -91,17 +128,41 @@ export function readAzureCloudConfig(text: string | undefined, fileName: string)
     }
   }
 
+  return { fileName, values, lines, warnings, problems };
+}
+
+/**
+ * The typed config of one or more sources, later sources overriding earlier ones key by key
+ * (the file, then the Secret). With `requireConnection` false, missing connection keys are left
+ * empty (they come from the Secret later).
+ */
+export function resolveAzureCloudConfig(sources: readonly AzureConfigValues[], options: { requireConnection: boolean }): AzureCloudConfig {
+  const problems: CloudConfigProblem[] = [];
+  const values = new Map<string, RawValue>();
+  const lines = new Map<string, number>();
+  const fileOf = new Map<string, string>();
+  for (const source of sources) {
+    for (const [key, value] of source.values) {
+      values.set(key, value);
+      fileOf.set(key, source.fileName);
+      const line = source.lines.get(key);
+      if (line === undefined) lines.delete(key);
+      else lines.set(key, line);
+    }
+  }
+  const lastFile = sources[sources.length - 1]?.fileName ?? DEFAULT_CLOUD_CONFIG_FILE_NAME;
+  const placeOf = (name: string): { fileName: string; line?: number } => ({ fileName: fileOf.get(name) ?? lastFile, ...withLine(lines.get(name)) });
   const text_ = (name: string, fallback = ''): string => (values.get(name) as string | undefined) ?? fallback;
   const bool = (name: string, fallback = false): boolean => (values.get(name) as boolean | undefined) ?? fallback;
   const integer = (name: string, fallback: number): number => {
     const value = values.get(name) as number | undefined;
     if (value === undefined) return fallback;
-    if (value < 0) problems.push({ fileName, ...withLine(lines.get(name)), message: `key ${JSON.stringify(name)}: must not be negative, got ${value}` });
+    if (value < 0) problems.push({ ...placeOf(name), message: `key ${JSON.stringify(name)}: must not be negative, got ${value}` });
     return value;
   };
   const required = (name: string): string => {
     const value = text_(name);
-    if (value === '') problems.push({ fileName, ...withLine(lines.get(name)), message: `key ${JSON.stringify(name)} is required` });
+    if (value === '' && (options.requireConnection || !CONNECTION_KEYS.includes(name))) problems.push({ ...placeOf(name), message: `key ${JSON.stringify(name)} is required` });
     return value;
   };
 
@@ -109,29 +170,29 @@ export function readAzureCloudConfig(text: string | undefined, fileName: string)
   const known = Object.entries(AZURE_CLOUDS).find(([name]) => name.toLowerCase() === cloud.toLowerCase())?.[1];
   const resourceManagerEndpoint = text_('resourceManagerEndpoint') || known?.resourceManagerEndpoint || '';
   const activeDirectoryEndpoint = text_('activeDirectoryEndpoint') || known?.activeDirectoryEndpoint || '';
-  if (resourceManagerEndpoint === '' || activeDirectoryEndpoint === '') {
-    problems.push({ fileName, ...withLine(lines.get('cloud')), message: `key "cloud": unknown cloud ${JSON.stringify(cloud)} (known: ${Object.keys(AZURE_CLOUDS).join(', ')}); a custom cloud needs resourceManagerEndpoint and activeDirectoryEndpoint` });
+  if ((resourceManagerEndpoint === '' || activeDirectoryEndpoint === '') && (options.requireConnection || values.has('cloud') || values.has('resourceManagerEndpoint'))) {
+    problems.push({ ...placeOf('cloud'), message: `key "cloud": unknown cloud ${JSON.stringify(cloud)} (known: ${Object.keys(AZURE_CLOUDS).join(', ')}); a custom cloud needs resourceManagerEndpoint and activeDirectoryEndpoint` });
   }
   for (const name of ['resourceManagerEndpoint', 'activeDirectoryEndpoint']) {
     const value = text_(name);
-    if (value !== '' && !/^https:\/\/[^/\s]+/.test(value)) problems.push({ fileName, ...withLine(lines.get(name)), message: `key ${JSON.stringify(name)}: must be an https:// URL, got ${JSON.stringify(value)}` });
+    if (value !== '' && !/^https:\/\/[^/\s]+/.test(value)) problems.push({ ...placeOf(name), message: `key ${JSON.stringify(name)}: must be an https:// URL, got ${JSON.stringify(value)}` });
   }
   const customCloud = text_('resourceManagerEndpoint') !== '' || known === undefined;
   const audience = customCloud ? resourceManagerEndpoint.replace(/\/+$/, '') : (known?.tokenAudience ?? '');
 
   if (bool('useManagedIdentityExtension') || text_('aadFederatedTokenFile') !== '' || bool('useFederatedWorkloadIdentityExtension') || text_('aadClientCertPath') !== '') {
-    problems.push({ fileName, message: 'only service-principal secrets are supported (aadClientId and aadClientSecret); managed identity, workload identity and client certificates are not' });
+    problems.push({ fileName: lastFile, message: 'only service-principal secrets are supported (aadClientId and aadClientSecret); managed identity, workload identity and client certificates are not' });
   }
   const cloudConfigType = text_('cloudConfigType', 'merge');
   if (!['file', 'secret', 'merge'].includes(cloudConfigType)) {
-    problems.push({ fileName, ...withLine(lines.get('cloudConfigType')), message: `key "cloudConfigType": must be one of file, secret, merge; got ${JSON.stringify(cloudConfigType)}` });
+    problems.push({ ...placeOf('cloudConfigType'), message: `key "cloudConfigType": must be one of file, secret, merge; got ${JSON.stringify(cloudConfigType)}` });
   }
   const vmType = text_('vmType', 'vmss') || 'vmss';
   if (!['vmss', 'standard', 'vmssflex'].includes(vmType)) {
-    problems.push({ fileName, ...withLine(lines.get('vmType')), message: `key "vmType": must be one of vmss, standard, vmssflex; got ${JSON.stringify(vmType)}` });
+    problems.push({ ...placeOf('vmType'), message: `key "vmType": must be one of vmss, standard, vmssflex; got ${JSON.stringify(vmType)}` });
   }
   const resourceGroup = required('resourceGroup');
-  const tags = parseTags(text_('tags'), fileName, lines.get('tags'), problems);
+  const tags = parseTags(text_('tags'), placeOf('tags').fileName, lines.get('tags'), problems);
   Object.assign(tags, (values.get('tagsMap') as Record<string, string> | undefined) ?? {});
 
   const config: AzureCloudConfig = {
@@ -165,10 +226,16 @@ export function readAzureCloudConfig(text: string | undefined, fileName: string)
     disableApiCallCache: bool('disableAPICallCache'),
   };
   if (problems.length > 0) throw new CloudConfigError(problems);
-  if (config.cloudConfigType !== 'file') {
-    warnings.push({ fileName, ...withLine(lines.get('cloudConfigType')), message: `cloudConfigType ${JSON.stringify(config.cloudConfigType)}: the kube-system/azure-cloud-provider Secret is not read by this provider; only this file is used` });
+  return config;
+}
+
+/** The line of the first key without a value (where V8's JSON error names no position). */
+function lineOfMissingValue(root: unknown, lineOf: (node: Node | null | undefined) => number | undefined): number | undefined {
+  if (!isMap(root)) return undefined;
+  for (const pair of root.items as Array<Pair<Node, Node | null>>) {
+    if (pair.value === null || (isScalar(pair.value) && pair.value.source === '')) return lineOf(pair.key);
   }
-  return { config, warnings };
+  return undefined;
 }
 
 function withLine(line: number | undefined): { line?: number } {
