@@ -1,0 +1,85 @@
+/** The pinned Azure SDKs (identity, arm-network, arm-compute) run a CCM-like session against the simulator. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAzureSimulator, type AzureSimulator } from './index.js';
+import { azureClients } from './test-support/azure-clients.js';
+import { SESSION, runRealisticSession } from './test-support/realistic-session.js';
+
+let simulator: AzureSimulator;
+
+beforeAll(async () => {
+  simulator = await startAzureSimulator({ recordExchanges: true });
+  await runRealisticSession(simulator);
+}, 60_000);
+afterAll(async () => {
+  await simulator.close();
+});
+
+describe('a CCM-like session through the Azure SDKs', () => {
+  it('fills the backend pool with the VM NICs and the scale-set instances, and derives the back-references', async () => {
+    const { network } = azureClients(simulator);
+    const pool = await network.loadBalancerBackendAddressPools.get(SESSION.resourceGroup, SESSION.loadBalancer, 'kubernetes');
+    const members = (pool.backendIPConfigurations ?? []).map((configuration) => configuration.id?.toLowerCase());
+    expect(members).toHaveLength(4);
+    expect(members.filter((id) => id?.includes('/networkinterfaces/agent-'))).toHaveLength(2);
+    expect(members.filter((id) => id?.includes('/virtualmachinescalesets/vmss-pool/virtualmachines/'))).toHaveLength(2);
+    const publicIp = await network.publicIPAddresses.get(SESSION.resourceGroup, SESSION.publicIp);
+    expect(publicIp.ipConfiguration?.id).toMatch(/\/loadBalancers\/kubernetes\/frontendIPConfigurations\/a1234567890abcdef$/);
+    expect(publicIp.ipAddress).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    const subnet = await network.subnets.get(SESSION.resourceGroup, SESSION.vnet, SESSION.subnet);
+    // Two agent NICs, two scale-set NICs, the flexible VM's NIC and the internal frontend.
+    expect(subnet.ipConfigurations).toHaveLength(6);
+    expect(subnet.provisioningState).toBe('Succeeded');
+  });
+
+  it('serves VMs with instance views, power states and availability-set fault domains', async () => {
+    const { compute } = azureClients(simulator);
+    const running = await compute.virtualMachines.get(SESSION.resourceGroup, 'agent-0', { expand: 'instanceView' });
+    expect(running.instanceView?.statuses?.map((status) => status.code)).toEqual(['ProvisioningState/succeeded', 'PowerState/running']);
+    const stopped = await compute.virtualMachines.instanceView(SESSION.resourceGroup, 'agent-1');
+    expect(stopped.statuses?.[1]?.code).toBe('PowerState/stopped');
+    expect(stopped.platformFaultDomain).toBe(1);
+    const set = await compute.availabilitySets.get(SESSION.resourceGroup, SESSION.availabilitySet);
+    expect(set.virtualMachines?.map((machine) => machine.id)).toEqual([
+      `/subscriptions/${simulator.subscriptionId}/resourceGroups/RG-CLUSTER/providers/Microsoft.Compute/virtualMachines/AGENT-0`,
+      `/subscriptions/${simulator.subscriptionId}/resourceGroups/RG-CLUSTER/providers/Microsoft.Compute/virtualMachines/AGENT-1`,
+    ]);
+  });
+
+  it('serves uniform scale-set instances with computer names, zones and NICs, and flexible members by reference', async () => {
+    const { compute, network } = azureClients(simulator);
+    const instances = [];
+    for await (const instance of compute.virtualMachineScaleSetVMs.list(SESSION.resourceGroup, SESSION.scaleSet)) instances.push(instance);
+    expect(instances.map((instance) => [instance.instanceId, instance.name, instance.osProfile?.computerName, instance.zones])).toEqual([
+      ['0', 'vmss-pool_0', 'aks-pool-vmss000000', ['1']],
+      ['1', 'vmss-pool_1', 'aks-pool-vmss000001', ['2']],
+    ]);
+    expect(instances.every((instance) => instance.latestModelApplied === true)).toBe(true);
+    const nic = await network.networkInterfaces.getVirtualMachineScaleSetNetworkInterface(SESSION.resourceGroup, SESSION.scaleSet, '1', 'pool-nic');
+    expect(nic.ipConfigurations?.[0]?.privateIPAddress).toMatch(/^10\.240\.0\.\d+$/);
+    expect(nic.virtualMachine?.id).toBe(instances[1]?.id);
+    const members = [];
+    for await (const machine of compute.virtualMachines.list(SESSION.resourceGroup, { filter: `'virtualMachineScaleSet/id' eq '${(await compute.virtualMachineScaleSets.get(SESSION.resourceGroup, SESSION.flexibleScaleSet)).id}'` })) members.push(machine.name);
+    expect(members).toEqual([SESSION.flexibleMachine]);
+  });
+
+  it('keeps routes and security rules written one by one and as a whole', async () => {
+    const { network } = azureClients(simulator);
+    const table = await network.routeTables.get(SESSION.resourceGroup, SESSION.routeTable);
+    expect(table.routes?.map((route) => [route.name, route.addressPrefix, route.nextHopIpAddress])).toEqual([
+      ['agent-0', '10.244.0.0/24', '10.240.0.4'],
+      ['agent-1', '10.244.1.0/24', '10.240.0.5'],
+    ]);
+    expect(table.subnets).toHaveLength(1);
+    const nsg = await network.networkSecurityGroups.get(SESSION.resourceGroup, SESSION.nsg);
+    expect(nsg.securityRules?.map((rule) => rule.name)).toEqual(['k8s-azure-lb_allow_IPv4_0123456789abcdef']);
+    expect(nsg.defaultSecurityRules).toHaveLength(6);
+  });
+
+  it('polled every long-running operation to completion (no resource left Updating)', () => {
+    const states = simulator.exchanges
+      .filter((exchange) => exchange.method === 'GET' && exchange.status === 200 && typeof exchange.responseBody === 'object' && exchange.responseBody !== null && 'status' in exchange.responseBody)
+      .map((exchange) => (exchange.responseBody as { status: string }).status);
+    expect(states).toContain('InProgress');
+    expect(states).toContain('Succeeded');
+  });
+});
