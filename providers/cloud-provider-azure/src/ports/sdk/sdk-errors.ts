@@ -14,7 +14,7 @@ interface RestErrorShape {
 }
 
 /** Entra (identity) failures: wrong tenant, client or secret, or no token endpoint. */
-const CREDENTIAL_ERROR_NAMES = new Set(['AuthenticationError', 'CredentialUnavailableError', 'AggregateAuthenticationError']);
+const CREDENTIAL_ERROR_NAMES = new Set(['AuthenticationError', 'AuthenticationRequiredError', 'CredentialUnavailableError', 'AggregateAuthenticationError']);
 
 function kindOfStatus(status: number | undefined, code: string): { kind: AzureApiErrorKind; retryable: boolean } {
   if (status === 429 || code === 'TooManyRequests' || code === 'SubscriptionRequestsThrottled') return { kind: 'Throttled', retryable: true };
