@@ -153,3 +153,16 @@ describe('InstancesV2 over flexible scale sets', () => {
     expect(metadata?.providerId).toBe(`azure:///subscriptions/${SUBSCRIPTION}/resourceGroups/${rgLower}/providers/Microsoft.Compute/virtualMachines/flex_a1b2c3`);
   });
 });
+
+describe('a scale set created after the cached list of scale sets', () => {
+  it('is found once the list is older than the minimum refresh interval', async () => {
+    const harness = await createHarness();
+    addScaleSetVirtualMachine(harness, 'pool1', '0', 'pool1000000', '10.1.0.4');
+    const instances = harness.cloud.instancesV2();
+    expect(await instances.instanceExists(node('pool1000000'))).toBe(true);
+    addScaleSetVirtualMachine(harness, 'pool2', '0', 'pool2000000', '10.1.1.4');
+    harness.clock.now += 6_000;
+    expect(await instances.instanceExists(node('pool2000000'))).toBe(true);
+    expect(harness.compute.log.count('compute.listScaleSets')).toBe(2);
+  });
+});

@@ -61,9 +61,18 @@ export class InstanceLocator {
         if (vm) return vm;
       }
       if (this.#settings.vmType === 'vmss') {
-        const scaleSets = await this.#scaleSets.list(resourceGroup.toLowerCase(), () => this.#compute.listScaleSets(resourceGroup));
+        const key = resourceGroup.toLowerCase();
+        const load = () => this.#compute.listScaleSets(resourceGroup);
+        const matches = (candidate: AzureVirtualMachine): boolean => sameName(candidate.computerName, nodeName);
+        const scaleSets = await this.#scaleSets.list(key, load);
         for (const scaleSet of scaleSets) {
-          const vm = await this.#findScaleSetVirtualMachine(resourceGroup, scaleSet, (candidate) => sameName(candidate.computerName, nodeName));
+          const vm = await this.#findScaleSetVirtualMachine(resourceGroup, scaleSet, matches);
+          if (vm) return vm;
+        }
+        // A scale set created after the cached list: list the scale sets again (at most every few seconds).
+        const refreshed = await this.#scaleSets.refreshAfterMiss(key, load);
+        for (const scaleSet of (refreshed ?? []).filter((name) => !scaleSets.includes(name))) {
+          const vm = await this.#findScaleSetVirtualMachine(resourceGroup, scaleSet, matches);
           if (vm) return vm;
         }
       }

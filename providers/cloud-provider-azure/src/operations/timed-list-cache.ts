@@ -45,6 +45,13 @@ export class TimedListCache<T> {
     return (await this.#refresh(key, load)).items.find(matches);
   }
 
+  /** Lists `key` again when its list is at least the minimum refresh interval old (a miss elsewhere); `undefined` when it is younger. */
+  async refreshAfterMiss(key: string, load: () => Promise<T[]>): Promise<T[] | undefined> {
+    const entry = this.#entries.get(key);
+    if (entry !== undefined && this.#options.now() - entry.fetchedAt < this.#options.minRefreshIntervalMs) return undefined;
+    return (await this.#refresh(key, load)).items;
+  }
+
   /** Forgets `key` (a deleted node's scale set, a changed resource group). */
   invalidate(key: string): void {
     this.#entries.delete(key);
