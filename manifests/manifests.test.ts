@@ -327,7 +327,7 @@ type CloudConfigReader = (text: string, fileName: string, environment: Record<st
 
 /** Reads an overlay's example cloud-config with its provider's reader; returns the warnings (problems throw). */
 async function readCloudConfigWithProvider(overlay: string, text: string, fileName: string): Promise<unknown[]> {
-  const readerNames: Record<string, string> = { sandbox: 'readSandboxCloudConfig', aws: 'readAwsCloudConfig', vsphere: 'readVsphereConfig', gcp: 'readGceCloudConfig' };
+  const readerNames: Record<string, string> = { sandbox: 'readSandboxCloudConfig', aws: 'readAwsCloudConfig', vsphere: 'readVsphereConfig', gcp: 'readGceCloudConfig', azure: 'readAzureCloudConfig' };
   const readerName = readerNames[overlay];
   if (readerName === undefined) throw new Error(`no cloud-config reader known for the overlay ${overlay}: add it to readCloudConfigWithProvider`);
   if (overlay === 'vsphere' && !existsSync(join(repositoryRoot, 'providers', 'cloud-provider-vsphere', 'src', 'index.ts'))) {

@@ -1,0 +1,204 @@
+/**
+ * Composition root of the Azure provider (upstream `NewCloud`): reads `azure.json`, builds the
+ * SDK clients (Entra client-secret credential against the configured authority, ARM clients
+ * against the configured endpoint), the Compute and Network ports behind the port pipeline
+ * (`composeAzurePort`: retries of transient failures -> the one cloud API budget -> the
+ * observer -> the SDK adapter), the cached instance lookups, and the capabilities:
+ * InstancesV2 always, Routes when `routeTableName` is set. LoadBalancer is not offered yet.
+ */
+import type { CloudApiBudget, CloudRetryPolicy } from '@ccm/core/cloud';
+import { defineCloudProvider, type CloudInitializeContext, type CloudProvider, type CloudProviderCreateContext, type CloudProviderFactoryContext, type CloudProviderRegistry, type DefinedCloudProvider, type InstancesV2, type Routes } from '@ccm/core/provider';
+import { AzureInstances } from './azure-instances.js';
+import { AzureRoutes } from './azure-routes.js';
+import { DEFAULT_CLOUD_CONFIG_FILE_NAME, readAzureCloudConfig, type AzureCloudConfig, type AzureConfigValues } from './config/read-azure-cloud-config.js';
+import { ConnectionConfigSource } from './config/secret-config-source.js';
+import { InstanceLocator, MIN_LIST_REFRESH_INTERVAL_MS } from './operations/instance-locator.js';
+import { NodeAddressOperations } from './operations/node-addresses.js';
+import { RouteTableOperations } from './operations/route-table.js';
+import type { ComputePort } from './ports/compute-port.js';
+import type { NetworkPort } from './ports/network-port.js';
+import { composeAzurePort, createAzureApiBudget, createAzureCloudApiObserver, type AzureApiBudgetOverrides } from './ports/azure-port-pipeline.js';
+import { createAzureSdkClients, type AzureSdkClients } from './ports/sdk/azure-sdk-clients.js';
+import { createSdkComputePort } from './ports/sdk/sdk-compute-port.js';
+import { createSdkNetworkPort } from './ports/sdk/sdk-network-port.js';
+import { AZURE_PROVIDER_NAME } from './provider-id.js';
+
+export interface AzurePorts {
+  compute: ComputePort;
+  network: NetworkPort;
+}
+
+/** Seams for tests and simulators; production uses the defaults. */
+export interface AzureCloudOptions {
+  /** Replace SDK-backed ports (they are still composed through the pipeline). */
+  ports?: Partial<AzurePorts>;
+  /** Tuning of the cloud API budget (defaults: `AZURE_API_BUDGET_DEFAULTS`). */
+  apiBudget?: AzureApiBudgetOverrides;
+  /** Retries of transient failures (overrides of `AZURE_RETRY_DEFAULTS`). */
+  retry?: CloudRetryPolicy;
+  /** PEM of an extra CA the SDK clients trust (in-process tests against a simulator; the binary uses NODE_EXTRA_CA_CERTS). */
+  caPem?: string;
+  /** Clock of the list caches. */
+  now?: () => number;
+}
+
+export class AzureCloud implements CloudProvider {
+  readonly providerName = AZURE_PROVIDER_NAME;
+  readonly config: AzureCloudConfig;
+  readonly apiBudget: CloudApiBudget;
+  readonly #instancesV2: AzureInstances;
+  readonly #routes: AzureRoutes | undefined;
+  readonly #connection: ConnectionConfigSource;
+
+  constructor(parts: { config: AzureCloudConfig; apiBudget: CloudApiBudget; instancesV2: AzureInstances; routes: AzureRoutes | undefined; connection: ConnectionConfigSource }) {
+    this.config = parts.config;
+    this.apiBudget = parts.apiBudget;
+    this.#instancesV2 = parts.instancesV2;
+    this.#routes = parts.routes;
+    this.#connection = parts.connection;
+  }
+
+  /** Follows the `azure-cloud-provider` Secret through the shared informer (cloudConfigType merge / secret). */
+  initialize(context: CloudInitializeContext): void {
+    this.#connection.attach(context.informers);
+  }
+
+  // Instances (v1), Zones and Clusters are not offered (every controller uses InstancesV2;
+  // upstream has no Clusters), nor LoadBalancer yet: the capabilities are left out.
+
+  instancesV2(): InstancesV2 {
+    return this.#instancesV2;
+  }
+
+  /** `undefined` when no `routeTableName` is configured (upstream: routes need a route table). */
+  routes(): Routes | undefined {
+    return this.#routes;
+  }
+
+  hasClusterId(): boolean {
+    return true;
+  }
+}
+
+/** The Azure provider's definition (core's `defineCloudProvider`), with test and simulator seams in `options`. */
+/** What the definition reads: the typed config and the keys the file set (merged with the Secret's later). */
+export interface AzureConfigFile {
+  config: AzureCloudConfig;
+  file: AzureConfigValues;
+}
+
+export function defineAzureCloudProvider(options: AzureCloudOptions = {}): DefinedCloudProvider<AzureConfigFile> {
+  return defineCloudProvider({
+    name: AZURE_PROVIDER_NAME,
+    configSchema: {
+      read: (text, fileName) => {
+        const { config, file, warnings } = readAzureCloudConfig(text, fileName);
+        return { config: { config, file }, warnings };
+      },
+    },
+    defaultConfigFileName: DEFAULT_CLOUD_CONFIG_FILE_NAME,
+    create: (config, context) => createAzureCloudFromConfig(config, context, options),
+  });
+}
+
+/** The provider the binary registers. */
+export const azureCloudProvider = defineAzureCloudProvider();
+
+export function registerAzureCloudProvider(registry?: CloudProviderRegistry): CloudProviderRegistry {
+  return azureCloudProvider.register(registry);
+}
+
+/** Reads `configText` (logging its warnings) and builds the provider. */
+export async function createAzureCloud(configText: string | undefined, context: CloudProviderFactoryContext, options: AzureCloudOptions = {}): Promise<AzureCloud> {
+  return (await defineAzureCloudProvider(options).factory(configText, context)) as AzureCloud;
+}
+
+/** `Port` whose every method first awaits `resolve()` (the SDK port of the current connection config). */
+function deferredPort<Port extends object>(methods: ReadonlyArray<keyof Port & string>, resolve: () => Promise<Port>): Port {
+  const port: Record<string, unknown> = {};
+  for (const method of methods) {
+    port[method] = async (...parameters: unknown[]) => {
+      const target = await resolve();
+      return (target[method] as (...values: unknown[]) => unknown).apply(target, parameters);
+    };
+  }
+  return port as Port;
+}
+
+const COMPUTE_METHODS = ['listVirtualMachines', 'listScaleSets', 'listScaleSetVirtualMachines'] as const satisfies ReadonlyArray<keyof ComputePort>;
+const NETWORK_METHODS = ['getNetworkInterface', 'getPublicIpAddress', 'getRouteTable', 'createRouteTable', 'putRoute', 'deleteRoute'] as const satisfies ReadonlyArray<keyof NetworkPort>;
+
+function createAzureCloudFromConfig(read: AzureConfigFile, context: CloudProviderCreateContext, options: AzureCloudOptions): AzureCloud {
+  const { config } = read;
+  const logger = context.logger;
+  const connection = new ConnectionConfigSource(read.file, config, logger);
+  const budget = createAzureApiBudget(context.metrics, logger, options.apiBudget);
+  const pipeline = {
+    budget,
+    observer: createAzureCloudApiObserver(context.metrics),
+    retry: {
+      onRetry: ({ operation, attempt, delayMs, error }: { operation: string; attempt: number; delayMs: number; error: unknown }) =>
+        logger.info('retrying Azure call', { operation, attempt, delayMs, error: error instanceof Error ? error.message : String(error) }),
+      ...options.retry,
+    },
+  };
+  // The SDK clients of the current connection config, rebuilt when the Secret changes.
+  let sdk: { version: string; compute: ComputePort; network: NetworkPort } | undefined;
+  const sdkPorts = async (): Promise<{ compute: ComputePort; network: NetworkPort }> => {
+    const { version, config: current } = await connection.current();
+    if (sdk?.version === version) return sdk;
+    const clients: AzureSdkClients = createAzureSdkClients({
+      resourceManagerEndpoint: current.resourceManagerEndpoint,
+      activeDirectoryEndpoint: current.activeDirectoryEndpoint,
+      tokenScope: current.tokenScope,
+      tenantId: current.tenantId,
+      clientId: current.aadClientId,
+      clientSecret: current.aadClientSecret,
+      subscriptionId: current.subscriptionId,
+      disableInstanceDiscovery: current.customCloud,
+      userAgent: current.userAgent,
+      ...(options.caPem === undefined ? {} : { caPem: options.caPem }),
+    });
+    sdk = { version, compute: createSdkComputePort(clients.compute), network: createSdkNetworkPort(clients.network) };
+    return sdk;
+  };
+  const compute = composeAzurePort(options.ports?.compute ?? deferredPort<ComputePort>(COMPUTE_METHODS, async () => (await sdkPorts()).compute), 'compute', pipeline);
+  const network = composeAzurePort(options.ports?.network ?? deferredPort<NetworkPort>(NETWORK_METHODS, async () => (await sdkPorts()).network), 'network', pipeline);
+
+  const ttlMs = (seconds: number): number => (config.disableApiCallCache ? 0 : seconds * 1000);
+  const locator = new InstanceLocator(compute, {
+    resourceGroup: config.resourceGroup,
+    vmType: config.vmType,
+    disableAvailabilitySetNodes: config.disableAvailabilitySetNodes,
+    vmCacheTtlMs: ttlMs(config.vmCacheTtlSeconds),
+    vmssCacheTtlMs: ttlMs(config.vmssCacheTtlSeconds),
+    vmssVirtualMachinesCacheTtlMs: ttlMs(config.vmssVirtualMachinesCacheTtlSeconds),
+    minRefreshIntervalMs: config.disableApiCallCache ? 0 : MIN_LIST_REFRESH_INTERVAL_MS,
+    ...(options.now === undefined ? {} : { now: options.now }),
+  });
+  const addresses = new NodeAddressOperations(network);
+  const instancesV2 = new AzureInstances({ locator, addresses, resourceGroup: config.resourceGroup });
+  const routes =
+    config.routeTableName === ''
+      ? undefined
+      : new AzureRoutes({
+          routeTable: new RouteTableOperations(network, { resourceGroup: config.routeTableResourceGroup, name: config.routeTableName, location: config.location, tags: config.tags }),
+          locator,
+          addresses,
+          resourceGroup: config.resourceGroup,
+          logger,
+        });
+  // Never log the secret: only where the provider talks to.
+  logger.info('Azure cloud provider configured', {
+    cloud: config.cloud,
+    resourceManagerEndpoint: config.resourceManagerEndpoint,
+    tenantId: config.tenantId,
+    subscriptionId: config.subscriptionId,
+    resourceGroup: config.resourceGroup,
+    location: config.location,
+    vmType: config.vmType,
+    cloudConfigType: config.cloudConfigType,
+    routeTable: config.routeTableName === '' ? '(none: routes off)' : `${config.routeTableResourceGroup}/${config.routeTableName}`,
+  });
+  return new AzureCloud({ config, apiBudget: budget, instancesV2, routes, connection });
+}

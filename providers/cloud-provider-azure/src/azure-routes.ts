@@ -1,0 +1,48 @@
+/**
+ * Routes of the Azure provider (upstream `azure_routes.go`): the route table of the config, one
+ * route per pod CIDR named `<node>____<cidr>`, next hop the node's private IP of the CIDR's
+ * family. Listing maps route names back to node names; the route controller deletes only routes
+ * inside the cluster CIDR whose node is gone.
+ */
+import type { Logger } from '@ccm/core/logging';
+import type { CloudCallOptions, Route, Routes } from '@ccm/core/provider';
+import { CloudStateError } from './errors.js';
+import type { InstanceLocator } from './operations/instance-locator.js';
+import type { NodeAddressOperations } from './operations/node-addresses.js';
+import { nextHopFor, type RouteTableOperations } from './operations/route-table.js';
+
+export interface AzureRoutesDependencies {
+  routeTable: RouteTableOperations;
+  locator: InstanceLocator;
+  addresses: NodeAddressOperations;
+  resourceGroup: string;
+  logger: Logger;
+}
+
+export class AzureRoutes implements Routes {
+  readonly #dependencies: AzureRoutesDependencies;
+
+  constructor(dependencies: AzureRoutesDependencies) {
+    this.#dependencies = dependencies;
+  }
+
+  async listRoutes(_clusterName: string, _options?: CloudCallOptions): Promise<Route[]> {
+    const routes = await this.#dependencies.routeTable.listRoutes();
+    return routes.map((route) => ({ name: route.name, targetNode: route.targetNodeName, destinationCidr: route.destinationCidr }));
+  }
+
+  async createRoute(_clusterName: string, nameHint: string, route: Route, _options?: CloudCallOptions): Promise<void> {
+    const { locator, addresses, routeTable, logger, resourceGroup } = this.#dependencies;
+    const vm = await locator.byNodeName(route.targetNode, [resourceGroup]);
+    if (vm === undefined) throw new CloudStateError(`cannot create the route of node ${JSON.stringify(route.targetNode)}: its VM was not found in resource group ${resourceGroup}`);
+    const nextHop = nextHopFor(route.destinationCidr, await addresses.privateIpsOf(vm));
+    if (nextHop === undefined) throw new CloudStateError(`cannot create the route of node ${JSON.stringify(route.targetNode)}: it has no private IP of the family of ${route.destinationCidr}`);
+    logger.info('ensuring route', { node: route.targetNode, destinationCidr: route.destinationCidr, nextHop, nameHint });
+    await routeTable.ensureRoute(route.targetNode, route.destinationCidr, nextHop);
+  }
+
+  async deleteRoute(_clusterName: string, route: Route, _options?: CloudCallOptions): Promise<void> {
+    this.#dependencies.logger.info('deleting route', { name: route.name, node: route.targetNode, destinationCidr: route.destinationCidr });
+    await this.#dependencies.routeTable.deleteRoute(route.name);
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * Every key of upstream's `azure.json` (cloud-provider-azure `pkg/provider/config/azure.go`,
+ * `pkg/azclient` auth and ARM config), declared once with its type, default, status and
+ * description. The reader parses against this table, and `docs/cloud-controller-manager.md` is
+ * rendered from it. A key that is not supported here is still accepted (upstream files parse
+ * unchanged); setting it to something other than its default logs a warning naming the key.
+ */
+export type ConfigValueType = 'string' | 'boolean' | 'integer' | 'number' | 'object' | 'array' | 'string-map';
+
+export interface ConfigKeySpec {
+  name: string;
+  type: ConfigValueType;
+  /** Upstream's default, as documented ('' when none). */
+  defaultValue: string;
+  status: 'supported' | 'not supported';
+  description: string;
+}
+
+const supported = (name: string, type: ConfigValueType, defaultValue: string, description: string): ConfigKeySpec => ({ name, type, defaultValue, status: 'supported', description });
+const notSupported = (name: string, type: ConfigValueType, defaultValue: string, description: string): ConfigKeySpec => ({ name, type, defaultValue, status: 'not supported', description });
+
+const RATE_LIMIT_CLIENTS = [
+  'routeRateLimit',
+  'subnetsRateLimit',
+  'interfaceRateLimit',
+  'routeTableRateLimit',
+  'loadBalancerRateLimit',
+  'publicIPAddressRateLimit',
+  'securityGroupRateLimit',
+  'virtualMachineRateLimit',
+  'storageAccountRateLimit',
+  'diskRateLimit',
+  'snapshotRateLimit',
+  'virtualMachineScaleSetRateLimit',
+  'virtualMachineSizesRateLimit',
+  'availabilitySetRateLimit',
+  'attachDetachDiskRateLimit',
+  'containerServiceRateLimit',
+  'deploymentRateLimit',
+  'privateDNSRateLimit',
+  'privateDNSZoneGroupRateLimit',
+  'privateEndpointRateLimit',
+  'privateLinkServiceRateLimit',
+  'virtualNetworkRateLimit',
+];
+
+const BUDGET_NOTE = 'every ARM call goes through the provider\'s one cloud API budget (see "Cloud API budget")';
+
+export const AZURE_CONFIG_KEYS: readonly ConfigKeySpec[] = [
+  // Cloud and credentials
+  supported('cloud', 'string', 'AzurePublicCloud', 'The Azure environment: AzurePublicCloud, AzureChinaCloud, AzureUSGovernmentCloud; its ARM endpoint and Entra authority. Any other value needs resourceManagerEndpoint and activeDirectoryEndpoint.'),
+  supported('resourceManagerEndpoint', 'string', '', 'ARM endpoint of a custom cloud (overrides the one of `cloud`).'),
+  supported('activeDirectoryEndpoint', 'string', '', 'Entra authority host of a custom cloud (overrides the one of `cloud`). Upstream reads it from the environment file of `AZURE_ENVIRONMENT_FILEPATH`; here it is a key beside resourceManagerEndpoint.'),
+  notSupported('disableAzureStackCloud', 'boolean', 'false', 'Azure Stack Hub is not supported.'),
+  notSupported('identitySystem', 'string', '', 'ADFS (Azure Stack) is not supported; Entra ID is used.'),
+  supported('userAgent', 'string', '', 'Prefix of the User-Agent of ARM calls.'),
+  supported('tenantId', 'string', '', 'Entra tenant of the service principal (required).'),
+  supported('subscriptionId', 'string', '', 'Subscription of the cluster\'s resources (required).'),
+  supported('aadClientId', 'string', '', 'Client (application) ID of the service principal (required).'),
+  supported('aadClientSecret', 'string', '', 'Client secret of the service principal (required; never logged).'),
+  notSupported('aadClientCertPath', 'string', '', 'Client certificate credentials are not supported; use aadClientSecret.'),
+  notSupported('aadClientCertPassword', 'string', '', 'Client certificate credentials are not supported.'),
+  notSupported('useManagedIdentityExtension', 'boolean', 'false', 'Managed identity is not supported; use a service principal (aadClientId, aadClientSecret).'),
+  notSupported('userAssignedIdentityID', 'string', '', 'Managed identity is not supported.'),
+  notSupported('aadFederatedTokenFile', 'string', '', 'Workload identity is not supported.'),
+  notSupported('useFederatedWorkloadIdentityExtension', 'boolean', 'false', 'Workload identity is not supported.'),
+  notSupported('aadMSIDataPlaneIdentityPath', 'string', '', 'Managed identity is not supported.'),
+  notSupported('auxiliaryTokenProvider', 'object', '', 'Auxiliary tokens (network resources in another tenant) are not supported.'),
+  notSupported('networkResourceTenantID', 'string', '', 'Network resources in another tenant are not supported.'),
+  notSupported('networkResourceSubscriptionID', 'string', '', 'Network resources in another subscription are not supported.'),
+  supported('cloudConfigType', 'string', 'merge', 'Where the config comes from: `file` (this file alone), `merge` (this file overlaid by the `cloud-config` key of the Secret kube-system/azure-cloud-provider, read through the shared informer and followed when it changes; the file alone when the Secret does not exist) or `secret` (read as `merge`: the cluster keys of the file stay in force). The Secret supplies the connection keys (cloud, endpoints, tenantId, subscriptionId, aadClientId, aadClientSecret, userAgent); the cluster keys are read from the file at start.'),
+  // Cluster
+  supported('location', 'string', '', 'Region of the cluster (required): location of the route table.'),
+  supported('resourceGroup', 'string', '', 'Resource group of the cluster\'s VMs, scale sets and network resources (required).'),
+  notSupported('extendedLocationName', 'string', '', 'Edge zones are not supported.'),
+  notSupported('extendedLocationType', 'string', '', 'Edge zones are not supported.'),
+  supported('vnetName', 'string', '', 'Virtual network of the cluster.'),
+  supported('vnetResourceGroup', 'string', '', 'Resource group of the virtual network (default resourceGroup).'),
+  supported('subnetName', 'string', '', 'Subnet of the cluster.'),
+  supported('securityGroupName', 'string', '', 'Network security group of the cluster\'s subnet.'),
+  supported('securityGroupResourceGroup', 'string', '', 'Resource group of the security group (default resourceGroup).'),
+  supported('routeTableName', 'string', '', 'Route table the Routes capability programs; empty turns Routes off.'),
+  supported('routeTableResourceGroup', 'string', '', 'Resource group of the route table (default resourceGroup).'),
+  notSupported('primaryAvailabilitySetName', 'string', '', 'Only used by the Basic load balancer, which is not offered.'),
+  notSupported('primaryScaleSetName', 'string', '', 'Only used by the Basic load balancer, which is not offered.'),
+  supported('vmType', 'string', 'vmss', 'VM kinds of the nodes: `vmss` (availability-set VMs, uniform and flexible scale sets, classified per node), `standard` (availability-set and standalone VMs), `vmssflex` (flexible scale sets).'),
+  supported('disableAvailabilitySetNodes', 'boolean', 'false', 'With vmType=vmss: nodes are only uniform scale-set VMs (no VM lists).'),
+  supported('enableVmssFlexNodes', 'boolean', 'false', 'With vmType=vmss: accepted; flexible scale-set VMs are found with the resource group\'s VMs either way.'),
+  notSupported('useInstanceMetadata', 'boolean', 'false', 'The instance metadata service is not used; every node is looked up through ARM.'),
+  notSupported('loadBalancerSku', 'string', 'standard', 'The LoadBalancer capability is not offered yet.'),
+  notSupported('loadBalancerName', 'string', '', 'The LoadBalancer capability is not offered yet.'),
+  notSupported('loadBalancerResourceGroup', 'string', '', 'The LoadBalancer capability is not offered yet.'),
+  notSupported('excludeMasterFromStandardLB', 'boolean', 'true', 'The LoadBalancer capability is not offered yet.'),
+  notSupported('disableOutboundSNAT', 'boolean', 'false', 'The LoadBalancer capability is not offered yet.'),
+  notSupported('maximumLoadBalancerRuleCount', 'integer', '250', 'The LoadBalancer capability is not offered yet.'),
+  notSupported('preConfiguredBackendPoolLoadBalancerTypes', 'string', '', 'The LoadBalancer capability is not offered yet.'),
+  notSupported('loadBalancerBackendPoolConfigurationType', 'string', 'nodeIPConfiguration', 'The LoadBalancer capability is not offered yet.'),
+  notSupported('enableMigrateToIPBasedBackendPoolAPI', 'boolean', 'false', 'The LoadBalancer capability is not offered yet.'),
+  notSupported('putVMSSVMBatchSize', 'integer', '0', 'The LoadBalancer capability is not offered yet.'),
+  notSupported('privateLinkServiceResourceGroup', 'string', '', 'Private Link services are not offered.'),
+  supported('tags', 'string', '', 'Tags `k=v,k2=v2` put on the route table the provider creates.'),
+  supported('tagsMap', 'string-map', '', 'Tags (a map) put on the route table the provider creates; merged over `tags`.'),
+  notSupported('systemTags', 'string', '', 'Tags are only written on creation here, never removed.'),
+  notSupported('enableIPTagMutationForExistingPublicIP', 'boolean', 'false', 'The LoadBalancer capability is not offered yet.'),
+  notSupported('multipleStandardLoadBalancerConfigurations', 'array', '', 'The LoadBalancer capability is not offered yet.'),
+  notSupported('routeUpdateIntervalInSeconds', 'integer', '30', 'Routes are written one by one as the route controller asks, not batched.'),
+  notSupported('loadBalancerBackendPoolUpdateIntervalInSeconds', 'integer', '30', 'The LoadBalancer capability is not offered yet.'),
+  notSupported('routeUpdateWaitingInSeconds', 'integer', '30', 'Routes are written one by one as the route controller asks, not batched.'),
+  notSupported('clusterServiceLoadBalancerHealthProbeMode', 'string', 'servicenodeport', 'The LoadBalancer capability is not offered yet.'),
+  notSupported('clusterServiceSharedLoadBalancerHealthProbePort', 'integer', '10256', 'The LoadBalancer capability is not offered yet.'),
+  notSupported('clusterServiceSharedLoadBalancerHealthProbePath', 'string', '/healthz', 'The LoadBalancer capability is not offered yet.'),
+  notSupported('serviceGatewayEnabled', 'boolean', 'false', 'The service gateway is not offered.'),
+  notSupported('nodeInstanceNotFoundGracePeriodInSeconds', 'integer', '0', 'No grace period: a node whose VM is not in a fresh list does not exist.'),
+  // Backoff and rate limits
+  notSupported('cloudProviderBackoff', 'boolean', 'false', `Retries are always on: ${BUDGET_NOTE}.`),
+  notSupported('cloudProviderBackoffRetries', 'integer', '6', `Replaced by the budget's attempts: ${BUDGET_NOTE}.`),
+  notSupported('cloudProviderBackoffExponent', 'number', '1.5', `Replaced by the budget's backoff: ${BUDGET_NOTE}.`),
+  notSupported('cloudProviderBackoffDuration', 'integer', '5', `Replaced by the budget's backoff: ${BUDGET_NOTE}.`),
+  notSupported('cloudProviderBackoffJitter', 'number', '1.0', `Replaced by the budget's backoff: ${BUDGET_NOTE}.`),
+  notSupported('enableMinimumRetryAfter', 'boolean', 'false', `Retry-After is always honoured: ${BUDGET_NOTE}.`),
+  notSupported('cloudProviderRateLimit', 'boolean', 'false', `Replaced by the budget: ${BUDGET_NOTE}.`),
+  notSupported('cloudProviderRateLimitQPS', 'number', '1', `Replaced by the budget: ${BUDGET_NOTE}.`),
+  notSupported('cloudProviderRateLimitBucket', 'integer', '5', `Replaced by the budget: ${BUDGET_NOTE}.`),
+  notSupported('cloudProviderRateLimitQPSWrite', 'number', '1', `Replaced by the budget: ${BUDGET_NOTE}.`),
+  notSupported('cloudProviderRateLimitBucketWrite', 'integer', '5', `Replaced by the budget: ${BUDGET_NOTE}.`),
+  ...RATE_LIMIT_CLIENTS.map((name) => notSupported(name, 'object', '', `Per-client rate limits are replaced by the budget: ${BUDGET_NOTE}.`)),
+  // Caches
+  supported('vmCacheTTLInSeconds', 'integer', '60', 'Refresh period of the cached VM list of a resource group.'),
+  notSupported('loadBalancerCacheTTLInSeconds', 'integer', '120', 'The LoadBalancer capability is not offered yet.'),
+  notSupported('nsgCacheTTLInSeconds', 'integer', '120', 'Security groups are not read.'),
+  supported('routeTableCacheTTLInSeconds', 'integer', '120', 'Accepted; the route table is read fresh for every route listing (one GET per route-controller sync).'),
+  notSupported('publicIPCacheTTLInSeconds', 'integer', '120', 'Public IPs of nodes are read with their NIC on a node sync.'),
+  notSupported('plsCacheTTLInSeconds', 'integer', '120', 'Private Link services are not offered.'),
+  notSupported('availabilitySetsCacheTTLInSeconds', 'integer', '600', 'Availability sets are not listed: their VMs come with the resource group\'s VM list.'),
+  supported('vmssCacheTTLInSeconds', 'integer', '600', 'Refresh period of the cached scale-set list of a resource group.'),
+  supported('vmssVirtualMachinesCacheTTLInSeconds', 'integer', '600', 'Refresh period of the cached VM list of a uniform scale set.'),
+  notSupported('vmssFlexCacheTTLInSeconds', 'integer', '600', 'Flexible scale-set VMs come with the resource group\'s VM list (vmCacheTTLInSeconds).'),
+  notSupported('vmssFlexVMCacheTTLInSeconds', 'integer', '600', 'Flexible scale-set VMs come with the resource group\'s VM list (vmCacheTTLInSeconds).'),
+  notSupported('nonVmssUniformNodesCacheTTLInSeconds', 'integer', '900', 'Nodes are classified from the cached lists themselves.'),
+  supported('disableAPICallCache', 'boolean', 'false', 'Every lookup lists again (no cached lists).'),
+  notSupported('listVmssVirtualMachinesWithoutInstanceView', 'boolean', 'false', 'Scale-set VMs are always listed with instance views (power state).'),
+];
+
+export const AZURE_CONFIG_KEYS_BY_NAME: ReadonlyMap<string, ConfigKeySpec> = new Map(AZURE_CONFIG_KEYS.map((key) => [key.name, key]));

@@ -1,0 +1,114 @@
+/** The Network port over `@azure/arm-network` (the only Network code importing the SDK). */
+import type { NetworkInterface, NetworkManagementClient, Route, RouteTable } from '@azure/arm-network';
+import { AzureApiError } from '../../errors.js';
+import type { AzureNetworkInterface, AzureRoute, AzureRouteTable, NetworkPort } from '../network-port.js';
+import { parseArmResourceId } from './arm-resource-id.js';
+import { callAzure, toAzureApiError } from './sdk-errors.js';
+
+/** How often the SDK polls a long-running operation (ARM's Retry-After wins when it sends one). */
+export const LRO_POLL_INTERVAL_MS = 500;
+
+function networkInterfaceOf(nic: NetworkInterface): AzureNetworkInterface {
+  return {
+    id: nic.id ?? '',
+    name: nic.name ?? '',
+    ipConfigurations: (nic.ipConfigurations ?? []).map((config) => ({
+      name: config.name ?? '',
+      primary: config.primary === true,
+      ...(config.privateIPAddress === undefined ? {} : { privateIpAddress: config.privateIPAddress }),
+      privateIpVersion: config.privateIPAddressVersion === 'IPv6' ? 'IPv6' : 'IPv4',
+      ...(config.publicIPAddress?.id === undefined ? {} : { publicIpAddressId: config.publicIPAddress.id }),
+    })),
+  };
+}
+
+function routeOf(route: Route): AzureRoute {
+  return {
+    name: route.name ?? '',
+    addressPrefix: route.addressPrefix ?? '',
+    nextHopType: route.nextHopType ?? '',
+    ...(route.nextHopIpAddress === undefined ? {} : { nextHopIpAddress: route.nextHopIpAddress }),
+  };
+}
+
+function routeTableOf(table: RouteTable): AzureRouteTable {
+  return {
+    name: table.name ?? '',
+    location: table.location ?? '',
+    ...(table.etag === undefined ? {} : { etag: table.etag }),
+    tags: { ...table.tags },
+    routes: (table.routes ?? []).map(routeOf),
+  };
+}
+
+function badId(operation: string, id: string): AzureApiError {
+  return new AzureApiError(`not a resource ID this provider can read: ${JSON.stringify(id)}`, { kind: 'Invalid', code: 'InvalidResourceId', operation, retryable: false });
+}
+
+export function createSdkNetworkPort(client: NetworkManagementClient): NetworkPort {
+  return {
+    getNetworkInterface: (networkInterfaceId, options) => {
+      const operation = 'network.getNetworkInterface';
+      const parsed = parseArmResourceId(networkInterfaceId);
+      const names = parsed?.segments.map(([, name]) => name) ?? [];
+      const types = parsed?.segments.map(([type]) => type.toLowerCase()).join('/');
+      return callAzure(operation, async () => {
+        if (parsed && types === 'networkinterfaces') {
+          return networkInterfaceOf(await client.networkInterfaces.get(parsed.resourceGroup, names[0] as string, { abortSignal: options?.signal }));
+        }
+        if (parsed && types === 'virtualmachinescalesets/virtualmachines/networkinterfaces') {
+          const [scaleSet, instanceId, nic] = names as [string, string, string];
+          return networkInterfaceOf(await client.networkInterfaces.getVirtualMachineScaleSetNetworkInterface(parsed.resourceGroup, scaleSet, instanceId, nic, { abortSignal: options?.signal }));
+        }
+        throw badId(operation, networkInterfaceId);
+      });
+    },
+    getPublicIpAddress: (publicIpAddressId, options) => {
+      const operation = 'network.getPublicIpAddress';
+      const parsed = parseArmResourceId(publicIpAddressId);
+      const names = parsed?.segments.map(([, name]) => name) ?? [];
+      const types = parsed?.segments.map(([type]) => type.toLowerCase()).join('/');
+      return callAzure(operation, async () => {
+        if (parsed && types === 'publicipaddresses') {
+          return (await client.publicIPAddresses.get(parsed.resourceGroup, names[0] as string, { abortSignal: options?.signal })).ipAddress ?? '';
+        }
+        if (parsed && types === 'virtualmachinescalesets/virtualmachines/networkinterfaces/ipconfigurations/publicipaddresses') {
+          const [scaleSet, instanceId, nic, ipConfiguration, name] = names as [string, string, string, string, string];
+          const address = await client.publicIPAddresses.getVirtualMachineScaleSetPublicIPAddress(parsed.resourceGroup, scaleSet, instanceId, nic, ipConfiguration, name, { abortSignal: options?.signal });
+          return address.ipAddress ?? '';
+        }
+        throw badId(operation, publicIpAddressId);
+      });
+    },
+    getRouteTable: (resourceGroup, name, options) =>
+      callAzure('network.getRouteTable', async () => routeTableOf(await client.routeTables.get(resourceGroup, name, { abortSignal: options?.signal }))),
+    createRouteTable: (resourceGroup, table, options) =>
+      callAzure('network.createRouteTable', async () =>
+        routeTableOf(
+          await client.routeTables.beginCreateOrUpdateAndWait(resourceGroup, table.name, { location: table.location, tags: table.tags, routes: [] }, {
+            abortSignal: options?.signal,
+            updateIntervalInMs: LRO_POLL_INTERVAL_MS,
+          }),
+        ),
+      ),
+    putRoute: (resourceGroup, tableName, route, options) =>
+      callAzure('network.putRoute', async () => {
+        await client.routes.beginCreateOrUpdateAndWait(
+          resourceGroup,
+          tableName,
+          route.name,
+          { addressPrefix: route.addressPrefix, nextHopType: route.nextHopType, ...(route.nextHopIpAddress === undefined ? {} : { nextHopIpAddress: route.nextHopIpAddress }) },
+          { abortSignal: options?.signal, updateIntervalInMs: LRO_POLL_INTERVAL_MS },
+        );
+      }),
+    deleteRoute: async (resourceGroup, tableName, routeName, options) => {
+      try {
+        await client.routes.beginDeleteAndWait(resourceGroup, tableName, routeName, { abortSignal: options?.signal, updateIntervalInMs: LRO_POLL_INTERVAL_MS });
+      } catch (error) {
+        const typed = toAzureApiError(error, 'network.deleteRoute');
+        if (typed.kind === 'NotFound') return;
+        throw typed;
+      }
+    },
+  };
+}

@@ -1,0 +1,5 @@
+/**
+ * @ccm/cloud-provider-azure/conformance: this provider's conformance driver, for the shared suite
+ * in @ccm/e2e (`e2e/src/conformance/azure.conformance.test.ts`).
+ */
+export * from './azure-driver.js';
