@@ -5,3 +5,4 @@
  */
 export * from './start-openstack-services.js';
 export * from './openstack-services-availability.js';
+export * from './openstack-services-for-tests.js';
