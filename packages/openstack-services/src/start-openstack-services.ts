@@ -90,8 +90,10 @@ export async function startOpenStackServices(options: StartOpenStackServicesOpti
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
-      // The API servers first, the broker and the database last.
-      for (const managed of [...processes].reverse()) await managed.stop();
+      // The OpenStack services first (in parallel), then the broker and the database.
+      const infrastructure = new Set(['mariadbd', 'epmd', 'rabbitmq-server']);
+      await Promise.all(processes.filter((managed) => !infrastructure.has(managed.name)).map((managed) => managed.stop(3_000)));
+      await Promise.all(processes.filter((managed) => infrastructure.has(managed.name)).map((managed) => managed.stop(5_000)));
       if (!options.keepDirectory) rmSync(root, { recursive: true, force: true });
     })();
     return closing;
