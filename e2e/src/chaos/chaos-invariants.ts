@@ -3,7 +3,7 @@
  * checks over what the scenario read back (the cloud through the simulator's own API, the
  * cluster through the API server, the proxies' records). Each returns its violations.
  */
-import { LABEL_INSTANCE_TYPE, LABEL_TOPOLOGY_REGION, LABEL_TOPOLOGY_ZONE, TAINT_UNINITIALIZED } from '@ccm/core/api';
+import { LABEL_INSTANCE_TYPE, LABEL_REGION, LABEL_ZONE, TAINT_UNINITIALIZED } from '@ccm/core/api';
 import type { ProxyRecord } from '@ccm/testing/chaos';
 import type { CloudLoadBalancerView, CloudRouteView, DriverInstance } from '@ccm/testing/conformance';
 import type { KubeNode, KubeService, NodeAddress } from '../harness/kube-objects.js';
@@ -28,8 +28,8 @@ export function uninitializedNodes(nodes: readonly KubeNode[], living: ReadonlyM
       if (value !== undefined && labels[key] !== value) violations.push(`node ${name} label ${key}=${labels[key] ?? '(none)'}, expected ${value}`);
     };
     expectLabel(LABEL_INSTANCE_TYPE, instance.expectedInstanceType);
-    expectLabel(LABEL_TOPOLOGY_ZONE, instance.expectedZone);
-    expectLabel(LABEL_TOPOLOGY_REGION, instance.expectedRegion);
+    expectLabel(LABEL_ZONE, instance.expectedZone);
+    expectLabel(LABEL_REGION, instance.expectedRegion);
     const expected = expectedNodeAddresses(instance.expectedAddresses, kubeletAddresses);
     const actual = (node.status?.addresses ?? []).map(({ type, address }) => ({ type, address }));
     if (!sameList(actual, expected)) violations.push(`node ${name} addresses ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`);

@@ -96,6 +96,7 @@ export class FaultInjectingProxy {
   readonly #records: ProxyRecord[] = [];
   readonly #openWatches = new Set<OpenWatch>();
   readonly #pendingTimers = new Set<NodeJS.Timeout>();
+  readonly #observers = new Set<(record: ProxyRecord) => void>();
   #plan: FaultPlan;
   #unreachableUntil = 0;
   #goneOnResumeRate = 0;
@@ -178,6 +179,15 @@ export class FaultInjectingProxy {
     return counts;
   }
 
+  /**
+   * Calls `observer` with every request as it arrives, before it is faulted or forwarded (a
+   * test can act "in the middle" of a request, e.g. kill its sender). Returns the unsubscribe.
+   */
+  observe(observer: (record: ProxyRecord) => void): () => void {
+    this.#observers.add(observer);
+    return () => this.#observers.delete(observer);
+  }
+
   /** Cuts every open watch stream now (the client sees the connection end); returns how many. */
   cutWatches(): number {
     const watches = [...this.#openWatches];
@@ -222,6 +232,7 @@ export class FaultInjectingProxy {
     const record: ProxyRecord = { replica, operation, method: request.method, path: request.path, write, startedAt: Date.now(), answeredAt: 0, status: 0 };
     if (this.#options.keepRequestBodyOf?.(operation) === true) record.requestBody = request.body;
     this.#records.push(record);
+    for (const observer of this.#observers) observer(record);
 
     if (Date.now() < this.#unreachableUntil) {
       record.fault = 'unreachable';

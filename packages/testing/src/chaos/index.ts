@@ -7,3 +7,4 @@ export * from './fault-injecting-proxy.js';
 export * from './fault-plan.js';
 export * from './kube-operation.js';
 export type * from './proxied-request.js';
+export { seededRandom } from '../sandbox/seeded-random.js';
