@@ -16,6 +16,10 @@ export interface ChaosFigures {
   cloudRequests: number;
   cloudWrites: number;
   leaderKills: number;
+  /** Kills that hit the leader the moment one of its cloud writes reached the proxy. */
+  leaderKillsMidWrite: number;
+  /** Leader terms found in the Lease's write history. */
+  leaseTerms: number;
   replicaRestarts: number;
   /** From the end of the faults until every invariant held. */
   convergenceMs: number;
@@ -43,7 +47,7 @@ export function formatFigures(figures: ChaosFigures): string {
     `services: ${figures.services.created} created, ${figures.services.updated} updated, ${figures.services.deleted} deleted, ${figures.services.final} at the end`,
     `cloud faults injected: ${faults(figures.cloudFaults)} (of ${figures.cloudRequests} cloud requests, ${figures.cloudWrites} writes)`,
     `kube-apiserver faults injected: ${faults(figures.kubeFaults)}`,
-    `leader kills (SIGKILL): ${figures.leaderKills}; replica restarts: ${figures.replicaRestarts}`,
+    `leader kills (SIGKILL): ${figures.leaderKills} (${figures.leaderKillsMidWrite} in the middle of a cloud write); replica restarts: ${figures.replicaRestarts}; lease terms: ${figures.leaseTerms}`,
     `convergence after the faults stopped: ${(figures.convergenceMs / 1_000).toFixed(1)} s; whole run ${(figures.totalMs / 1_000).toFixed(1)} s`,
     `leaks: ${figures.leaks}; wrong node deletions: ${figures.wrongDeletions}; services left with a finalizer: ${figures.servicesLeftWithFinalizer}; double-acting: ${figures.doubleActing}`,
     `cloud call rate: peak ${figures.peakCallsPerSecond}/s per replica; budget ${figures.budget}; over budget: ${figures.budgetExceedances}`,

@@ -95,6 +95,7 @@ export class ChaosRun {
   #replicaCounter = 0;
   #supervising = true;
   #leaderKills = 0;
+  #killsMidWrite = 0;
   #restarts = 0;
   #nodeCounter = 0;
   #serviceCounter = 0;
@@ -247,6 +248,8 @@ export class ChaosRun {
       cloudRequests: cloudRecords.length,
       cloudWrites: cloudRecords.filter((record) => record.write).length,
       leaderKills: this.#leaderKills,
+      leaderKillsMidWrite: this.#killsMidWrite,
+      leaseTerms: terms.length,
       replicaRestarts: this.#restarts,
       convergenceMs,
       leaks: violations['leaks'].length + (violations['leaked load balancers of deleted services']?.length ?? 0),
@@ -331,6 +334,7 @@ export class ChaosRun {
         leader.instance.expectedRunning = false;
         leader.instance.process.signal('SIGKILL');
         killedMidWrite = true;
+        this.#killsMidWrite += 1;
         this.#note(`SIGKILL ${leader.label} during ${record.operation}`);
         resolve();
       });
@@ -357,11 +361,13 @@ export class ChaosRun {
     const lb = this.#driver.capabilities.loadBalancer;
     const draw = this.#random();
     try {
+      // Leaving and deletions keep at least half of what joined or was created, so the end state is not empty.
       if (draw < 0.25 && this.#counts.joined < settings.nodes) await this.#joinNode();
-      else if (draw < 0.4 && this.#living.size > 2) await this.#leaveNode();
+      else if (draw < 0.4 && this.#living.size > Math.max(2, this.#counts.joined / 2)) await this.#leaveNode();
       else if (lb && draw < 0.55 && this.#counts.created < settings.services) await this.#createService();
       else if (lb && draw < 0.85 && this.#services.size > 0) await this.#updateService(false);
-      else if (lb && this.#services.size > 1) await this.#deleteService();
+      else if (lb && this.#services.size > Math.max(1, this.#counts.created / 2)) await this.#deleteService();
+      else if (lb && this.#services.size > 0) await this.#updateService(false);
     } catch (error) {
       this.#note(`churn step failed: ${String(error)}`);
     }
