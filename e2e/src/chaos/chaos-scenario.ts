@@ -6,12 +6,12 @@
  * the leader SIGKILLed in the middle of a cloud write. Then the faults stop, the scenario waits
  * for convergence and checks the invariants (chaos-invariants.ts) and prints the figures.
  */
-import { writeFile, readFile } from 'node:fs/promises';
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_LEASE_NAME, DEFAULT_LEASE_NAMESPACE } from '@ccm/core/api';
 import { AWS_FAULTS, FaultInjectingProxy, FaultPlan, KUBE_API_FAULTS, kubeOperationOf, SANDBOX_FAULTS, seededRandom, VSPHERE_FAULTS, type CloudFaultFlavor, type FaultCounts } from '@ccm/testing/chaos';
 
-import type { DriverInstance, ProviderDriver } from '@ccm/testing/conformance';
+import type { CcmProcessSpec, DriverInstance, ProviderDriver } from '@ccm/testing/conformance';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import type { KubeNode, KubeService, NodeAddress } from '../harness/kube-objects.js';
 import { kubeletAddresses, registerNode, setNodeReady } from '../harness/node-registration.js';
@@ -81,6 +81,22 @@ async function kubeUpstream(cluster: TestCluster): Promise<{ url: string; ca?: s
   const entry = config.clusters[0]?.cluster ?? {};
   const caData = entry['certificate-authority-data'];
   return { url: entry['server'] ?? '', ...(caData === undefined ? {} : { ca: Buffer.from(caData, 'base64').toString('utf8') }) };
+}
+
+/**
+ * Copies the spec's `--cloud-config` file to a path of this replica's own: the drivers'
+ * `benchCcmProcess` reuse one file name, so the next replica's config would replace this one's
+ * before the process reads it (and its requests would reach the proxy as the other replica's).
+ */
+async function pinCloudConfig(spec: CcmProcessSpec, path: string): Promise<CcmProcessSpec> {
+  const args = await Promise.all(
+    spec.args.map(async (argument) => {
+      if (!argument.startsWith('--cloud-config=')) return argument;
+      await copyFile(argument.slice('--cloud-config='.length), path);
+      return `--cloud-config=${path}`;
+    }),
+  );
+  return { ...spec, args };
 }
 
 export class ChaosRun {
@@ -283,7 +299,8 @@ export class ChaosRun {
       apiQps: this.#settings.budget?.qps ?? 20,
       ...(caFile === undefined ? {} : { caFile }),
     });
-    const instance = await this.#cluster.startCcm(spec, { label, extraFlags: [`--kubeconfig=${kubeconfig}`], waitUntilHealthy: false });
+    const pinned = await pinCloudConfig(spec, join(directory, `${label}-cloud-config`));
+    const instance = await this.#cluster.startCcm(pinned, { label, extraFlags: [`--kubeconfig=${kubeconfig}`], waitUntilHealthy: false });
     this.#replicas.push({ label, instance });
     this.#note(`started ${label}`);
   }
@@ -383,9 +400,16 @@ export class ChaosRun {
     this.#counts.joined += 1;
   }
 
-  /** The instance is deleted in the cloud and its kubelet stops posting Ready. */
+  /**
+   * The instance of an initialized node is deleted in the cloud and its kubelet stops posting
+   * Ready. Only initialized nodes leave: a node without a providerID whose instance is gone
+   * cannot be told apart from one the cloud cannot find by name, and the AWS provider
+   * deliberately errors rather than say "gone" then (aws-instances.test.ts).
+   */
   async #leaveNode(): Promise<void> {
-    const names = [...this.#living.keys()];
+    const initialized = new Set((await this.#cluster.client.listNodes()).filter((node) => node.spec?.providerID).map((node) => node.metadata.name ?? ''));
+    const names = [...this.#living.keys()].filter((name) => initialized.has(name));
+    if (names.length === 0) return;
     const name = names[Math.floor(this.#random() * names.length)] ?? '';
     const node = this.#living.get(name);
     if (node === undefined) return;
