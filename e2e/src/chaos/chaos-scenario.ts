@@ -245,6 +245,11 @@ export class ChaosRun {
     const cloudRecords = this.#cloudProxy.records();
     const terms = leaseTerms(kubeRecords, DEFAULT_LEASE_NAME);
     violations['double-acting'] = writesOutsideLeaseTerms(cloudRecords, terms);
+    const dumpDirectory = process.env['CCM_CHAOS_RECORDS'];
+    if (dumpDirectory !== undefined && dumpDirectory !== '') {
+      // The proxies' records of the run, for replaying the history checks offline.
+      await writeFile(join(dumpDirectory, `${this.#driver.name}-records.json`), JSON.stringify({ terms, kube: kubeRecords.filter((record) => record.operation.endsWith('leases')), cloud: cloudRecords }, null, 1));
+    }
     violations['wrong node deletions'] = wrongNodeDeletions(kubeRecords, this.#instanceDeletedAt);
     violations['over the cloud call budget'] = settings.budget === undefined ? [] : budgetExceedances(cloudRecords, settings.budget);
 
@@ -344,6 +349,9 @@ export class ChaosRun {
       return;
     }
     let killedMidWrite = false;
+    // A provider without load balancers or routes writes little or nothing: kill it during node initialization.
+    const writes = this.#driver.capabilities.loadBalancer || this.#driver.capabilities.routes;
+    const writeWaitMs = writes ? 15_000 : 2_000;
     const killed = new Promise<void>((resolve) => {
       const unsubscribe = this.#cloudProxy.observe((record) => {
         if (record.replica !== leader.label || !record.write) return;
@@ -358,7 +366,7 @@ export class ChaosRun {
       setTimeout(() => {
         unsubscribe();
         resolve();
-      }, 15_000);
+      }, writeWaitMs);
     });
     if (this.#driver.capabilities.loadBalancer && this.#services.size > 0) await this.#updateService(true);
     else await this.#joinNode();
@@ -367,7 +375,7 @@ export class ChaosRun {
       // No cloud write came (a provider that writes nothing, e.g. vSphere without LBs): kill it anyway.
       leader.instance.expectedRunning = false;
       leader.instance.process.signal('SIGKILL');
-      this.#note(`SIGKILL ${leader.label} (no cloud write seen within 15 s)`);
+      this.#note(`SIGKILL ${leader.label} (no cloud write seen within ${writeWaitMs} ms)`);
     }
     await leader.instance.process.waitForExit();
     this.#leaderKills += 1;

@@ -75,7 +75,9 @@ export function writesOutsideLeaseTerms(cloudRecords: readonly ProxyRecord[], te
     const inTerm = terms.some((term) => term.replica === record.replica && term.from <= record.startedAt && record.startedAt <= term.until);
     if (!inTerm) {
       const holder = terms.find((term) => term.from <= record.startedAt && record.startedAt <= term.until);
-      violations.push(`${record.replica} sent ${record.operation} at ${new Date(record.startedAt).toISOString()} while ${holder === undefined ? 'no replica' : holder.replica} held the lease`);
+      const own = terms.filter((term) => term.replica === record.replica && term.from <= record.startedAt).pop();
+      const since = own === undefined ? 'it never held the lease before' : `its term ended ${record.startedAt - own.until} ms before`;
+      violations.push(`${record.replica} sent ${record.operation} at ${new Date(record.startedAt).toISOString()} while ${holder === undefined ? 'no replica' : holder.replica} held the lease (${since})`);
     }
   }
   return violations;
