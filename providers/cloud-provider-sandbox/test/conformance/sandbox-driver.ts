@@ -6,8 +6,11 @@ import { fileURLToPath } from 'node:url';
 import { SANDBOX_PROVIDER_NAME, SANDBOX_TAGS, sandboxProviderId } from '@ccm/cloud-provider-sandbox';
 import { startSandboxCloud, type SandboxCloud, type SandboxInstance, type SandboxLoadBalancer } from '@ccm/testing';
 import type {
+  BenchCcmOptions,
   CcmProcessSpec,
+  CloudEndpoint,
   CloudLoadBalancerView,
+  CloudRequest,
   CloudRouteView,
   DriverInstance,
   InjectedRoute,
@@ -67,6 +70,28 @@ export class SandboxDriver implements ProviderDriver {
       command: process.execPath,
       args: [SANDBOX_CCM_BIN, `--cloud-provider=${SANDBOX_PROVIDER_NAME}`, `--cloud-config=${this.cloudConfigPath}`],
     };
+  }
+
+  /** The sandbox cloud's HTTP API, so that a proxy (benchmark, chaos) can sit in front of it. */
+  cloudEndpoint(): CloudEndpoint {
+    return { url: this.sandbox.url, operationOf: sandboxOperationOf };
+  }
+
+  /** The CCM against `cloudUrl` (a proxy in front of the sandbox), with the row's lookup policy and cloud API budget. */
+  async benchCcmProcess(options: BenchCcmOptions): Promise<CcmProcessSpec> {
+    if (this.directory === undefined) throw new Error('SandboxDriver.benchCcmProcess() called before start()');
+    const path = join(this.directory, `cloud-config-${Math.random().toString(36).slice(2, 8)}.ini`);
+    const config = [
+      '[Global]',
+      `url = ${options.cloudUrl}`,
+      `cluster-id = ${this.clusterId}`,
+      `lookup-policy = ${options.lookupPolicy}`,
+      `api-qps = ${options.apiQps}`,
+      `api-burst = ${options.apiQps}`,
+      '',
+    ].join('\n');
+    await writeFile(path, config);
+    return { command: process.execPath, args: [SANDBOX_CCM_BIN, `--cloud-provider=${SANDBOX_PROVIDER_NAME}`, `--cloud-config=${path}`] };
   }
 
   private get sandbox(): SandboxCloud {
@@ -164,6 +189,19 @@ export class SandboxDriver implements ProviderDriver {
     this.instanceIds.set(created.name, created.id);
     return created.id;
   }
+}
+
+/** The sandbox cloud API operation of a request (as its HTTP routes name them), e.g. `loadBalancers.update`. */
+export function sandboxOperationOf(request: CloudRequest): string {
+  const path = new URL(request.path, 'http://sandbox').pathname;
+  const method = request.method.toUpperCase();
+  const match = /^\/v1\/(instances|load-balancers|routes)(:batchGet|\/[^/]+)?(\/backends)?$/.exec(path);
+  if (match === null) return `${method} ${path}`;
+  const collection = match[1] === 'load-balancers' ? 'loadBalancers' : (match[1] ?? '');
+  if (match[2] === ':batchGet') return `${collection}.batchGet`;
+  if (match[3] !== undefined) return `${collection}.setBackends`;
+  if (match[2] === undefined) return method === 'POST' ? `${collection}.create` : `${collection}.list`;
+  return method === 'DELETE' ? `${collection}.delete` : method === 'GET' ? `${collection}.get` : `${collection}.update`;
 }
 
 function toDriverInstance(instance: SandboxInstance): DriverInstance {

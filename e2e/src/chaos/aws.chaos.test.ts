@@ -1,0 +1,22 @@
+// Chaos against moto_server (needs `moto_server` on PATH; fails under CI=true without it). The AWS
+// CCM has no configurable cloud call budget (the SDK's own retry strategy paces it), so the call
+// rate is reported, not checked.
+import { AwsDriver } from '@ccm/cloud-provider-aws/conformance';
+import { chaosSeed, describeChaos } from './chaos-suite.js';
+
+await describeChaos(
+  new AwsDriver(`chaos-${process.pid}`),
+  {
+    seed: chaosSeed(1302),
+    nodes: 50,
+    services: 20,
+    churnMs: 60_000,
+    cloudFaultRate: 0.2,
+    watchCutEveryMs: 4_000,
+    goneOnResumeRate: 0.3,
+    apiDownMs: 10_000,
+    leaderKills: 3,
+    convergenceTimeoutMs: 120_000,
+  },
+  360_000,
+);

@@ -1,0 +1,116 @@
+// Each invariant check fails when its invariant is broken on purpose, on synthetic inputs.
+import type { ProxyRecord } from '@ccm/testing/chaos';
+import type { DriverInstance } from '@ccm/testing/conformance';
+import { describe, expect, it } from 'vitest';
+import type { KubeNode, KubeService } from '../harness/kube-objects.js';
+import { budgetExceedances } from './call-budget.js';
+import { loadBalancerMismatches, missingRoutes, servicesLeftWithFinalizer, uninitializedNodes, wrongNodeDeletions } from './chaos-invariants.js';
+import { leakedResourceViolations } from './chaos-figures.js';
+import { leaseTerms, writesOutsideLeaseTerms } from './lease-terms.js';
+
+const instance: DriverInstance = {
+  nodeName: 'n1',
+  expectedProviderId: 'sandbox://i-1',
+  expectedAddresses: [{ type: 'InternalIP', address: '10.0.0.1' }],
+  expectedInstanceType: 'small',
+  expectedZone: 'z1',
+  expectedRegion: 'r1',
+  internalIp: '10.0.0.1',
+};
+
+function initializedNode(overrides: Partial<KubeNode> = {}): KubeNode {
+  return {
+    metadata: { name: 'n1', labels: { 'node.kubernetes.io/instance-type': 'small', 'topology.kubernetes.io/zone': 'z1', 'topology.kubernetes.io/region': 'r1' } },
+    spec: { providerID: 'sandbox://i-1', taints: [], podCIDR: '10.244.1.0/24' },
+    status: { addresses: [{ type: 'InternalIP', address: '10.0.0.1' }, { type: 'Hostname', address: 'n1' }] },
+    ...overrides,
+  };
+}
+const living = new Map([['n1', { instance, kubeletAddresses: [{ type: 'Hostname', address: 'n1' }] }]]);
+
+function record(overrides: Partial<ProxyRecord>): ProxyRecord {
+  return { replica: 'replica-a', operation: 'op', method: 'POST', path: '/', write: true, startedAt: 0, answeredAt: 0, status: 200, ...overrides };
+}
+function leaseWrite(replica: string, holder: string, at: number, operation = 'update leases'): ProxyRecord {
+  const body = { metadata: { name: 'cloud-controller-manager' }, spec: { holderIdentity: holder, leaseDurationSeconds: 3 } };
+  return record({ replica, operation, method: 'PUT', startedAt: at, answeredAt: at + 5, requestBody: JSON.stringify(body) });
+}
+
+describe('chaos invariant checks', () => {
+  it('every node initialized: passes for a good node, fails for a missing, tainted, wrong-providerID, unlabelled or wrongly addressed one', () => {
+    expect(uninitializedNodes([initializedNode()], living)).toEqual([]);
+    expect(uninitializedNodes([], living)).toEqual(['node n1 is missing']);
+    expect(uninitializedNodes([initializedNode({ spec: { providerID: 'sandbox://i-1', taints: [{ key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' }] } })], living)[0]).toMatch(/uninitialized taint/);
+    expect(uninitializedNodes([initializedNode({ spec: { providerID: 'sandbox://i-2' } })], living)[0]).toMatch(/providerID sandbox:\/\/i-2/);
+    expect(uninitializedNodes([initializedNode({ metadata: { name: 'n1', labels: {} } })], living)).toHaveLength(3);
+    expect(uninitializedNodes([initializedNode({ status: { addresses: [{ type: 'Hostname', address: 'n1' }] } })], living)[0]).toMatch(/addresses/);
+  });
+
+  const service: KubeService = { metadata: { name: 's1' }, spec: { type: 'LoadBalancer', ports: [{ port: 80, protocol: 'TCP' }] }, status: { loadBalancer: { ingress: [{ ip: '1.2.3.4' }] } } };
+  it('every LB matches its Service: fails on a missing LB, wrong ports, wrong backends or no ingress', () => {
+    const nodes = [initializedNode()];
+    expect(loadBalancerMismatches([{ service, view: { exists: true, ports: [80], backendNodeNames: ['n1'] } }], nodes)).toEqual([]);
+    expect(loadBalancerMismatches([{ service, view: { exists: false, ports: [], backendNodeNames: [] } }], nodes)).toEqual(['service s1 has no cloud load balancer']);
+    expect(loadBalancerMismatches([{ service, view: { exists: true, ports: [81], backendNodeNames: ['n1'] } }], nodes)[0]).toMatch(/cloud ports \[81\]/);
+    expect(loadBalancerMismatches([{ service, view: { exists: true, ports: [80], backendNodeNames: ['n1', 'gone'] } }], nodes)[0]).toMatch(/backends/);
+    expect(loadBalancerMismatches([{ service: { ...service, status: {} }, view: { exists: true, ports: [80], backendNodeNames: ['n1'] } }], nodes)[0]).toMatch(/no ingress/);
+  });
+
+  it('every route exists: fails when a node\'s route is missing or a blackhole', () => {
+    const nodes = [initializedNode()];
+    expect(missingRoutes(nodes, [{ destinationCidr: '10.244.1.0/24', targetNodeName: 'n1' }])).toEqual([]);
+    expect(missingRoutes(nodes, [])).toEqual(['no route 10.244.1.0/24 -> n1']);
+    expect(missingRoutes(nodes, [{ destinationCidr: '10.244.1.0/24', targetNodeName: 'n1', blackhole: true }])).toHaveLength(1);
+  });
+
+  it('0 leaked cloud resources: a leaked LB planted in the cloud is reported', () => {
+    expect(leakedResourceViolations([])).toEqual([]);
+    expect(leakedResourceViolations(['load balancer lb-planted (service default/gone)'])).toEqual(['leaked: load balancer lb-planted (service default/gone)']);
+  });
+
+  it('0 Ready nodes deleted: a deleted node whose instance still existed is reported', () => {
+    const deletion = (name: string, at: number): ProxyRecord => record({ operation: 'delete nodes', method: 'DELETE', path: `/api/v1/nodes/${name}`, startedAt: at });
+    const deletedInstances = new Map([['gone', 100]]);
+    expect(wrongNodeDeletions([deletion('gone', 200)], deletedInstances)).toEqual([]);
+    expect(wrongNodeDeletions([deletion('ready', 200)], deletedInstances)).toEqual(['replica-a deleted node ready whose instance still existed']);
+    // Deleted before its instance went away: wrong as well.
+    expect(wrongNodeDeletions([deletion('gone', 50)], deletedInstances)).toHaveLength(1);
+    // A refused deletion did not delete anything.
+    expect(wrongNodeDeletions([{ ...deletion('ready', 200), status: 404 }], deletedInstances)).toEqual([]);
+  });
+
+  it('0 Services left with a finalizer after deletion', () => {
+    const stuck: KubeService = { metadata: { name: 's1', finalizers: ['service.kubernetes.io/load-balancer-cleanup'] } };
+    expect(servicesLeftWithFinalizer([stuck], new Set(['other']))).toEqual([]);
+    expect(servicesLeftWithFinalizer([stuck], new Set(['s1']))[0]).toMatch(/s1 still exists after deletion/);
+  });
+
+  it('0 moments where two replicas acted: a cloud write outside its sender\'s lease term is reported', () => {
+    const kube = [leaseWrite('replica-a', 'a_1', 0, 'create leases'), leaseWrite('replica-a', 'a_1', 1_000), leaseWrite('replica-b', 'b_1', 5_000), leaseWrite('replica-b', 'b_1', 6_000)];
+    const terms = leaseTerms(kube, 'cloud-controller-manager');
+    expect(terms.map(({ replica, from, until }) => ({ replica, from, until }))).toEqual([
+      { replica: 'replica-a', from: 5, until: 4_000 },
+      { replica: 'replica-b', from: 5_005, until: 9_000 },
+    ]);
+    expect(writesOutsideLeaseTerms([record({ replica: 'replica-a', startedAt: 2_000 }), record({ replica: 'replica-b', startedAt: 5_500 })], terms)).toEqual([]);
+    // replica-a wrote after its term, while replica-b led; replica-b wrote before acquiring.
+    expect(writesOutsideLeaseTerms([record({ replica: 'replica-a', startedAt: 5_500 })], terms)[0]).toMatch(/replica-a sent op .* while replica-b held the lease/);
+    expect(writesOutsideLeaseTerms([record({ replica: 'replica-b', startedAt: 3_000 })], terms)).toHaveLength(1);
+    // Reads are not writes; a released lease ends the term.
+    expect(writesOutsideLeaseTerms([record({ replica: 'replica-b', startedAt: 3_000, write: false })], terms)).toEqual([]);
+    const released = leaseTerms([...kube.slice(0, 2), leaseWrite('replica-a', '', 1_500)], 'cloud-controller-manager');
+    expect(writesOutsideLeaseTerms([record({ replica: 'replica-a', startedAt: 2_000 })], released)).toHaveLength(1);
+    // A lease of another name (or a refused write) gives no term.
+    expect(leaseTerms([{ ...leaseWrite('replica-a', 'a_1', 0), status: 409 }], 'cloud-controller-manager')).toEqual([]);
+  });
+
+  it('the cloud call rate stays within the budget: a burst over qps + burst in one second is reported', () => {
+    const calls = (replica: string, count: number, spacingMs: number): ProxyRecord[] => Array.from({ length: count }, (_, index) => record({ replica, startedAt: 10_000 + index * spacingMs }));
+    // 10 qps, burst 10: 20 within a second is the most a token bucket allows.
+    expect(budgetExceedances(calls('replica-a', 20, 50), { qps: 10, burst: 10 })).toEqual([]);
+    expect(budgetExceedances(calls('replica-a', 40, 100), { qps: 10, burst: 10 })).toEqual([]);
+    expect(budgetExceedances(calls('replica-a', 21, 45), { qps: 10, burst: 10 })[0]).toMatch(/replica-a sent 21 cloud requests within 1000 ms/);
+    // Per replica: two replicas of 20 each are within their own budgets.
+    expect(budgetExceedances([...calls('replica-a', 20, 40), ...calls('replica-b', 20, 40)], { qps: 10, burst: 10 })).toEqual([]);
+  });
+});

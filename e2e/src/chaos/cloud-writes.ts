@@ -1,0 +1,21 @@
+import type { ProxiedRequest } from '@ccm/testing/chaos';
+
+/**
+ * Operations that read or only open a session (AWS `Describe*`, vSphere `RetrieveProperties`,
+ * `Login`, property-collector views; sandbox `.list`/`.get`/`.batchGet`): everything else
+ * changes the cloud and must come from the lease holder.
+ */
+const READ_OPERATION = new RegExp(
+  [
+    '^(Describe|List|Get|Retrieve|Find|Query|Wait|Login|Logout|SessionIsActive|CurrentTime|Continue|HasPrivilege|Fetch)',
+    '^(Create|Destroy)(ContainerView|ListView|PropertyCollector|PropertyFilter|Filter)$',
+    '^DestroyView$',
+    '\\.(list|get|batchGet)$',
+    '^(GET|HEAD) ',
+  ].join('|'),
+);
+
+export function isCloudWrite(operation: string, request: ProxiedRequest): boolean {
+  if (['GET', 'HEAD'].includes(request.method.toUpperCase())) return false;
+  return !READ_OPERATION.test(operation);
+}

@@ -1,0 +1,84 @@
+/**
+ * Leader terms from the Lease's history as the API server accepted it (the kube-side proxy
+ * records every lease write of every replica with its body), and the cloud writes that fall
+ * outside their sender's term: two replicas acting at once.
+ */
+import type { ProxyRecord } from '@ccm/testing/chaos';
+
+/** A span during which `replica` held the Lease, in proxy-clock milliseconds. */
+export interface LeaseTerm {
+  replica: string;
+  holderIdentity: string;
+  /** When the API server answered the acquiring (or renewing) write. */
+  from: number;
+  /** The last renewal's send time plus the lease duration, cut where another replica acquired. */
+  until: number;
+}
+
+interface LeaseWrite {
+  replica: string;
+  holderIdentity: string;
+  sentAt: number;
+  acceptedAt: number;
+  durationMs: number;
+}
+
+function leaseWrites(kubeRecords: readonly ProxyRecord[], leaseName: string): LeaseWrite[] {
+  const writes: LeaseWrite[] = [];
+  for (const record of kubeRecords) {
+    if (record.status < 200 || record.status >= 300 || record.requestBody === undefined) continue;
+    if (record.operation !== 'update leases' && record.operation !== 'create leases') continue;
+    let lease: { metadata?: { name?: string }; spec?: { holderIdentity?: string; leaseDurationSeconds?: number } };
+    try {
+      lease = JSON.parse(record.requestBody) as typeof lease;
+    } catch {
+      continue;
+    }
+    if (lease.metadata?.name !== leaseName) continue;
+    writes.push({
+      replica: record.replica,
+      holderIdentity: lease.spec?.holderIdentity ?? '',
+      sentAt: record.startedAt,
+      acceptedAt: record.answeredAt,
+      durationMs: (lease.spec?.leaseDurationSeconds ?? 0) * 1_000,
+    });
+  }
+  return writes.sort((left, right) => left.acceptedAt - right.acceptedAt);
+}
+
+/** The terms of every replica, oldest first. A release (empty holder) ends its writer's term. */
+export function leaseTerms(kubeRecords: readonly ProxyRecord[], leaseName: string): LeaseTerm[] {
+  const terms: LeaseTerm[] = [];
+  let current: LeaseTerm | undefined;
+  for (const write of leaseWrites(kubeRecords, leaseName)) {
+    if (write.holderIdentity === '') {
+      if (current !== undefined && current.replica === write.replica) current.until = Math.min(current.until, write.sentAt);
+      current = undefined;
+      continue;
+    }
+    if (current !== undefined && current.replica === write.replica && current.holderIdentity === write.holderIdentity && write.sentAt <= current.until) {
+      current.until = Math.max(current.until, write.sentAt + write.durationMs);
+      continue;
+    }
+    if (current !== undefined) current.until = Math.min(current.until, write.acceptedAt);
+    current = { replica: write.replica, holderIdentity: write.holderIdentity, from: write.acceptedAt, until: write.sentAt + write.durationMs };
+    terms.push(current);
+  }
+  return terms;
+}
+
+/** Cloud writes sent by a replica outside every term of its own: each one is a moment two replicas could act. */
+export function writesOutsideLeaseTerms(cloudRecords: readonly ProxyRecord[], terms: readonly LeaseTerm[]): string[] {
+  const violations: string[] = [];
+  for (const record of cloudRecords) {
+    if (!record.write) continue;
+    const inTerm = terms.some((term) => term.replica === record.replica && term.from <= record.startedAt && record.startedAt <= term.until);
+    if (!inTerm) {
+      const holder = terms.find((term) => term.from <= record.startedAt && record.startedAt <= term.until);
+      const own = terms.filter((term) => term.replica === record.replica && term.from <= record.startedAt).pop();
+      const since = own === undefined ? 'it never held the lease before' : `its term ended ${record.startedAt - own.until} ms before`;
+      violations.push(`${record.replica} sent ${record.operation} at ${new Date(record.startedAt).toISOString()} while ${holder === undefined ? 'no replica' : holder.replica} held the lease (${since})`);
+    }
+  }
+  return violations;
+}

@@ -1,0 +1,22 @@
+// Chaos against the govmomi vCenter simulator (the Go module e2e/vcsim; fails under CI=true when Go
+// is missing). vSphere has no load balancers or routes (upstream needs NSX-T): nodes join and leave,
+// the leader is killed during node initialization. No configurable cloud call budget.
+import { VsphereDriver } from '@ccm/cloud-provider-vsphere/conformance';
+import { chaosSeed, describeChaos } from './chaos-suite.js';
+
+await describeChaos(
+  new VsphereDriver(),
+  {
+    seed: chaosSeed(1303),
+    nodes: 50,
+    services: 0,
+    churnMs: 45_000,
+    cloudFaultRate: 0.2,
+    watchCutEveryMs: 4_000,
+    goneOnResumeRate: 0.3,
+    apiDownMs: 10_000,
+    leaderKills: 3,
+    convergenceTimeoutMs: 90_000,
+  },
+  300_000,
+);

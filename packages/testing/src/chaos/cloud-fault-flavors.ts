@@ -1,0 +1,84 @@
+/**
+ * How each cloud says "server error" and "slow down": the proxy answers an injected fault the
+ * way that cloud's API would, so the CCM's own error classification and retry logic run.
+ */
+import type { ProxiedRequest } from './proxied-request.js';
+
+export interface FaultResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface CloudFaultFlavor {
+  readonly name: string;
+  serverError(request: ProxiedRequest): FaultResponse;
+  /** The cloud's throttling answer, with Retry-After. */
+  throttle(request: ProxiedRequest, retryAfterSeconds: number): FaultResponse;
+}
+
+const requestId = (): string => `chaos-${Math.floor(Math.random() * 0xffffffff).toString(16)}`;
+
+function xml(status: number, body: string, extra: Record<string, string> = {}): FaultResponse {
+  return { status, headers: { 'content-type': 'text/xml;charset=UTF-8', ...extra }, body };
+}
+
+/** EC2 query API (`Version=2016-11-15`) and the ELB/ELBv2 query APIs answer in different XML shapes. */
+function isEc2(request: ProxiedRequest): boolean {
+  return /(?:^|&)Version=2016-11-15(?:&|$)/.test(request.body) || /[?&]Version=2016-11-15/.test(request.path);
+}
+
+/** AWS: EC2 `RequestLimitExceeded` (503) and `InternalError` (500); ELB `Throttling` (400) and `InternalFailure` (500). */
+export const AWS_FAULTS: CloudFaultFlavor = {
+  name: 'aws',
+  serverError(request) {
+    if (isEc2(request)) {
+      return xml(500, `<?xml version="1.0" encoding="UTF-8"?>\n<Response><Errors><Error><Code>InternalError</Code><Message>An internal error has occurred (injected by the chaos proxy)</Message></Error></Errors><RequestID>${requestId()}</RequestID></Response>`);
+    }
+    return xml(500, `<ErrorResponse><Error><Type>Receiver</Type><Code>InternalFailure</Code><Message>injected by the chaos proxy</Message></Error><RequestId>${requestId()}</RequestId></ErrorResponse>`);
+  },
+  throttle(request, retryAfterSeconds) {
+    const retryAfter = { 'retry-after': String(retryAfterSeconds) };
+    if (isEc2(request)) {
+      return xml(503, `<?xml version="1.0" encoding="UTF-8"?>\n<Response><Errors><Error><Code>RequestLimitExceeded</Code><Message>Request limit exceeded.</Message></Error></Errors><RequestID>${requestId()}</RequestID></Response>`, retryAfter);
+    }
+    return xml(400, `<ErrorResponse><Error><Type>Sender</Type><Code>Throttling</Code><Message>Rate exceeded</Message></Error><RequestId>${requestId()}</RequestId></ErrorResponse>`, retryAfter);
+  },
+};
+
+function soapFault(faultString: string): string {
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<soapenv:Envelope xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/" xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">',
+    '<soapenv:Body><soapenv:Fault><faultcode>ServerFaultCode</faultcode>',
+    `<faultstring>${faultString}</faultstring>`,
+    '<detail><SystemErrorFault xmlns="urn:vim25" xsi:type="SystemError"><reason>injected by the chaos proxy</reason></SystemErrorFault></detail>',
+    '</soapenv:Fault></soapenv:Body></soapenv:Envelope>',
+  ].join('');
+}
+
+/** vSphere: a SOAP `SystemError` fault (500); when overloaded vCenter answers 503 Service Unavailable. */
+export const VSPHERE_FAULTS: CloudFaultFlavor = {
+  name: 'vsphere',
+  serverError: () => xml(500, soapFault('A general system error occurred: injected by the chaos proxy')),
+  throttle: (_request, retryAfterSeconds) => ({ status: 503, headers: { 'content-type': 'text/plain', 'retry-after': String(retryAfterSeconds) }, body: 'Service Unavailable' }),
+};
+
+function json(status: number, body: unknown, extra: Record<string, string> = {}): FaultResponse {
+  return { status, headers: { 'content-type': 'application/json', ...extra }, body: JSON.stringify(body) };
+}
+
+/** The sandbox cloud's own error body (`SandboxCloudError.toBody()`): `InternalError` 500, `Throttling` 429. */
+export const SANDBOX_FAULTS: CloudFaultFlavor = {
+  name: 'sandbox',
+  serverError: () => json(500, { error: { code: 'InternalError', message: 'injected by the chaos proxy' } }),
+  throttle: (_request, retryAfterSeconds) => json(429, { error: { code: 'Throttling', message: 'rate limit exceeded (injected by the chaos proxy)' } }, { 'retry-after': String(retryAfterSeconds) }),
+};
+
+/** kube-apiserver: a `Status` object; throttling is 429 `TooManyRequests` with Retry-After. */
+export const KUBE_API_FAULTS: CloudFaultFlavor = {
+  name: 'kube-apiserver',
+  serverError: () => json(500, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'injected by the chaos proxy', reason: 'InternalError', code: 500 }),
+  throttle: (_request, retryAfterSeconds) =>
+    json(429, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'too many requests (injected by the chaos proxy)', reason: 'TooManyRequests', details: { retryAfterSeconds }, code: 429 }, { 'retry-after': String(retryAfterSeconds) }),
+};
