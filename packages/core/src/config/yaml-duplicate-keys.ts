@@ -5,7 +5,7 @@
  */
 import { isScalar, visit, type Document, type Node } from 'yaml';
 
-/** The second (and later) occurrences of each scalar key, per mapping, in document order. */
+/** The second (and later) occurrences of each scalar key, mapping by mapping (outer ones first). */
 export function findDuplicateYamlKeys(document: Document.Parsed | Document): Node[] {
   const duplicates: Node[] = [];
   visit(document, {
