@@ -27,7 +27,9 @@ export function readYamlConfig(text: string, fileName: string): RawVsphereConfig
     const offset = node?.range?.[0];
     return offset === undefined ? { fileName } : { fileName, line: lineCounter.linePos(offset).line };
   };
-  for (const error of document.errors) {
+  // The first syntax error only: the ones after it are mostly its echo (an unclosed `[` inside
+  // an unclosed `{` is two errors on one line).
+  for (const error of document.errors.slice(0, 1)) {
     raw.problems.push({ fileName, line: lineCounter.linePos(error.pos[0]).line, message: `YAML: ${firstLine(error.message)}` });
   }
   if (document.errors.length === 0) {
