@@ -3,8 +3,10 @@
 import { BENCH_USAGE, BenchArgumentError, parseBenchArguments, type BenchArguments } from './bench-arguments.js';
 import { benchJson, checkTargets, describeMachine, formatReport } from './bench-report.js';
 import { runBench } from './run-bench.js';
+import { soakCommand } from './soak.js';
 
 async function main(): Promise<number> {
+  if (process.argv[2] === 'soak') return soakCommand(process.argv.slice(3));
   let options: BenchArguments;
   try {
     options = parseBenchArguments(process.argv.slice(2));

@@ -4,7 +4,7 @@
  * `FatalStartupError` whose lines name the input: `cloud.conf:12: ...` for config problems.
  */
 import type { Registry } from 'prom-client';
-import { findCloudConfigError, formatCloudConfigProblem } from '../config/cloud-config-error.js';
+import { findCloudConfigError, formatCloudConfigProblems } from '../config/cloud-config-error.js';
 import { readCloudConfigFile } from '../config/read-cloud-config-file.js';
 import type { Logger } from '../logging/logger.js';
 import { errorMessage } from '../util/error-message.js';
@@ -71,7 +71,7 @@ export async function createCloudProvider(options: CreateCloudProviderOptions): 
 function asStartupError(error: unknown, providerName: string): CloudProviderStartupError {
   const configError = findCloudConfigError(error);
   if (configError) {
-    return new CloudProviderStartupError(configError.problems.map(formatCloudConfigProblem), { cause: error });
+    return new CloudProviderStartupError(formatCloudConfigProblems(configError.problems), { cause: error });
   }
   const message = errorMessage(error);
   return new CloudProviderStartupError([message.includes(JSON.stringify(providerName)) ? message : `cloud provider ${JSON.stringify(providerName)}: ${message}`], { cause: error });

@@ -2,3 +2,4 @@
 export * from './cloud-config-error.js';
 export * from './read-cloud-config-file.js';
 export * from './gcfg/index.js';
+export * from './yaml-duplicate-keys.js';

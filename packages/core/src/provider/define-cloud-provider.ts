@@ -13,7 +13,7 @@
  *
  * `create` returns the provider with only the capabilities it has (see `CloudProvider`).
  */
-import { formatCloudConfigProblem, type CloudConfigProblem } from '../config/cloud-config-error.js';
+import { formatCloudConfigProblem, MAX_PRINTED_PROBLEMS, type CloudConfigProblem } from '../config/cloud-config-error.js';
 import type { CloudProvider, CloudProviderFactory, CloudProviderFactoryContext } from './cloud-provider.js';
 import { cloudProviders, type CloudProviderRegistry } from './provider-registry.js';
 
@@ -64,8 +64,12 @@ export function defineCloudProvider<Config>(definition: CloudProviderDefinition<
   const factory: CloudProviderFactory = (configText, context) => {
     const configFileName = context.configPath ?? definition.defaultConfigFileName ?? DEFAULT_CLOUD_CONFIG_FILE_NAME;
     const { config, warnings } = definition.configSchema.read(configText, configFileName);
-    for (const warning of warnings) {
+    for (const warning of warnings.slice(0, MAX_PRINTED_PROBLEMS)) {
       context.logger.warn(formatCloudConfigProblem(warning), { file: warning.fileName, ...(warning.line === undefined ? {} : { line: warning.line }) });
+    }
+    // A file of random text warns on every line: the rest is counted, not logged one by one.
+    if (warnings.length > MAX_PRINTED_PROBLEMS) {
+      context.logger.warn(`${configFileName}: and ${warnings.length - MAX_PRINTED_PROBLEMS} more warnings`, { file: configFileName });
     }
     const created = definition.create(config, { ...context, configFileName });
     return created instanceof Promise ? created.then(checked) : checked(created);

@@ -51,6 +51,19 @@ describe('sourceRangesOf', () => {
   it('rejects invalid ranges', () => {
     expect(() => sourceRangesOf(makeService('web', { loadBalancerSourceRanges: ['10.0.0.0/8', '300.1.1.1/8', 'x'] }))).toThrow(/"300.1.1.1\/8", "x"/);
   });
+
+  it('an invalid annotation is a permanent invalid-input error naming the annotation and its value', () => {
+    const annotation = 'service.beta.kubernetes.io/load-balancer-source-ranges';
+    let thrown: unknown;
+    try {
+      sourceRangesOf(makeService('web', { annotations: { [annotation]: '10.0.0.0/8,not-a-cidr' } } as never));
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(LoadBalancerSpecError);
+    expect(thrown).toMatchObject({ kind: 'PermanentInvalidInput', annotation, value: '10.0.0.0/8,not-a-cidr' });
+    expect((thrown as Error).message).toContain(`invalid value "10.0.0.0/8,not-a-cidr" for annotation ${annotation}`);
+  });
 });
 
 describe('planLoadBalancer', () => {

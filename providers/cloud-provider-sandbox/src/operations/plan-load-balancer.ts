@@ -1,13 +1,18 @@
 import { isIP } from 'node:net';
 import { ANNOTATION_LOAD_BALANCER_SOURCE_RANGES } from '@ccm/core/api';
+import { PermanentInvalidServiceConfigurationError } from '@ccm/core/provider';
 import type { V1Service } from '@kubernetes/client-node';
 import type { CloudListener, CloudLoadBalancer, CloudLoadBalancerChanges, CloudLoadBalancerSpec } from '../ports/sandbox-cloud-port.js';
 import { SANDBOX_TAGS } from '../tags.js';
 
-/** The Service asks for something the sandbox cloud cannot do. Not retryable until the Service changes. */
-export class LoadBalancerSpecError extends Error {
-  constructor(service: V1Service, reason: string) {
-    super(`service ${service.metadata?.namespace ?? ''}/${service.metadata?.name ?? ''}: ${reason}`);
+/**
+ * The Service asks for something the sandbox cloud cannot do: core kind `PermanentInvalidInput`
+ * (one Warning event, not retried until the Service changes), naming the annotation and its
+ * value when an annotation is at fault.
+ */
+export class LoadBalancerSpecError extends PermanentInvalidServiceConfigurationError {
+  constructor(service: V1Service, reason: string, details: { annotation?: string; value?: string } = {}) {
+    super(`service ${service.metadata?.namespace ?? ''}/${service.metadata?.name ?? ''}: ${reason}`, details);
     this.name = 'LoadBalancerSpecError';
   }
 }
@@ -38,7 +43,14 @@ export function sourceRangesOf(service: V1Service): string[] {
           .map((range) => range.trim())
           .filter((range) => range !== '');
   const invalid = ranges.filter((range) => !isCidr(range));
-  if (invalid.length > 0) throw new LoadBalancerSpecError(service, `invalid load balancer source ranges ${invalid.map((range) => JSON.stringify(range)).join(', ')}`);
+  if (invalid.length > 0) {
+    const listed = invalid.map((range) => JSON.stringify(range)).join(', ');
+    if (fromSpec.length > 0) throw new LoadBalancerSpecError(service, `invalid load balancer source ranges ${listed} in spec.loadBalancerSourceRanges`, { annotation: 'spec.loadBalancerSourceRanges' });
+    throw new LoadBalancerSpecError(service, `invalid value ${JSON.stringify(annotation)} for annotation ${ANNOTATION_LOAD_BALANCER_SOURCE_RANGES}: invalid load balancer source ranges ${listed}`, {
+      annotation: ANNOTATION_LOAD_BALANCER_SOURCE_RANGES,
+      value: annotation ?? '',
+    });
+  }
   return ranges;
 }
 

@@ -6,19 +6,36 @@
  * problems; everything carries its line.
  */
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node, type Pair, type YAMLMap } from 'yaml';
+import { findDuplicateYamlKeys } from '@ccm/core/config';
 import { VSPHERE_CONFIG_SECTIONS, type ConfigKeySpec, type ConfigSectionSpec, type SectionId } from './config-keys.js';
 import { emptyRawConfig, emptyRawSection, problemAt, splitCommaList, type ConfigPlace, type RawSection, type RawValue, type RawVsphereConfig } from './raw-config.js';
+
+/** Real configs are a few kilobytes; parsing megabytes of YAML takes seconds to minutes. */
+export const MAX_YAML_CONFIG_LENGTH = 256 * 1024;
 
 export function readYamlConfig(text: string, fileName: string): RawVsphereConfig {
   const raw = emptyRawConfig(fileName, 'yaml');
   const lineCounter = new LineCounter();
-  const document = parseDocument(text, { version: '1.1', lineCounter, prettyErrors: false, uniqueKeys: true });
+  if (text.length > MAX_YAML_CONFIG_LENGTH) {
+    raw.problems.push({ fileName, message: `the YAML cloud config is ${text.length} characters long, more than the ${MAX_YAML_CONFIG_LENGTH} a cloud config can be` });
+    raw.incomplete = true;
+    return raw;
+  }
+  // Duplicate keys are found in one pass: the parser's own `uniqueKeys` check is quadratic.
+  const document = parseDocument(text, { version: '1.1', lineCounter, prettyErrors: false, uniqueKeys: false });
   const placeOf = (node: Node | null | undefined): ConfigPlace => {
     const offset = node?.range?.[0];
     return offset === undefined ? { fileName } : { fileName, line: lineCounter.linePos(offset).line };
   };
-  for (const error of document.errors) {
+  // The first syntax error only: the ones after it are mostly its echo (an unclosed `[` inside
+  // an unclosed `{` is two errors on one line).
+  for (const error of document.errors.slice(0, 1)) {
     raw.problems.push({ fileName, line: lineCounter.linePos(error.pos[0]).line, message: `YAML: ${firstLine(error.message)}` });
+  }
+  if (document.errors.length === 0) {
+    for (const duplicate of findDuplicateYamlKeys(document)) {
+      raw.problems.push({ fileName, line: lineCounter.linePos(duplicate.range?.[0] ?? 0).line, message: 'YAML: Map keys must be unique' });
+    }
   }
   for (const warning of document.warnings) {
     raw.warnings.push({ fileName, line: lineCounter.linePos(warning.pos[0]).line, message: `YAML: ${firstLine(warning.message)}` });

@@ -6,13 +6,17 @@
  * Every problem names the file and the field; values are never echoed beyond the field's own.
  */
 import { readFileSync } from 'node:fs';
-import { parse, YAMLParseError } from 'yaml';
+import { LineCounter, parseDocument, YAMLParseError } from 'yaml';
+import { findDuplicateYamlKeys } from '../../config/yaml-duplicate-keys.js';
 import { errorMessage } from '../../util/error-message.js';
 
 export const LEADER_MIGRATION_API_GROUP = 'controllermanager.config.k8s.io';
 export const LEADER_MIGRATION_API_VERSIONS = ['v1alpha1', 'v1beta1', 'v1'] as const;
 export const LEADER_MIGRATION_KIND = 'LeaderMigrationConfiguration';
 /** The default migration lease name (upstream `DefaultLeaderMigrationConfiguration`). */
+/** A real configuration is a few hundred bytes; parsing megabytes of YAML takes seconds. */
+export const MAX_LEADER_MIGRATION_CONFIG_LENGTH = 64 * 1024;
+
 export const DEFAULT_MIGRATION_LEADER_NAME = 'cloud-provider-extraction-migration';
 /** `component: "*"`: whichever controller manager reads the file. */
 export const ANY_COMPONENT = '*';
@@ -83,12 +87,27 @@ export function readLeaderMigrationConfiguration(path: string, readText: (path: 
 export function decodeLeaderMigrationConfiguration(text: string, path: string): LeaderMigrationConfiguration {
   const malformed = (detail: string, cause?: unknown): LeaderMigrationConfigError =>
     new LeaderMigrationConfigError('malformed', path, `--leader-migration-config ${path}: ${detail}`, cause === undefined ? undefined : { cause });
+  if (text.length > MAX_LEADER_MIGRATION_CONFIG_LENGTH) {
+    throw malformed(`the file is ${text.length} characters long, more than the ${MAX_LEADER_MIGRATION_CONFIG_LENGTH} a leader migration configuration can be`);
+  }
   let document: unknown;
   try {
-    document = parse(text);
+    // The one-pass duplicate check instead of `uniqueKeys` (quadratic in the keys of a mapping);
+    // parseDocument, unlike parse, never prints YAML warnings on the console.
+    const lineCounter = new LineCounter();
+    const parsed = parseDocument(text, { uniqueKeys: false, lineCounter });
+    const [firstError] = parsed.errors;
+    if (firstError !== undefined) throw firstError;
+    const [duplicate] = findDuplicateYamlKeys(parsed);
+    if (duplicate !== undefined) {
+      const { line, col } = lineCounter.linePos(duplicate.range?.[0] ?? 0);
+      throw malformed(`not valid YAML: line ${line}, column ${col}: DUPLICATE_KEY`);
+    }
+    document = parsed.toJS();
   } catch (error) {
+    if (error instanceof LeaderMigrationConfigError) throw error;
     const place = error instanceof YAMLParseError && error.linePos ? `line ${error.linePos[0].line}, column ${error.linePos[0].col}: ` : '';
-    throw malformed(`not valid YAML: ${place}${error instanceof YAMLParseError ? error.code : 'parse error'}`, error);
+    throw malformed(`not valid YAML: ${place}${error instanceof YAMLParseError ? error.code : describeYamlFailure(error)}`, error);
   }
   if (!isRecord(document)) throw malformed('expected a LeaderMigrationConfiguration object');
   const apiVersion = document['apiVersion'];
@@ -147,4 +166,10 @@ function optionalString(record: Record<string, unknown>, key: string, malformed:
   if (value === undefined || value === null) return '';
   if (typeof value !== 'string') throw malformed(`field ${prefix}${key}: expected a string, got ${Array.isArray(value) ? 'a list' : typeof value}`);
   return value;
+}
+
+/** `toJS` refuses alias bombs with a ReferenceError ("Excessive alias count ..."). */
+function describeYamlFailure(error: unknown): string {
+  if (error instanceof ReferenceError && /alias/i.test(error.message)) return 'too many alias expansions';
+  return 'parse error';
 }

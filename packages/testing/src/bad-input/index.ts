@@ -1,0 +1,2 @@
+export * from './bad-input-arbitrary.js';
+export * from './check-bad-inputs.js';
