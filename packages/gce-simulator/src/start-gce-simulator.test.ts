@@ -198,6 +198,25 @@ describe('resources', () => {
     expect(first['id']).toMatch(/^\d+$/);
     expect(Date.parse(String(first['creationTimestamp']))).not.toBeNaN();
 
+    // A reserved static IP can be assigned; an IP another instance holds cannot.
+    await client.mutate('POST', 'regions/us-central1/addresses', { name: 'static', address: '34.1.0.50' });
+    await client.mutate('POST', 'regions/us-central1/addresses', { name: 'internal', addressType: 'INTERNAL', subnetwork: 'regions/us-central1/subnetworks/nodes', address: '10.0.0.50' });
+    await client.mutate('POST', 'zones/us-central1-b/instances', {
+      name: 'vm-3',
+      machineType: 'zones/us-central1-b/machineTypes/e2-small',
+      networkInterfaces: [{ subnetwork: 'regions/us-central1/subnetworks/nodes', networkIP: '10.0.0.50', accessConfigs: [{ natIP: '34.1.0.50' }] }],
+    });
+    expect(await client.get('regions/us-central1/addresses/static')).toMatchObject({ status: 'IN_USE', users: [client.url('zones/us-central1-b/instances/vm-3')] });
+    for (const nic of [{ networkIP: '10.0.0.2' }, { accessConfigs: [{ natIP: '34.1.0.2' }] }]) {
+      const taken = await client.call('POST', 'zones/us-central1-b/instances', {
+        name: 'vm-4',
+        machineType: 'zones/us-central1-b/machineTypes/e2-small',
+        networkInterfaces: [{ subnetwork: 'regions/us-central1/subnetworks/nodes', ...nic }],
+      });
+      expect([taken.status, reasonOf(taken)], JSON.stringify(nic)).toEqual([400, 'invalid']);
+      expect((taken.body['error'] as Record<string, unknown>)['message']).toContain("is already being used by 'projects/ccm-test-project/zones/us-central1-a/instances/vm-1'");
+    }
+
     await client.mutate('POST', 'zones/us-central1-a/instances/vm-1/stop');
     expect((await client.get('zones/us-central1-a/instances/vm-1'))['status']).toBe('TERMINATED');
     await client.mutate('POST', 'zones/us-central1-a/instances/vm-1/start');
