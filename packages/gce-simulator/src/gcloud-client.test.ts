@@ -110,6 +110,12 @@ externalSuite('gcloud as a second, independent client of the simulator', gcloudU
     });
   }
 
+  it('lists the members of an unmanaged instance group (listInstances)', { timeout: 120_000 }, async () => {
+    const members = (await gcloud('instance-groups', 'unmanaged', 'list-instances', 'k8s-ig--1234567890abcdef', `--zone=${zones[0]}`)) as { instance: string; status: string }[];
+    expect(members.map((member) => member.instance.slice(member.instance.lastIndexOf('/') + 1)).sort()).toEqual(['kubernetes-node-1', 'kubernetes-node-2']);
+    expect(members.every((member) => member.status === 'RUNNING')).toBe(true);
+  });
+
   it('lists and describes operations of every scope', { timeout: 120_000 }, async () => {
     const listed = (await gcloud('operations', 'list')) as { name: string; selfLink: string; status: string }[];
     expect(names(listed)).toEqual(namesOf(await client.get('aggregated/operations')).sort());

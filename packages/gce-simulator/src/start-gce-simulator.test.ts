@@ -198,10 +198,54 @@ describe('resources', () => {
     expect(first['id']).toMatch(/^\d+$/);
     expect(Date.parse(String(first['creationTimestamp']))).not.toBeNaN();
 
+    // A reserved static IP can be assigned; an IP another instance holds cannot.
+    await client.mutate('POST', 'regions/us-central1/addresses', { name: 'static', address: '34.1.0.50' });
+    await client.mutate('POST', 'regions/us-central1/addresses', { name: 'internal', addressType: 'INTERNAL', subnetwork: 'regions/us-central1/subnetworks/nodes', address: '10.0.0.50' });
+    await client.mutate('POST', 'zones/us-central1-b/instances', {
+      name: 'vm-3',
+      machineType: 'zones/us-central1-b/machineTypes/e2-small',
+      networkInterfaces: [{ subnetwork: 'regions/us-central1/subnetworks/nodes', networkIP: '10.0.0.50', accessConfigs: [{ natIP: '34.1.0.50' }] }],
+    });
+    expect(await client.get('regions/us-central1/addresses/static')).toMatchObject({ status: 'IN_USE', users: [client.url('zones/us-central1-b/instances/vm-3')] });
+    for (const nic of [{ networkIP: '10.0.0.2' }, { accessConfigs: [{ natIP: '34.1.0.2' }] }]) {
+      const taken = await client.call('POST', 'zones/us-central1-b/instances', {
+        name: 'vm-4',
+        machineType: 'zones/us-central1-b/machineTypes/e2-small',
+        networkInterfaces: [{ subnetwork: 'regions/us-central1/subnetworks/nodes', ...nic }],
+      });
+      expect([taken.status, reasonOf(taken)], JSON.stringify(nic)).toEqual([400, 'invalid']);
+      expect((taken.body['error'] as Record<string, unknown>)['message']).toContain("is already being used by 'projects/ccm-test-project/zones/us-central1-a/instances/vm-1'");
+    }
+
     await client.mutate('POST', 'zones/us-central1-a/instances/vm-1/stop');
     expect((await client.get('zones/us-central1-a/instances/vm-1'))['status']).toBe('TERMINATED');
     await client.mutate('POST', 'zones/us-central1-a/instances/vm-1/start');
     expect((await client.get('zones/us-central1-a/instances/vm-1'))['status']).toBe('RUNNING');
+  });
+
+  it('gives dual-stack interfaces an IPv6 address from the subnetwork (external access config or internal address)', async () => {
+    await client.mutate('POST', 'global/networks', { name: 'default', autoCreateSubnetworks: false });
+    await client.mutate('POST', 'regions/us-central1/subnetworks', { name: 'ext', network: 'global/networks/default', ipCidrRange: '10.1.0.0/24', stackType: 'IPV4_IPV6', ipv6AccessType: 'EXTERNAL' });
+    await client.mutate('POST', 'regions/us-central1/subnetworks', { name: 'int', network: 'global/networks/default', ipCidrRange: '10.2.0.0/24', stackType: 'IPV4_IPV6', ipv6AccessType: 'INTERNAL' });
+    const external = await client.get('regions/us-central1/subnetworks/ext');
+    expect(external).toMatchObject({ stackType: 'IPV4_IPV6', ipv6AccessType: 'EXTERNAL', externalIpv6Prefix: expect.stringMatching(/::\/64$/) });
+    for (const subnet of ['ext', 'int']) {
+      await client.mutate('POST', 'zones/us-central1-a/instances', {
+        name: `vm-${subnet}`,
+        machineType: 'zones/us-central1-a/machineTypes/e2-small',
+        networkInterfaces: [{ subnetwork: `regions/us-central1/subnetworks/${subnet}`, stackType: 'IPV4_IPV6' }],
+      });
+    }
+    const externalNic = ((await client.get('zones/us-central1-a/instances/vm-ext'))['networkInterfaces'] as Record<string, unknown>[])[0];
+    expect(externalNic).toMatchObject({ stackType: 'IPV4_IPV6', ipv6AccessType: 'EXTERNAL', ipv6AccessConfigs: [{ type: 'DIRECT_IPV6', externalIpv6: expect.stringMatching(/^2600:/), externalIpv6PrefixLength: 96 }] });
+    const internalNic = ((await client.get('zones/us-central1-a/instances/vm-int'))['networkInterfaces'] as Record<string, unknown>[])[0];
+    expect(internalNic).toMatchObject({ stackType: 'IPV4_IPV6', ipv6AccessType: 'INTERNAL', ipv6Address: expect.stringMatching(/^fd20:/) });
+    const ipv4Only = await client.call('POST', 'zones/us-central1-a/instances', {
+      name: 'vm-v4',
+      machineType: 'zones/us-central1-a/machineTypes/e2-small',
+      networkInterfaces: [{ subnetwork: 'regions/us-central1/subnetworks/ext', stackType: 'IPV6_ONLY' }],
+    });
+    expect([ipv4Only.status, reasonOf(ipv4Only)]).toEqual([400, 'invalid']);
   });
 
   it('creates the subnetwork of an auto-mode network and a default route, and deletes them with it', async () => {

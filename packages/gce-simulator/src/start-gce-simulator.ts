@@ -29,6 +29,8 @@ export interface GceSimulatorOptions {
   discoveryDocument?: string;
   /** Serve Compute calls without `Authorization: Bearer <issued token>`. */
   allowAnonymous?: boolean;
+  /** Called with one line per Compute call: `METHOD /compute/v1/... -> STATUS [reason]`. */
+  logRequest?: (line: string) => void;
 }
 
 export interface GceSimulator {
@@ -133,9 +135,12 @@ export async function startGceSimulator(options: GceSimulatorOptions = {}): Prom
   /** One Compute call, from the HTTP server or from a part of a batch request. */
   const dispatch = (method: string, url: URL, authorization: string | undefined, text: string): { status: number; body: unknown } => {
     try {
-      return { status: 200, body: computeCall(method, url, authorization, text) };
+      const body = computeCall(method, url, authorization, text);
+      options.logRequest?.(`${method} ${url.pathname}${url.search} -> 200`);
+      return { status: 200, body };
     } catch (error) {
       const failure = error instanceof GceError ? error : new GceError('backendError', error instanceof Error ? error.message : String(error));
+      options.logRequest?.(`${method} ${url.pathname}${url.search} -> ${failure.httpStatus} ${failure.reason}: ${failure.message}`);
       return { status: failure.httpStatus, body: failure.toBody() };
     }
   };

@@ -40,7 +40,7 @@ function start(args: string[]): { exit: Promise<number | null>; stderr: () => st
 describe('gce-simulator binary', () => {
   it('writes its endpoint, serves the Compute API and exits 0 on SIGTERM', { timeout: 20_000 }, async () => {
     const endpointFile = join(directory, 'endpoint.json');
-    const simulator = start(['--port', '0', '--endpoint-file', endpointFile, '--project', 'p1', '--region', 'europe-west1', '--zones', 'europe-west1-b,europe-west1-c', '--network', 'vpc']);
+    const simulator = start(['--port', '0', '--endpoint-file', endpointFile, '--project', 'p1', '--region', 'europe-west1', '--zones', 'europe-west1-b,europe-west1-c', '--network', 'vpc', '--log-requests']);
     await expect.poll(() => existsSync(endpointFile), { timeout: 10_000 }).toBe(true);
     const endpoint = JSON.parse(await readFile(endpointFile, 'utf8')) as Record<string, unknown>;
     const url = String(endpoint['url']);
@@ -49,8 +49,11 @@ describe('gce-simulator binary', () => {
     const token = (await (await fetch(String(endpoint['tokenUrl']), { method: 'POST' })).json()) as { accessToken: string };
     const zones = await fetch(`${url}/compute/v1/projects/p1/zones`, { headers: { authorization: `Bearer ${token.accessToken}` } });
     expect(((await zones.json()) as { items: { name: string }[] }).items.map((zone) => zone.name)).toEqual(['europe-west1-b', 'europe-west1-c']);
+    await fetch(`${url}/compute/v1/projects/p1/zones/nope`, { headers: { authorization: `Bearer ${token.accessToken}` } });
     simulator.kill();
     expect(await simulator.exit).toBe(0);
+    expect(simulator.stderr()).toContain('gce-simulator: GET /compute/v1/projects/p1/zones -> 200\n');
+    expect(simulator.stderr()).toContain("gce-simulator: GET /compute/v1/projects/p1/zones/nope -> 404 notFound: The resource 'projects/p1/zones/nope' was not found\n");
   });
 
   it('exits 2 naming a missing or bad flag', async () => {

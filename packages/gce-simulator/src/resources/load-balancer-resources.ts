@@ -3,7 +3,7 @@ import { collectionRoutes, locateIn, mutationOperation, requireBody, restore, ty
 import type { ComputeRoute } from '../compute-route.js';
 import { EMPTY_LABEL_FINGERPRINT, type ComputeState } from '../compute-state.js';
 import { GceError, invalidField, requiredField } from '../gce-error.js';
-import { addressesInUse, allocateExternalAddress, allocateInternalAddress } from '../ip-allocation.js';
+import { allocateExternalAddress, allocateInternalAddress, ipHolders } from '../ip-allocation.js';
 import { ipv4ToNumber, parseIpv4Range, rangeContains } from '../ipv4.js';
 import { records, resolveReference, strings, type ResolvedReference } from '../references.js';
 import { collectionPath, normalizeReference, parseResourcePath, type ResourceScope } from '../resource-links.js';
@@ -332,7 +332,8 @@ function forwardingRuleSpec(): CollectionSpec {
           throw invalidField('resource.IPAddress', rule['IPAddress'], `The IP address and port range are already being used by '${String(other['selfLink'])}'.`);
         }
       }
-      if (requested === undefined && addressesInUse(state).has(String(rule['IPAddress']))) throw new GceError('backendError', 'Address allocation failed.');
+      const instanceHolder = ipHolders(state).get(String(rule['IPAddress']))?.find((holder) => holder.includes('/instances/'));
+      if (instanceHolder !== undefined) throw invalidField('resource.IPAddress', rule['IPAddress'], `The IP address is already being used by '${instanceHolder}'.`);
       return rule;
     },
     afterWrite: (state) => syncAddressUsers(state),

@@ -19,6 +19,19 @@ export async function seedNodes(client: ComputeTestClient): Promise<void> {
     ipCidrRange: '10.40.0.0/20',
     secondaryIpRanges: [{ rangeName: 'pods', ipCidrRange: '10.100.0.0/16' }],
   });
+  // A dual-stack node: an external IPv6 access config from a dual-stack subnetwork.
+  await client.mutate('POST', `regions/${region}/subnetworks`, {
+    name: 'nodes-dual-stack',
+    network: `global/networks/${network}`,
+    ipCidrRange: '10.41.0.0/20',
+    stackType: 'IPV4_IPV6',
+    ipv6AccessType: 'EXTERNAL',
+  });
+  await client.mutate('POST', `zones/${zoneB}/instances`, {
+    name: 'dual-stack-node',
+    machineType: `zones/${zoneB}/machineTypes/e2-standard-4`,
+    networkInterfaces: [{ subnetwork: `regions/${region}/subnetworks/nodes-dual-stack`, stackType: 'IPV4_IPV6', accessConfigs: [{ type: 'ONE_TO_ONE_NAT' }] }],
+  });
   const nodes: [string, string][] = [
     ['kubernetes-node-1', zoneA],
     ['kubernetes-node-2', zoneA],
@@ -56,7 +69,7 @@ export async function createCcmResources(client: ComputeTestClient): Promise<str
   // Zones of the region, the network and its subnetworks.
   expectEqual(namesOf(await client.get('zones', { filter: `region eq .*/regions/${region}` })), zones, 'zones in the region');
   await client.get(`global/networks/${network}`);
-  expectEqual(namesOf(await client.get(`regions/${region}/subnetworks`, { filter: `network eq ${networkLink}` })), ['nodes'], 'subnetworks of the network');
+  expectEqual(namesOf(await client.get(`regions/${region}/subnetworks`, { filter: `network eq ${networkLink}` })), ['nodes', 'nodes-dual-stack'], 'subnetworks of the network');
 
   // Node lookups: one get, a name regex per zone, an OR of names across zones.
   const node1 = await client.get(`zones/${zoneA}/instances/kubernetes-node-1`);
