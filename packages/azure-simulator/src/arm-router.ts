@@ -328,7 +328,9 @@ export class ArmRouter {
     operationId = started.id;
     if (!started.done) resource.operationId = operationId;
     else resource.provisioningState = 'Succeeded';
-    const headers: Record<string, string> = { 'azure-asyncoperation': started.urls.asyncOperation, ...(status === 202 ? { location: started.urls.location, 'retry-after': '0' } : {}) };
+    // Both URLs on every long-running answer: clients poll Azure-AsyncOperation; the operation
+    // result (Location) answers 202 until done, then the resource (PUT) or an empty 200.
+    const headers: Record<string, string> = { 'azure-asyncoperation': started.urls.asyncOperation, location: started.urls.location, ...(status === 202 ? { 'retry-after': '0' } : {}) };
     const replyBody = status === 202 ? undefined : body();
     return replyBody === undefined ? { status, headers } : { status, body: replyBody, headers };
   }

@@ -75,6 +75,22 @@ describe('a CCM-like session through the Azure SDKs', () => {
     expect(nsg.defaultSecurityRules).toHaveLength(6);
   });
 
+  it('deletes through the SDKs (compute and network long-running deletes) and refuses in-use deletes with RestErrors', async () => {
+    const { compute, network } = azureClients(simulator);
+    await expect(network.publicIPAddresses.beginDeleteAndWait(SESSION.resourceGroup, SESSION.publicIp, { updateIntervalInMs: 5 })).rejects.toMatchObject({ statusCode: 400, code: 'PublicIPAddressCannotBeDeleted' });
+    await expect(network.networkInterfaces.beginDeleteAndWait(SESSION.resourceGroup, `${SESSION.flexibleMachine}-nic`, { updateIntervalInMs: 5 })).rejects.toMatchObject({ statusCode: 400, code: 'NicInUse' });
+    await compute.virtualMachines.delete(SESSION.resourceGroup, SESSION.flexibleMachine, { updateIntervalInMs: 5 });
+    await network.networkInterfaces.beginDeleteAndWait(SESSION.resourceGroup, `${SESSION.flexibleMachine}-nic`, { updateIntervalInMs: 5 });
+    await expect(compute.virtualMachines.get(SESSION.resourceGroup, SESSION.flexibleMachine)).rejects.toMatchObject({ statusCode: 404, code: 'ResourceNotFound' });
+    await compute.virtualMachineScaleSetVMs.delete(SESSION.resourceGroup, SESSION.scaleSet, '1', { updateIntervalInMs: 5 });
+    expect((await compute.virtualMachineScaleSets.get(SESSION.resourceGroup, SESSION.scaleSet)).sku?.capacity).toBe(1);
+    const pool = await network.loadBalancerBackendAddressPools.get(SESSION.resourceGroup, SESSION.loadBalancer, 'kubernetes');
+    expect(pool.backendIPConfigurations).toHaveLength(3);
+    const stale = await network.loadBalancers.get(SESSION.resourceGroup, SESSION.internalLoadBalancer);
+    await network.loadBalancers.beginCreateOrUpdateAndWait(SESSION.resourceGroup, SESSION.internalLoadBalancer, { ...stale, tags: { touched: 'yes' } }, { updateIntervalInMs: 5 });
+    await expect(network.loadBalancers.beginCreateOrUpdateAndWait(SESSION.resourceGroup, SESSION.internalLoadBalancer, stale, { requestOptions: { customHeaders: { 'If-Match': stale.etag ?? '' } }, updateIntervalInMs: 5 })).rejects.toMatchObject({ statusCode: 412, code: 'PreconditionFailed' });
+  });
+
   it('polled every long-running operation to completion (no resource left Updating)', () => {
     const states = simulator.exchanges
       .filter((exchange) => exchange.method === 'GET' && exchange.status === 200 && typeof exchange.responseBody === 'object' && exchange.responseBody !== null && 'status' in exchange.responseBody)
