@@ -75,6 +75,26 @@ describe('a CCM-like session through the Azure SDKs', () => {
     expect(nsg.defaultSecurityRules).toHaveLength(6);
   });
 
+  it('pages lists with nextLink when a page size is set, and the SDK iterators follow it', async () => {
+    const { compute, network } = azureClients(simulator);
+    const count = async <T>(iterator: AsyncIterable<T>) => {
+      let total = 0;
+      for await (const item of iterator) total += item === undefined ? 0 : 1;
+      return total;
+    };
+    simulator.setPageSize(1);
+    try {
+      expect(await count(compute.virtualMachines.list(SESSION.resourceGroup))).toBe(3);
+      expect(await count(compute.virtualMachineScaleSetVMs.list(SESSION.resourceGroup, SESSION.scaleSet, { expand: 'instanceView' }))).toBe(2);
+      expect(await count(network.loadBalancers.list(SESSION.resourceGroup))).toBe(2);
+      expect(await count(network.networkInterfaces.listVirtualMachineScaleSetNetworkInterfaces(SESSION.resourceGroup, SESSION.scaleSet))).toBe(2);
+      const pages = simulator.exchanges.filter((exchange) => exchange.path.includes('%24skiptoken=') || exchange.path.includes('$skiptoken='));
+      expect(pages.length).toBeGreaterThanOrEqual(5);
+    } finally {
+      simulator.setPageSize(undefined);
+    }
+  });
+
   it('deletes through the SDKs (compute and network long-running deletes) and refuses in-use deletes with RestErrors', async () => {
     const { compute, network } = azureClients(simulator);
     await expect(network.publicIPAddresses.beginDeleteAndWait(SESSION.resourceGroup, SESSION.publicIp, { updateIntervalInMs: 5 })).rejects.toMatchObject({ statusCode: 400, code: 'PublicIPAddressCannotBeDeleted' });

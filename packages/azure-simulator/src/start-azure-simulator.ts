@@ -35,6 +35,8 @@ export interface AzureSimulatorOptions {
   staticToken?: string;
   /** Status polls a long-running operation answers InProgress before it succeeds. Default 1; 0 completes at once. */
   pollsBeforeDone?: number;
+  /** Items per list page: lists beyond it answer with `nextLink` (default: everything on one page). */
+  pageSize?: number;
   /** ARM throttling (429 with Retry-After); off by default. */
   throttle?: ThrottleSettings;
   /** Keep every ARM request and response (`exchanges`) for schema checks. */
@@ -81,6 +83,8 @@ export interface AzureSimulator extends AzureSimulatorEndpoint {
   setPollsBeforeDone(polls: number): void;
   /** Completes every unfinished long-running operation. */
   finishOperations(): void;
+  /** Changes the list page size (undefined: one page). */
+  setPageSize(size: number | undefined): void;
   close(): Promise<void>;
 }
 
@@ -102,7 +106,8 @@ export async function startAzureSimulator(options: AzureSimulatorOptions = {}): 
 
   const state = new ArmState(subscriptionId, location);
   const operations = new LongRunningOperations(() => baseUrl, subscriptionId, () => pollsBeforeDone);
-  const router = new ArmRouter(state, operations, () => baseUrl);
+  let pageSize = options.pageSize;
+  const router = new ArmRouter(state, operations, () => baseUrl, () => pageSize);
   const entra = new EntraId({ tenantId, clientId, clientSecret }, () => baseUrl, options.staticToken);
   const throttle = new RequestThrottle();
   throttle.configure(options.throttle);
@@ -221,6 +226,9 @@ export async function startAzureSimulator(options: AzureSimulatorOptions = {}): 
       pollsBeforeDone = polls;
     },
     finishOperations: () => operations.finishAll(),
+    setPageSize: (size) => {
+      pageSize = size;
+    },
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
