@@ -33,6 +33,8 @@ export interface AzureSimulatorOptions {
   clientSecret?: string;
   /** A bearer token ARM accepts besides the ones the token endpoint issued (for clients with a static credential). */
   staticToken?: string;
+  /** Lifetime of issued access tokens (default 3599 s); short ones exercise ExpiredAuthenticationToken and refreshes. */
+  tokenLifetimeSeconds?: number;
   /** Status polls a long-running operation answers InProgress before it succeeds. Default 1; 0 completes at once. */
   pollsBeforeDone?: number;
   /** Items per list page: lists beyond it answer with `nextLink` (default: everything on one page). */
@@ -108,7 +110,7 @@ export async function startAzureSimulator(options: AzureSimulatorOptions = {}): 
   const operations = new LongRunningOperations(() => baseUrl, subscriptionId, () => pollsBeforeDone);
   let pageSize = options.pageSize;
   const router = new ArmRouter(state, operations, () => baseUrl, () => pageSize);
-  const entra = new EntraId({ tenantId, clientId, clientSecret }, () => baseUrl, options.staticToken);
+  const entra = new EntraId({ tenantId, clientId, clientSecret }, () => baseUrl, options.staticToken, Date.now, options.tokenLifetimeSeconds);
   const throttle = new RequestThrottle();
   throttle.configure(options.throttle);
   const exchanges: ArmExchange[] = [];
