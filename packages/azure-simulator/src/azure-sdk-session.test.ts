@@ -9,7 +9,7 @@ let simulator: AzureSimulator;
 beforeAll(async () => {
   simulator = await startAzureSimulator({ recordExchanges: true });
   await runRealisticSession(simulator);
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await simulator.close();
 });

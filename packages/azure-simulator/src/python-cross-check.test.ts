@@ -133,5 +133,5 @@ describeWithPythonAzureSdk('the Python SDKs read back what the JS SDKs wrote', (
     expect(python['scaleSetVirtualMachines']).toHaveLength(2);
     expect(python['virtualMachineScaleSets']).toHaveLength(2);
     expect(python['availabilitySets']).toHaveLength(1);
-  });
+  }, 90_000);
 });
