@@ -75,6 +75,17 @@ describe('a CCM-like session through the Azure SDKs', () => {
     expect(nsg.defaultSecurityRules).toHaveLength(6);
   });
 
+  it('applies PATCH (update) to scale sets and VMs as a merge, keeping the rest of the model', async () => {
+    const { compute } = azureClients(simulator);
+    const updated = await compute.virtualMachineScaleSets.update(SESSION.resourceGroup, SESSION.scaleSet, { tags: { 'k8s-azure-cluster-name': 'kubernetes' } }, { updateIntervalInMs: 5 });
+    expect(updated.tags).toEqual({ 'k8s-azure-cluster-name': 'kubernetes' });
+    expect(updated.virtualMachineProfile?.networkProfile?.networkInterfaceConfigurations?.[0]?.ipConfigurations?.[0]?.loadBalancerBackendAddressPools).toHaveLength(1);
+    const machine = await compute.virtualMachines.update(SESSION.resourceGroup, 'agent-0', { hardwareProfile: { vmSize: 'Standard_D4s_v3' } }, { updateIntervalInMs: 5 });
+    expect(machine.hardwareProfile?.vmSize).toBe('Standard_D4s_v3');
+    expect(machine.networkProfile?.networkInterfaces).toHaveLength(1);
+    expect(machine.tags).toEqual({ 'kubernetes.io-role': 'agent' });
+  });
+
   it('pages lists with nextLink when a page size is set, and the SDK iterators follow it', async () => {
     const { compute, network } = azureClients(simulator);
     const count = async <T>(iterator: AsyncIterable<T>) => {
