@@ -61,6 +61,7 @@ describe('long-running operations', () => {
     const created = await arm.request('PUT', path, nsgBody());
     expect(created.status).toBe(201);
     expect(created.body.properties.provisioningState).toBe('Updating');
+    expect(String(created.headers['location'])).toContain('/providers/Microsoft.Network/locations/westeurope/operationResults/');
     const status = String(created.headers['azure-asyncoperation']);
     expect(status).toMatch(new RegExp(`^${simulator.resourceManagerEndpoint}/subscriptions/${simulator.subscriptionId}/providers/Microsoft.Network/locations/westeurope/operations/[0-9a-f-]+\\?api-version=${NETWORK_API_VERSION}$`));
     const polls = [];

@@ -41,7 +41,23 @@ export class ArmRouter {
     private readonly state: ArmState,
     private readonly operations: LongRunningOperations,
     private readonly baseUrl: () => string,
+    /** Items per list page (ARM pages large lists with `nextLink`); undefined: one page. */
+    private readonly pageSize: () => number | undefined = () => undefined,
   ) {}
+
+  /** One page of a list: `{ value }`, plus `nextLink` (same URL with `$skiptoken`) when more remain. */
+  private page(request: ArmRequest, items: Json[]): ArmReply {
+    const size = this.pageSize();
+    const skipToken = request.url.searchParams.get('$skiptoken');
+    const start = skipToken === null ? 0 : Number(skipToken);
+    if (!Number.isInteger(start) || start < 0) throw new ArmError(400, 'InvalidParameter', `The $skiptoken '${String(skipToken)}' is invalid.`);
+    if (size === undefined) return { status: 200, body: { value: items.slice(start) } };
+    const value = items.slice(start, start + size);
+    if (start + size >= items.length) return { status: 200, body: { value } };
+    const next = new URL(request.url.toString());
+    next.searchParams.set('$skiptoken', String(start + size));
+    return { status: 200, body: { value, nextLink: `${this.baseUrl()}${next.pathname}${next.search}` } };
+  }
 
   handle(request: ArmRequest): ArmReply {
     const parts = request.url.pathname.split('/').filter((part) => part !== '').map(decodeURIComponent);
@@ -58,7 +74,7 @@ export class ArmRouter {
     if (lower[2] === 'resourcegroups') {
       if (parts.length <= 4) {
         checkApiVersion('Microsoft.Resources', apiVersion);
-        return parts[3] === undefined ? this.listResourceGroups(request.method) : this.resourceGroup(request, parts[3]);
+        return parts[3] === undefined ? this.listResourceGroups(request) : this.resourceGroup(request, parts[3]);
       }
       if (lower[4] !== 'providers' || parts[5] === undefined || parts[6] === undefined) throw this.unknownPath(request);
       const resourceGroup = parts[3] as string;
@@ -121,9 +137,9 @@ export class ArmRouter {
     };
   }
 
-  private listResourceGroups(method: string): ArmReply {
-    requireMethod(method, ['GET']);
-    return { status: 200, body: { value: [...this.state.resourceGroups.values()].map((group) => this.renderResourceGroup(group.name)) } };
+  private listResourceGroups(request: ArmRequest): ArmReply {
+    requireMethod(request.method, ['GET']);
+    return this.page(request, [...this.state.resourceGroups.values()].map((group) => this.renderResourceGroup(group.name)));
   }
 
   private renderResourceGroup(name: string): Json {
@@ -217,7 +233,7 @@ export class ArmRouter {
       resources = resources.filter((machine) => sameId(referenceId(asObject(machine.body['properties'])['virtualMachineScaleSet']), scaleSetId));
     }
     const expand = request.url.searchParams.get('$expand')?.toLowerCase() === 'instanceview' || request.url.searchParams.get('statusOnly') === 'true';
-    return { status: 200, body: { value: resources.map((resource) => this.render(resource, expand)) } };
+    return this.page(request, resources.map((resource) => this.render(resource, expand)));
   }
 
   private listAcrossSubscription(request: ArmRequest, namespace: string, type: string): ArmReply {
@@ -328,7 +344,9 @@ export class ArmRouter {
     operationId = started.id;
     if (!started.done) resource.operationId = operationId;
     else resource.provisioningState = 'Succeeded';
-    const headers: Record<string, string> = { 'azure-asyncoperation': started.urls.asyncOperation, ...(status === 202 ? { location: started.urls.location, 'retry-after': '0' } : {}) };
+    // Both URLs on every long-running answer: clients poll Azure-AsyncOperation; the operation
+    // result (Location) answers 202 until done, then the resource (PUT) or an empty 200.
+    const headers: Record<string, string> = { 'azure-asyncoperation': started.urls.asyncOperation, location: started.urls.location, ...(status === 202 ? { 'retry-after': '0' } : {}) };
     const replyBody = status === 202 ? undefined : body();
     return replyBody === undefined ? { status, headers } : { status, body: replyBody, headers };
   }
@@ -390,12 +408,12 @@ export class ArmRouter {
     const expand = request.url.searchParams.get('$expand')?.toLowerCase() === 'instanceview';
     if (lower.length === 1 && lower[0] === 'virtualmachines') {
       requireMethod(request.method, ['GET']);
-      return { status: 200, body: { value: scaleSetInstances(this.state, scaleSet.id).map((instance) => this.render(instance, expand)) } };
+      return this.page(request, scaleSetInstances(this.state, scaleSet.id).map((instance) => this.render(instance, expand)));
     }
     if (lower.length === 1 && lower[0] === 'networkinterfaces') {
       requireMethod(request.method, ['GET']);
       const nics = this.state.ofKind('scaleSetNetworkInterfaces').filter((nic) => nic.parentId !== undefined && scaleSetInstances(this.state, scaleSet.id).some((instance) => sameId(instance.id, nic.parentId)));
-      return { status: 200, body: { value: nics.map((nic) => this.render(nic)) } };
+      return this.page(request, nics.map((nic) => this.render(nic)));
     }
     if (lower.length === 1 && lower[0] === 'manualupgrade') {
       requireMethod(request.method, ['POST']);
@@ -431,7 +449,7 @@ export class ArmRouter {
     if (lower.length === 3 && lower[2] === 'networkinterfaces') {
       requireMethod(request.method, ['GET']);
       const nics = this.state.ofKind('scaleSetNetworkInterfaces').filter((nic) => sameId(nic.parentId, instance.id));
-      return { status: 200, body: { value: nics.map((nic) => this.render(nic)) } };
+      return this.page(request, nics.map((nic) => this.render(nic)));
     }
     if (lower[2] === 'networkinterfaces' && tail[3] !== undefined) {
       requireMethod(request.method, ['GET']);
@@ -442,7 +460,7 @@ export class ArmRouter {
       if (lower.length === 4) return { status: 200, body: rendered };
       if (lower[4] === 'ipconfigurations') {
         const configurations = asArray(asObject(rendered['properties'])['ipConfigurations']);
-        if (lower.length === 5) return { status: 200, body: { value: configurations } };
+        if (lower.length === 5) return this.page(request, configurations);
         const configuration = configurations.find((item) => String(item['name']).toLowerCase() === lower[5]);
         if (!configuration || lower.length > 6) throw nestedNotFound(`${nicId}/ipConfigurations/${tail[5] ?? ''}`);
         return { status: 200, body: configuration };
@@ -490,7 +508,7 @@ export class ArmRouter {
     const rendered = () => asArray(asObject(this.render(parent)['properties'])[collection]);
     if (itemName === undefined) {
       requireMethod(request.method, ['GET']);
-      return { status: 200, body: { value: rendered() } };
+      return this.page(request, rendered());
     }
     const itemId = `${parent.id}/${collection}/${itemName}`;
     const find = () => rendered().find((item) => sameId(item['id'], itemId));

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ArmSchemaValidator, bodyShapeOf, validateBody, type ArmSchema } from './test-support/arm-schema.js';
+import { ArmSchemaValidator, bodyShapeOf, validateBody, type ArmSchema } from './arm-schema-validator.js';
 import { describeWithPythonAzureSdk, runPythonScript } from './test-support/python-azure-sdk.js';
 
 const tiny: ArmSchema = {

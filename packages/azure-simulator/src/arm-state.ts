@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { ArmError, resourceGroupNotFound } from './arm-error.js';
 import { PublicAddressPool } from './ip-address-allocator.js';
-import { asArray, asObject, idKey, referenceId, resourceGroupId, sameId, topLevelId, type Json } from './resource-id.js';
+import { asArray, asObject, idKey, referenceId, sameId, topLevelId, type Json } from './resource-id.js';
 
 export type ResourceKind =
   | 'virtualMachines'
@@ -94,10 +94,6 @@ export class ArmState {
     return group;
   }
 
-  resourceGroupIdOf(name: string): string {
-    return resourceGroupId(this.subscriptionId, this.resourceGroup(name).name);
-  }
-
   get(id: string): StoredResource | undefined {
     return this.resources.get(idKey(id));
   }
@@ -168,11 +164,6 @@ export class ArmState {
       if (typeof address === 'string') used.add(address);
     }
     return used;
-  }
-
-  requireResourceGroupOf(id: string, resourceGroup: string): void {
-    if (!this.resourceGroups.has(resourceGroup.toLowerCase())) throw resourceGroupNotFound(resourceGroup);
-    void id;
   }
 
   deleteResource(id: string): void {

@@ -9,7 +9,7 @@ let simulator: AzureSimulator;
 beforeAll(async () => {
   simulator = await startAzureSimulator({ recordExchanges: true });
   await runRealisticSession(simulator);
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await simulator.close();
 });
@@ -73,6 +73,53 @@ describe('a CCM-like session through the Azure SDKs', () => {
     const nsg = await network.networkSecurityGroups.get(SESSION.resourceGroup, SESSION.nsg);
     expect(nsg.securityRules?.map((rule) => rule.name)).toEqual(['k8s-azure-lb_allow_IPv4_0123456789abcdef']);
     expect(nsg.defaultSecurityRules).toHaveLength(6);
+  });
+
+  it('applies PATCH (update) to scale sets and VMs as a merge, keeping the rest of the model', async () => {
+    const { compute } = azureClients(simulator);
+    const updated = await compute.virtualMachineScaleSets.update(SESSION.resourceGroup, SESSION.scaleSet, { tags: { 'k8s-azure-cluster-name': 'kubernetes' } }, { updateIntervalInMs: 5 });
+    expect(updated.tags).toEqual({ 'k8s-azure-cluster-name': 'kubernetes' });
+    expect(updated.virtualMachineProfile?.networkProfile?.networkInterfaceConfigurations?.[0]?.ipConfigurations?.[0]?.loadBalancerBackendAddressPools).toHaveLength(1);
+    const machine = await compute.virtualMachines.update(SESSION.resourceGroup, 'agent-0', { hardwareProfile: { vmSize: 'Standard_D4s_v3' } }, { updateIntervalInMs: 5 });
+    expect(machine.hardwareProfile?.vmSize).toBe('Standard_D4s_v3');
+    expect(machine.networkProfile?.networkInterfaces).toHaveLength(1);
+    expect(machine.tags).toEqual({ 'kubernetes.io-role': 'agent' });
+  });
+
+  it('pages lists with nextLink when a page size is set, and the SDK iterators follow it', async () => {
+    const { compute, network } = azureClients(simulator);
+    const count = async <T>(iterator: AsyncIterable<T>) => {
+      let total = 0;
+      for await (const item of iterator) total += item === undefined ? 0 : 1;
+      return total;
+    };
+    simulator.setPageSize(1);
+    try {
+      expect(await count(compute.virtualMachines.list(SESSION.resourceGroup))).toBe(3);
+      expect(await count(compute.virtualMachineScaleSetVMs.list(SESSION.resourceGroup, SESSION.scaleSet, { expand: 'instanceView' }))).toBe(2);
+      expect(await count(network.loadBalancers.list(SESSION.resourceGroup))).toBe(2);
+      expect(await count(network.networkInterfaces.listVirtualMachineScaleSetNetworkInterfaces(SESSION.resourceGroup, SESSION.scaleSet))).toBe(2);
+      const pages = simulator.exchanges.filter((exchange) => exchange.path.includes('%24skiptoken=') || exchange.path.includes('$skiptoken='));
+      expect(pages.length).toBeGreaterThanOrEqual(5);
+    } finally {
+      simulator.setPageSize(undefined);
+    }
+  });
+
+  it('deletes through the SDKs (compute and network long-running deletes) and refuses in-use deletes with RestErrors', async () => {
+    const { compute, network } = azureClients(simulator);
+    await expect(network.publicIPAddresses.beginDeleteAndWait(SESSION.resourceGroup, SESSION.publicIp, { updateIntervalInMs: 5 })).rejects.toMatchObject({ statusCode: 400, code: 'PublicIPAddressCannotBeDeleted' });
+    await expect(network.networkInterfaces.beginDeleteAndWait(SESSION.resourceGroup, `${SESSION.flexibleMachine}-nic`, { updateIntervalInMs: 5 })).rejects.toMatchObject({ statusCode: 400, code: 'NicInUse' });
+    await compute.virtualMachines.delete(SESSION.resourceGroup, SESSION.flexibleMachine, { updateIntervalInMs: 5 });
+    await network.networkInterfaces.beginDeleteAndWait(SESSION.resourceGroup, `${SESSION.flexibleMachine}-nic`, { updateIntervalInMs: 5 });
+    await expect(compute.virtualMachines.get(SESSION.resourceGroup, SESSION.flexibleMachine)).rejects.toMatchObject({ statusCode: 404, code: 'ResourceNotFound' });
+    await compute.virtualMachineScaleSetVMs.delete(SESSION.resourceGroup, SESSION.scaleSet, '1', { updateIntervalInMs: 5 });
+    expect((await compute.virtualMachineScaleSets.get(SESSION.resourceGroup, SESSION.scaleSet)).sku?.capacity).toBe(1);
+    const pool = await network.loadBalancerBackendAddressPools.get(SESSION.resourceGroup, SESSION.loadBalancer, 'kubernetes');
+    expect(pool.backendIPConfigurations).toHaveLength(3);
+    const stale = await network.loadBalancers.get(SESSION.resourceGroup, SESSION.internalLoadBalancer);
+    await network.loadBalancers.beginCreateOrUpdateAndWait(SESSION.resourceGroup, SESSION.internalLoadBalancer, { ...stale, tags: { touched: 'yes' } }, { updateIntervalInMs: 5 });
+    await expect(network.loadBalancers.beginCreateOrUpdateAndWait(SESSION.resourceGroup, SESSION.internalLoadBalancer, stale, { requestOptions: { customHeaders: { 'If-Match': stale.etag ?? '' } }, updateIntervalInMs: 5 })).rejects.toMatchObject({ statusCode: 412, code: 'PreconditionFailed' });
   });
 
   it('polled every long-running operation to completion (no resource left Updating)', () => {

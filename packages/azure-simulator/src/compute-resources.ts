@@ -155,8 +155,7 @@ export const virtualMachines: ResourceKindHandler = {
       },
     };
   },
-  render(resource, state, options) {
-    void state;
+  render(resource, _state, options) {
     return renderCompute(resource, {}, options);
   },
   checkDelete() {},
@@ -290,8 +289,7 @@ export const virtualMachineScaleSets: ResourceKindHandler = {
       },
     };
   },
-  render(resource, state, options) {
-    void state;
+  render(resource, _state, options) {
     return renderCompute(resource, {}, { ...options, expandInstanceView: false });
   },
   checkDelete() {},
@@ -436,7 +434,6 @@ export const scaleSetVirtualMachines: ResourceKindHandler = {
     return {
       body: {
         ...clone(existing.body),
-        ...(request.input['tags'] !== undefined ? {} : {}),
         properties: {
           ...previous,
           ...properties,
@@ -450,8 +447,7 @@ export const scaleSetVirtualMachines: ResourceKindHandler = {
       },
     };
   },
-  render(resource, state, options) {
-    void state;
+  render(resource, _state, options) {
     return renderCompute(resource, {}, options);
   },
   checkDelete() {},

@@ -69,6 +69,24 @@ describe('Entra ID endpoints', () => {
   });
 });
 
+describe('token expiry', () => {
+  it('answers 401 ExpiredAuthenticationToken once an issued token has expired', async () => {
+    const shortLived = await startAzureSimulator({ tokenLifetimeSeconds: 1 });
+    try {
+      const response = await clientCredentialsToken(shortLived);
+      expect(response.body.expires_in).toBe(1);
+      const path = `/subscriptions/${shortLived.subscriptionId}/resourcegroups?api-version=2024-03-01`;
+      expect((await rawRequest(shortLived, 'GET', path, { token: String(response.body.access_token) })).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const expired = await rawRequest(shortLived, 'GET', path, { token: String(response.body.access_token) });
+      expect(expired.status).toBe(401);
+      expect(expired.body.error.code).toBe('ExpiredAuthenticationToken');
+    } finally {
+      await shortLived.close();
+    }
+  });
+});
+
 describe("ARM's bearer check", () => {
   const path = () => `/subscriptions/${simulator.subscriptionId}/resourcegroups?api-version=2024-03-01`;
 

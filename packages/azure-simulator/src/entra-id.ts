@@ -17,7 +17,7 @@ export interface EntraAnswer {
   body: Record<string, unknown>;
 }
 
-const TOKEN_LIFETIME_SECONDS = 3599;
+export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3599;
 
 export class EntraId {
   private readonly signingKey = randomBytes(32);
@@ -28,6 +28,7 @@ export class EntraId {
     private readonly baseUrl: () => string,
     private readonly staticToken: string | undefined,
     private readonly now: () => number = Date.now,
+    private readonly tokenLifetimeSeconds: number = DEFAULT_TOKEN_LIFETIME_SECONDS,
   ) {}
 
   /** `/{tenant}/v2.0/.well-known/openid-configuration` (and the v1 document without `/v2.0`). */
@@ -124,18 +125,18 @@ export class EntraId {
         : this.aadError(400, 'invalid_request', 50001, 'The resource principal named  was not found in the tenant.');
     }
     const issuedAt = Math.floor(this.now() / 1000);
-    const expiresOn = issuedAt + TOKEN_LIFETIME_SECONDS;
+    const expiresOn = issuedAt + this.tokenLifetimeSeconds;
     const accessToken = this.mint({ aud: audience, iss: `${this.baseUrl()}/${this.identity.tenantId}/`, iat: issuedAt, nbf: issuedAt, exp: expiresOn, appid: clientId, tid: this.identity.tenantId, oid: randomUUID(), ver: version === 'v2' ? '2.0' : '1.0' });
     this.issued.set(accessToken, expiresOn * 1000);
     if (version === 'v2') {
-      return { status: 200, body: { token_type: 'Bearer', expires_in: TOKEN_LIFETIME_SECONDS, ext_expires_in: TOKEN_LIFETIME_SECONDS, access_token: accessToken } };
+      return { status: 200, body: { token_type: 'Bearer', expires_in: this.tokenLifetimeSeconds, ext_expires_in: this.tokenLifetimeSeconds, access_token: accessToken } };
     }
     return {
       status: 200,
       body: {
         token_type: 'Bearer',
-        expires_in: String(TOKEN_LIFETIME_SECONDS),
-        ext_expires_in: String(TOKEN_LIFETIME_SECONDS),
+        expires_in: String(this.tokenLifetimeSeconds),
+        ext_expires_in: String(this.tokenLifetimeSeconds),
         expires_on: String(expiresOn),
         not_before: String(issuedAt),
         resource: audience,

@@ -38,7 +38,7 @@ export function nestedTypes(kind: string): Record<string, string> {
 }
 
 /** The common Microsoft.Network rendering: provisioning state, resource GUID, nested etags and types. */
-function renderNetwork(resource: StoredResource, state: ArmState, derive: (properties: Json) => void): Json {
+function renderNetwork(resource: StoredResource, derive: (properties: Json) => void): Json {
   const body = clone(resource.body);
   const properties = asObject(body['properties']);
   for (const [collection, type] of Object.entries(nestedTypes(resource.kind))) {
@@ -54,7 +54,6 @@ function renderNetwork(resource: StoredResource, state: ArmState, derive: (prope
     }));
   }
   derive(properties);
-  void state;
   return envelope(resource, RESOURCE_TYPE[resource.kind], { ...body, properties: { ...properties, provisioningState: resource.provisioningState } });
 }
 
@@ -71,7 +70,7 @@ function requireLocation(request: AcceptRequest): void {
   }
 }
 
-function checkReference(state: ArmState, referenced: string | undefined, referencingId: string, exists: (id: string) => boolean): void {
+function checkReference(referenced: string | undefined, referencingId: string, exists: (id: string) => boolean): void {
   if (referenced !== undefined && !exists(referenced)) throw invalidResourceReference(referenced, referencingId);
 }
 
@@ -140,7 +139,7 @@ function loadBalancerPart(state: ArmState, id: string, collection: string): bool
 }
 
 /** Checks the references of NIC IP configurations and assigns their private addresses. */
-export function acceptIpConfigurations(state: ArmState, ownerId: string, configurations: Json[], previous: Json[], pendingPools?: (id: string) => boolean): void {
+export function acceptIpConfigurations(state: ArmState, ownerId: string, configurations: Json[], previous: Json[]): void {
   if (configurations.length === 0) throw invalidRequestFormat(`Network interface ${ownerId} must have at least one IP configuration.`);
   const subnets = new Set(configurations.map((configuration) => idKey(referenceId(asObject(configuration['properties'])['subnet']) ?? '')));
   if (subnets.size > 1) throw conflict('IpConfigurationsOnSameNicCannotUseDifferentSubnets', `IP configurations on the same network interface ${ownerId} cannot use different subnets.`);
@@ -153,15 +152,15 @@ export function acceptIpConfigurations(state: ArmState, ownerId: string, configu
     assignPrivateAddress(state, ownerId, id, properties, previous.find((item) => sameId(item['id'], id)));
     const publicAddressId = referenceId(properties['publicIPAddress']);
     if (publicAddressId !== undefined) {
-      checkReference(state, publicAddressId, id, resourceExists(state, 'publicIPAddresses'));
+      checkReference(publicAddressId, id, resourceExists(state, 'publicIPAddresses'));
       checkPublicAddressFree(state, publicAddressId, id);
     }
     for (const pool of asArray(properties['loadBalancerBackendAddressPools'])) {
       const poolId = referenceId(pool);
-      checkReference(state, poolId, id, (candidate) => loadBalancerPart(state, candidate, 'backendAddressPools') || (pendingPools?.(candidate) ?? false));
+      checkReference(poolId, id, (candidate) => loadBalancerPart(state, candidate, 'backendAddressPools'));
     }
     for (const rule of asArray(properties['loadBalancerInboundNatRules'])) {
-      checkReference(state, referenceId(rule), id, (candidate) => loadBalancerPart(state, candidate, 'inboundNatRules'));
+      checkReference(referenceId(rule), id, (candidate) => loadBalancerPart(state, candidate, 'inboundNatRules'));
     }
   }
 }
@@ -195,7 +194,7 @@ export const virtualNetworks: ResourceKindHandler = {
     };
   },
   render(resource, state) {
-    return renderNetwork(resource, state, (properties) => {
+    return renderNetwork(resource, (properties) => {
       for (const subnet of asArray(properties['subnets'])) deriveSubnet(state, subnet);
     });
   },
@@ -214,8 +213,8 @@ export function checkSubnet(state: ArmState, subnet: Json): void {
   const prefixes = subnetPrefixes(subnet);
   if (prefixes.length === 0) throw invalidRequestFormat(`Subnet ${String(subnet['name'])} needs properties.addressPrefix or properties.addressPrefixes.`);
   for (const prefix of prefixes) if (!parsePrefix(prefix)) throw invalidRequestFormat(`Subnet ${String(subnet['name'])} has an invalid address prefix '${prefix}'.`);
-  checkReference(state, referenceId(properties['networkSecurityGroup']), String(subnet['id']), resourceExists(state, 'networkSecurityGroups'));
-  checkReference(state, referenceId(properties['routeTable']), String(subnet['id']), resourceExists(state, 'routeTables'));
+  checkReference(referenceId(properties['networkSecurityGroup']), String(subnet['id']), resourceExists(state, 'networkSecurityGroups'));
+  checkReference(referenceId(properties['routeTable']), String(subnet['id']), resourceExists(state, 'routeTables'));
 }
 
 export function subnetUsers(state: ArmState, subnetId: string): string[] {
@@ -251,7 +250,7 @@ export const networkInterfaces: ResourceKindHandler = {
     const previousProperties = asObject(request.existing?.body['properties']);
     const ipConfigurations = normalizeNested(request.id, properties['ipConfigurations'], 'ipConfigurations', []);
     acceptIpConfigurations(request.state, request.id, ipConfigurations, asArray(previousProperties['ipConfigurations']));
-    checkReference(request.state, referenceId(properties['networkSecurityGroup']), request.id, resourceExists(request.state, 'networkSecurityGroups'));
+    checkReference(referenceId(properties['networkSecurityGroup']), request.id, resourceExists(request.state, 'networkSecurityGroups'));
     const mac = typeof previousProperties['macAddress'] === 'string' ? previousProperties['macAddress'] : macAddress();
     return {
       body: {
@@ -261,7 +260,7 @@ export const networkInterfaces: ResourceKindHandler = {
     };
   },
   render(resource, state) {
-    return renderNetwork(resource, state, (properties) => deriveNetworkInterface(state, resource, properties));
+    return renderNetwork(resource, (properties) => deriveNetworkInterface(state, resource, properties));
   },
   checkDelete(resource, state) {
     const user = virtualMachineUsing(state, resource.id);
@@ -304,7 +303,7 @@ export const scaleSetNetworkInterfaces: ResourceKindHandler = {
     throw new ArmError(405, 'MethodNotAllowed', 'Scale set network interfaces are managed through the scale set.');
   },
   render(resource, state) {
-    return renderNetwork(resource, state, (properties) => deriveNetworkInterface(state, resource, properties));
+    return renderNetwork(resource, (properties) => deriveNetworkInterface(state, resource, properties));
   },
   checkDelete() {
     throw new ArmError(405, 'MethodNotAllowed', 'Scale set network interfaces are managed through the scale set.');
@@ -352,7 +351,7 @@ export const publicIPAddresses: ResourceKindHandler = {
     };
   },
   render(resource, state) {
-    return renderNetwork(resource, state, (properties) => {
+    return renderNetwork(resource, (properties) => {
       const user = state.ipConfigurationUses().find((use) => sameId(referenceId(use.properties['publicIPAddress']), resource.id));
       setIfAny(properties, 'ipConfiguration', user ? { id: user.id } : undefined);
     });
@@ -396,7 +395,7 @@ export const loadBalancers: ResourceKindHandler = {
       const publicAddressId = referenceId(frontendProperties['publicIPAddress']);
       const subnetId = referenceId(frontendProperties['subnet']);
       if (publicAddressId !== undefined) {
-        checkReference(state, publicAddressId, String(frontend['id']), resourceExists(state, 'publicIPAddresses'));
+        checkReference(publicAddressId, String(frontend['id']), resourceExists(state, 'publicIPAddresses'));
         checkPublicAddressFree(state, publicAddressId, String(frontend['id']));
       } else if (subnetId !== undefined) {
         assignPrivateAddress(state, id, String(frontend['id']), frontendProperties, previousFrontends.find((item) => sameId(item['id'], frontend['id'])));
@@ -409,10 +408,10 @@ export const loadBalancers: ResourceKindHandler = {
       const ruleId = String(rule['id']);
       const frontendId = referenceId(ruleProperties['frontendIPConfiguration']);
       if (frontendId === undefined) throw invalidRequestFormat(`Load balancing rule ${ruleId} needs a frontendIPConfiguration.`);
-      checkReference(state, frontendId, ruleId, inside('frontendIPConfigurations'));
-      checkReference(state, referenceId(ruleProperties['backendAddressPool']), ruleId, inside('backendAddressPools'));
-      for (const pool of asArray(ruleProperties['backendAddressPools'])) checkReference(state, referenceId(pool), ruleId, inside('backendAddressPools'));
-      checkReference(state, referenceId(ruleProperties['probe']), ruleId, inside('probes'));
+      checkReference(frontendId, ruleId, inside('frontendIPConfigurations'));
+      checkReference(referenceId(ruleProperties['backendAddressPool']), ruleId, inside('backendAddressPools'));
+      for (const pool of asArray(ruleProperties['backendAddressPools'])) checkReference(referenceId(pool), ruleId, inside('backendAddressPools'));
+      checkReference(referenceId(ruleProperties['probe']), ruleId, inside('probes'));
       for (const key of ['protocol', 'frontendPort', 'backendPort']) {
         if (ruleProperties[key] === undefined) throw invalidRequestFormat(`Load balancing rule ${ruleId} needs properties.${key}.`);
       }
@@ -426,11 +425,11 @@ export const loadBalancers: ResourceKindHandler = {
     }
     for (const rule of parts['outboundRules'] ?? []) {
       const ruleProperties = asObject(rule['properties']);
-      for (const frontend of asArray(ruleProperties['frontendIPConfigurations'])) checkReference(state, referenceId(frontend), String(rule['id']), inside('frontendIPConfigurations'));
-      checkReference(state, referenceId(ruleProperties['backendAddressPool']), String(rule['id']), inside('backendAddressPools'));
+      for (const frontend of asArray(ruleProperties['frontendIPConfigurations'])) checkReference(referenceId(frontend), String(rule['id']), inside('frontendIPConfigurations'));
+      checkReference(referenceId(ruleProperties['backendAddressPool']), String(rule['id']), inside('backendAddressPools'));
     }
     for (const rule of parts['inboundNatRules'] ?? []) {
-      checkReference(state, referenceId(asObject(rule['properties'])['frontendIPConfiguration']), String(rule['id']), inside('frontendIPConfigurations'));
+      checkReference(referenceId(asObject(rule['properties'])['frontendIPConfiguration']), String(rule['id']), inside('frontendIPConfigurations'));
     }
     for (const previous of asArray(asObject(request.existing?.body['properties'])['backendAddressPools'])) {
       if (!inside('backendAddressPools')(String(previous['id']))) checkPoolUnused(state, String(previous['id']));
@@ -444,7 +443,7 @@ export const loadBalancers: ResourceKindHandler = {
     };
   },
   render(resource, state) {
-    return renderNetwork(resource, state, (properties) => {
+    return renderNetwork(resource, (properties) => {
       const rules = asArray(properties['loadBalancingRules']);
       const outbound = asArray(properties['outboundRules']);
       const inboundNat = asArray(properties['inboundNatRules']);
@@ -572,7 +571,7 @@ export const networkSecurityGroups: ResourceKindHandler = {
     };
   },
   render(resource, state) {
-    return renderNetwork(resource, state, (properties) => {
+    return renderNetwork(resource, (properties) => {
       const users = securityGroupUsers(state, resource.id);
       setIfAny(properties, 'subnets', references(users.subnets));
       setIfAny(properties, 'networkInterfaces', references(users.networkInterfaces));
@@ -633,7 +632,7 @@ export const routeTables: ResourceKindHandler = {
     };
   },
   render(resource, state) {
-    return renderNetwork(resource, state, (properties) => {
+    return renderNetwork(resource, (properties) => {
       setIfAny(properties, 'subnets', references(routeTableSubnets(state, resource.id)));
     });
   },

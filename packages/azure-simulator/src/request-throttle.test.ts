@@ -61,5 +61,5 @@ describe('throttling on the wire', () => {
     expect(results.map((result) => result.provisioningState)).toEqual(['Succeeded', 'Succeeded', 'Succeeded']);
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     simulator.setThrottle(undefined);
-  });
+  }, 60_000);
 });

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { COMPUTE_API_VERSION, NETWORK_API_VERSION, NETWORK_SCALE_SET_API_VERSION, startAzureSimulator, type AzureSimulator } from './index.js';
-import { ArmSchemaValidator, bodyShapeOf, validateBody, type ArmSchema } from './test-support/arm-schema.js';
+import { ArmSchemaValidator, bodyShapeOf, validateBody, type ArmSchema } from './arm-schema-validator.js';
 import { accessToken, rawRequest } from './test-support/azure-clients.js';
 import { describeWithPythonAzureSdk, pinnedPackages, runPythonScript } from './test-support/python-azure-sdk.js';
 import { SESSION, runRealisticSession } from './test-support/realistic-session.js';
@@ -25,7 +25,8 @@ describeWithPythonAzureSdk('the simulator against the ARM models of azure-mgmt-n
     await runPythonScript('dump_schema.py', [join(directory, 'schema.json')]);
     schema = JSON.parse(await readFile(join(directory, 'schema.json'), 'utf8')) as ArmSchema;
     validator = new ArmSchemaValidator(schema);
-    simulator = await startAzureSimulator({ recordExchanges: true });
+    // Strict mode on: the simulator itself refuses requests outside the schema and turns a stray response into a 500.
+    simulator = await startAzureSimulator({ recordExchanges: true, schemaFile: join(directory, 'schema.json') });
     await runRealisticSession(simulator);
     // A few refusals, so error bodies are checked too.
     const token = await accessToken(simulator);
@@ -81,6 +82,19 @@ describeWithPythonAzureSdk('the simulator against the ARM models of azure-mgmt-n
     }
     expect(problems).toEqual([]);
     expect(checked).toBeGreaterThan(20);
+  });
+
+  it('with schemaFile, refuses a PUT body outside the schema before storing anything', async () => {
+    const token = await accessToken(simulator);
+    const path = `/subscriptions/${simulator.subscriptionId}/resourceGroups/${SESSION.resourceGroup}/providers/Microsoft.Network/routeTables/strict?api-version=${NETWORK_API_VERSION}`;
+    const refused = await rawRequest(simulator, 'PUT', path, { token, body: { location: simulator.location, properties: { routes: [{ name: 'r', properties: { addressPrefix: '10.0.0.0/24', nextHopType: 'VnetLocal', nextHopIP: '10.0.0.4' } }] } } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe('InvalidRequestContent');
+    expect(refused.body.error.message).toContain('$.properties.routes[0].properties.nextHopIP: unknown key (not in network.Route)');
+    expect((await rawRequest(simulator, 'GET', path, { token })).status).toBe(404);
+    // Read-only keys are ignored, as ARM does.
+    const accepted = await rawRequest(simulator, 'PUT', path, { token, body: { location: simulator.location, etag: 'W/"x"', properties: { provisioningState: 'Succeeded' } } });
+    expect(accepted.status).toBe(201);
   });
 
   it('lists the exchanges the Python models do not describe (resource groups, Compute operation status)', () => {

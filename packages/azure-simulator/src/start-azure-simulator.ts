@@ -5,13 +5,14 @@
  * `close()`.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ArmError } from './arm-error.js';
 import { ArmRouter, type ArmReply } from './arm-router.js';
+import { ArmSchemaValidator, bodyShapeOf, validateBody, type ArmSchema } from './arm-schema-validator.js';
 import { ArmState } from './arm-state.js';
 import { EntraId } from './entra-id.js';
 import { LongRunningOperations } from './long-running-operations.js';
@@ -32,12 +33,22 @@ export interface AzureSimulatorOptions {
   clientSecret?: string;
   /** A bearer token ARM accepts besides the ones the token endpoint issued (for clients with a static credential). */
   staticToken?: string;
+  /** Lifetime of issued access tokens (default 3599 s); short ones exercise ExpiredAuthenticationToken and refreshes. */
+  tokenLifetimeSeconds?: number;
   /** Status polls a long-running operation answers InProgress before it succeeds. Default 1; 0 completes at once. */
   pollsBeforeDone?: number;
+  /** Items per list page: lists beyond it answer with `nextLink` (default: everything on one page). */
+  pageSize?: number;
   /** ARM throttling (429 with Retry-After); off by default. */
   throttle?: ThrottleSettings;
   /** Keep every ARM request and response (`exchanges`) for schema checks. */
   recordExchanges?: boolean;
+  /**
+   * A schema dumped by schema/dump_schema.py: PUT bodies outside it are refused with 400
+   * InvalidRequestContent (read-only keys are ignored, as ARM does), and a response of the
+   * simulator's own outside it becomes a 500 naming the problem.
+   */
+  schemaFile?: string;
 }
 
 /** The fields written to the endpoint file. */
@@ -74,6 +85,8 @@ export interface AzureSimulator extends AzureSimulatorEndpoint {
   setPollsBeforeDone(polls: number): void;
   /** Completes every unfinished long-running operation. */
   finishOperations(): void;
+  /** Changes the list page size (undefined: one page). */
+  setPageSize(size: number | undefined): void;
   close(): Promise<void>;
 }
 
@@ -95,11 +108,13 @@ export async function startAzureSimulator(options: AzureSimulatorOptions = {}): 
 
   const state = new ArmState(subscriptionId, location);
   const operations = new LongRunningOperations(() => baseUrl, subscriptionId, () => pollsBeforeDone);
-  const router = new ArmRouter(state, operations, () => baseUrl);
-  const entra = new EntraId({ tenantId, clientId, clientSecret }, () => baseUrl, options.staticToken);
+  let pageSize = options.pageSize;
+  const router = new ArmRouter(state, operations, () => baseUrl, () => pageSize);
+  const entra = new EntraId({ tenantId, clientId, clientSecret }, () => baseUrl, options.staticToken, Date.now, options.tokenLifetimeSeconds);
   const throttle = new RequestThrottle();
   throttle.configure(options.throttle);
   const exchanges: ArmExchange[] = [];
+  const validator = options.schemaFile === undefined ? undefined : new ArmSchemaValidator(JSON.parse(await readFile(options.schemaFile, 'utf8')) as ArmSchema, { allowReadOnlyInRequests: true });
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(request.url ?? '/', baseUrl);
@@ -140,11 +155,25 @@ export async function startAzureSimulator(options: AzureSimulatorOptions = {}): 
         );
       }
       requestBody = parseJson(raw);
+      if (validator && method === 'PUT' && requestBody !== undefined) {
+        const shape = bodyShapeOf(`${url.pathname}${url.search}`);
+        const problems = shape && !shape.list ? validateBody(validator, shape, requestBody, 'request') : [];
+        if (problems.length > 0) {
+          throw new ArmError(400, 'InvalidRequestContent', `The request content was invalid and could not be deserialized: ${problems.slice(0, 5).join('; ')}`);
+        }
+      }
       reply = router.handle({ method, url, headers: { 'if-match': header(request, 'if-match'), 'if-none-match': header(request, 'if-none-match') }, body: requestBody ?? {} });
       reply = { ...reply, headers: { ...admission.headers, ...reply.headers } };
     } catch (error) {
       if (!(error instanceof ArmError)) throw error;
       reply = { status: error.status, body: error.toBody(), headers: error.headers };
+    }
+    if (validator && reply.body !== undefined) {
+      const shape = reply.status >= 400 ? { model: 'compute.CloudError', list: false } : bodyShapeOf(`${url.pathname}${url.search}`);
+      const problems = shape ? validateBody(validator, shape, reply.body, 'response') : [];
+      if (problems.length > 0) {
+        reply = { status: 500, body: { error: { code: 'InternalServerError', message: `azure-simulator: its own response is outside the ARM schema: ${problems.slice(0, 5).join('; ')}` } } };
+      }
     }
     if (options.recordExchanges) exchanges.push({ method, path: `${url.pathname}${url.search}`, requestBody: raw.length > 0 ? requestBody : undefined, status: reply.status, responseBody: reply.body });
     send(response, reply.status, reply.body, { ...common, ...reply.headers }, method === 'HEAD');
@@ -199,6 +228,9 @@ export async function startAzureSimulator(options: AzureSimulatorOptions = {}): 
       pollsBeforeDone = polls;
     },
     finishOperations: () => operations.finishAll(),
+    setPageSize: (size) => {
+      pageSize = size;
+    },
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

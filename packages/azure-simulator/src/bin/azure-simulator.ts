@@ -2,7 +2,8 @@
 /**
  * azure-simulator --port 0 --endpoint-file FILE [--location L] [--subscription-id ID]
  *   [--tenant-id ID] [--client-id ID] [--client-secret S] [--static-token T]
- *   [--polls-before-done N] [--throttle-rps R [--throttle-burst B]]
+ *   [--polls-before-done N] [--throttle-rps R [--throttle-burst B]] [--page-size N]
+ *   [--token-lifetime-seconds S] [--schema-file SCHEMA.json]
  *
  * Serves Entra ID + ARM over HTTPS, writes the endpoint JSON to FILE, runs until SIGTERM/SIGINT
  * (exit 0). Bad flags: exit 2 naming the flag.
@@ -11,7 +12,7 @@ import { writeFile, rename } from 'node:fs/promises';
 import { endpointOf, startAzureSimulator, type AzureSimulatorOptions } from '../start-azure-simulator.js';
 
 const USAGE =
-  'usage: azure-simulator --port 0 --endpoint-file FILE [--location L] [--subscription-id ID] [--tenant-id ID] [--client-id ID] [--client-secret S] [--static-token T] [--polls-before-done N] [--throttle-rps R] [--throttle-burst B]';
+  'usage: azure-simulator --port 0 --endpoint-file FILE [--location L] [--subscription-id ID] [--tenant-id ID] [--client-id ID] [--client-secret S] [--static-token T] [--polls-before-done N] [--throttle-rps R] [--throttle-burst B] [--page-size N] [--token-lifetime-seconds S] [--schema-file SCHEMA.json]';
 
 class FlagError extends Error {}
 
@@ -58,6 +59,15 @@ export function parseFlags(argv: readonly string[]): Flags {
         break;
       case '--client-secret':
         options.clientSecret = value();
+        break;
+      case '--token-lifetime-seconds':
+        options.tokenLifetimeSeconds = integer(flag, value(), 1, 86_400);
+        break;
+      case '--page-size':
+        options.pageSize = integer(flag, value(), 1, 100_000);
+        break;
+      case '--schema-file':
+        options.schemaFile = value();
         break;
       case '--static-token':
         options.staticToken = value();

@@ -205,7 +205,8 @@ export async function runRealisticSession(simulator: AzureSimulator): Promise<Se
   await network.routes.beginCreateOrUpdateAndWait(rg, s.routeTable, s.machines[0], { addressPrefix: '10.244.0.0/24', nextHopType: 'VirtualAppliance', nextHopIpAddress: '10.240.0.4' }, poll);
   const table = await network.routeTables.get(rg, s.routeTable);
   table.routes = [...(table.routes ?? []), { name: s.machines[1], addressPrefix: '10.244.1.0/24', nextHopType: 'VirtualAppliance', nextHopIpAddress: '10.240.0.5' }];
-  await network.routeTables.beginCreateOrUpdateAndWait(rg, s.routeTable, table, { ...poll, ifMatch: table.etag });
+  // arm-network has no ifMatch option for route tables: the header goes in as a custom header.
+  await network.routeTables.beginCreateOrUpdateAndWait(rg, s.routeTable, table, { ...poll, requestOptions: { customHeaders: { 'If-Match': table.etag ?? '' } } });
   await network.securityRules.beginCreateOrUpdateAndWait(
     rg,
     s.nsg,

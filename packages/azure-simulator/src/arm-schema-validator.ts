@@ -2,8 +2,10 @@
  * Validates ARM request and response bodies against the wire schema dumped from Microsoft's Python
  * SDKs (schema/dump_schema.py): every key must be in the model's attribute map (dotted keys are
  * flattened paths), every value must have the declared type, required keys must be present.
- * Read-only keys are fine in responses; in requests they are reported too (ARM ignores them, but a
- * client that sends them is sending something the model says it should not).
+ * Read-only keys are fine in responses; in requests they are reported too unless
+ * `allowReadOnlyInRequests` (ARM ignores them, but a client that sends them is sending something
+ * the model says it should not). The tests use it on recorded exchanges; `schemaFile` makes the
+ * simulator itself refuse requests (and flag its own responses) outside the schema.
  */
 
 export interface FieldSchema {
@@ -28,7 +30,10 @@ export type Direction = 'request' | 'response';
 export class ArmSchemaValidator {
   private readonly trees = new Map<string, Node>();
 
-  constructor(readonly schema: ArmSchema) {}
+  constructor(
+    readonly schema: ArmSchema,
+    private readonly options: { allowReadOnlyInRequests?: boolean } = {},
+  ) {}
 
   hasModel(model: string): boolean {
     return model in this.schema.models;
@@ -113,7 +118,7 @@ export class ArmSchemaValidator {
         continue;
       }
       if (child.leaf) {
-        if (direction === 'request' && child.leaf.readonly) problems.push(`${childPath}: read-only key sent in a request (${model})`);
+        if (direction === 'request' && child.leaf.readonly && !this.options.allowReadOnlyInRequests) problems.push(`${childPath}: read-only key sent in a request (${model})`);
         problems.push(...this.check(child.leaf.type, item, direction, childPath));
         continue;
       }
