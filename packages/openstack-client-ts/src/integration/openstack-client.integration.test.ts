@@ -11,6 +11,9 @@ import { isOpenStackError } from '../openstack-error.js';
 import type { Network, Subnet } from '../network/neutron-types.js';
 
 openStackServicesSuite('openstack-client-ts against real OpenStack services', () => {
+  // Unique per run: the services may be shared (OPENSTACK_SERVICES_ENDPOINT_FILE) with other runs.
+  const run = Date.now().toString(36);
+  const lbName = `kube_service_kubernetes_default_web${run}`;
   let services: TestServices;
   let client: OpenStackClient;
   let options: OpenStackClientOptions;
@@ -69,9 +72,9 @@ openStackServicesSuite('openstack-client-ts against real OpenStack services', ()
     expect((await client.network.networks.get(network.id)).subnets).toEqual([subnet.id]);
     expect((await client.network.subnets.list({ network_id: network.id })).map((candidate) => candidate.id)).toEqual([subnet.id]);
 
-    const port = await client.network.ports.create({ network_id: network.id, name: 'node-1', device_id: 'server-1', device_owner: 'compute:nova', 'binding:host_id': 'host-ovs-no_filter' });
+    const port = await client.network.ports.create({ network_id: network.id, name: 'node-1', device_id: `server-${run}`, device_owner: 'compute:nova', 'binding:host_id': 'host-ovs-no_filter' });
     expect(port.fixed_ips[0]!.subnet_id).toBe(subnet.id);
-    expect((await client.network.ports.list({ device_id: 'server-1' })).map((candidate) => candidate.id)).toEqual([port.id]);
+    expect((await client.network.ports.list({ device_id: `server-${run}` })).map((candidate) => candidate.id)).toEqual([port.id]);
     const byAddress = await client.network.ports.list({ fixed_ips: [`ip_address=${port.fixed_ips[0]!.ip_address}`], network_id: network.id });
     expect(byAddress.map((candidate) => candidate.id)).toEqual([port.id]);
 
@@ -92,7 +95,7 @@ openStackServicesSuite('openstack-client-ts against real OpenStack services', ()
   it('Neutron: routers with extra routes, and floating IPs on an external network', async () => {
     const extensions = (await client.network.extensions()).map((extension) => extension.alias);
     expect(extensions).toEqual(expect.arrayContaining(['extraroute', 'extraroute-atomic', 'allowed-address-pairs', 'router', 'external-net']));
-    external = await client.network.networks.create({ name: 'public', 'router:external': true, 'provider:network_type': 'flat', 'provider:physical_network': 'public' });
+    external = await client.network.networks.create({ name: `public-${run}`, 'router:external': true });
     await client.network.subnets.create({ network_id: external.id, cidr: '172.24.4.0/24', ip_version: 4 });
     expect((await client.network.networks.list({ 'router:external': true })).map((candidate) => candidate.id)).toContain(external.id);
 
@@ -125,21 +128,24 @@ openStackServicesSuite('openstack-client-ts against real OpenStack services', ()
     expect((await octavia.maxVersion())?.[0]).toBe(2);
     const vip = await client.network.ports.create({ network_id: network.id, name: 'octavia-vip' });
     const created = await octavia.loadBalancers.create({
-      name: 'kube_service_kubernetes_default_web',
+      name: lbName,
       description: 'Kubernetes external service default/web from cluster kubernetes',
-      vip_port_id: vip.id,
-      tags: ['kube_service_kubernetes_default_web'],
+      // Octavia's noop network driver cannot read Neutron ports (its get_port has no fixed IPs), so
+      // vip_port_id is refused; a subnet plus an address reserved by a real port gives a real VIP.
+      vip_subnet_id: subnet.id,
+      vip_address: vip.fixed_ips[0]!.ip_address,
+      tags: [lbName],
       listeners: [
         {
-          name: 'listener_0_kube_service_kubernetes_default_web',
+          name: `listener_0_${lbName}`,
           protocol: 'TCP',
           protocol_port: 80,
           default_pool: {
-            name: 'pool_0_kube_service_kubernetes_default_web',
+            name: `pool_0_${lbName}`,
             protocol: 'TCP',
             lb_algorithm: 'ROUND_ROBIN',
             members: [{ name: 'node-1', address: '10.0.0.11', protocol_port: 30080, subnet_id: subnet.id }],
-            healthmonitor: { name: 'monitor_0_kube_service_kubernetes_default_web', type: 'TCP', delay: 5, timeout: 3, max_retries: 1, max_retries_down: 3 },
+            healthmonitor: { name: `monitor_0_${lbName}`, type: 'TCP', delay: 5, timeout: 3, max_retries: 1, max_retries_down: 3 },
           },
         },
       ],
@@ -151,7 +157,7 @@ openStackServicesSuite('openstack-client-ts against real OpenStack services', ()
     if (isOpenStackError(busy)) expect([busy.kind, busy.retryable]).toEqual(['Conflict', true]);
     await octavia.loadBalancers.waitForStatus(created.id, 'ACTIVE', { initialDelayMs: 500 });
 
-    const found = await octavia.loadBalancers.list({ name: 'kube_service_kubernetes_default_web' });
+    const found = await octavia.loadBalancers.list({ name: lbName });
     expect(found.map((candidate) => candidate.id)).toEqual([created.id]);
     const [listener] = await octavia.listeners.list({ loadbalancer_id: created.id });
     expect(listener?.protocol_port).toBe(80);
@@ -160,7 +166,10 @@ openStackServicesSuite('openstack-client-ts against real OpenStack services', ()
 
     await octavia.listeners.update(listener!.id, { timeout_client_data: 60000, allowed_cidrs: ['10.0.0.0/8'] });
     await octavia.loadBalancers.waitForStatus(created.id, 'ACTIVE', { initialDelayMs: 500 });
-    await octavia.pools.update(pool!.id, { lb_algorithm: 'SOURCE_IP_PORT' });
+    // The amphora provider refuses SOURCE_IP_PORT (an OVN-only method) with a 501: final, not retryable.
+    const unsupported = await octavia.pools.update(pool!.id, { lb_algorithm: 'SOURCE_IP_PORT' }).catch((error: unknown) => error);
+    expect(isOpenStackError(unsupported) && [unsupported.httpStatus, unsupported.retryable]).toEqual([501, false]);
+    await octavia.pools.update(pool!.id, { lb_algorithm: 'LEAST_CONNECTIONS' });
     await octavia.loadBalancers.waitForStatus(created.id, 'ACTIVE', { initialDelayMs: 500 });
     await octavia.pools.replaceMembers(pool!.id, [
       { name: 'node-2', address: '10.0.0.12', protocol_port: 30080, subnet_id: subnet.id },
@@ -174,17 +183,17 @@ openStackServicesSuite('openstack-client-ts against real OpenStack services', ()
     await octavia.healthMonitors.delete(pool!.healthmonitor_id!);
     await octavia.loadBalancers.waitForStatus(created.id, 'ACTIVE', { initialDelayMs: 500 });
 
-    const second = await octavia.listeners.create({ loadbalancer_id: created.id, name: 'listener_1_kube_service_kubernetes_default_web', protocol: 'UDP', protocol_port: 53 });
+    const second = await octavia.listeners.create({ loadbalancer_id: created.id, name: `listener_1_${lbName}`, protocol: 'UDP', protocol_port: 53 });
     await octavia.loadBalancers.waitForStatus(created.id, 'ACTIVE', { initialDelayMs: 500 });
     const tree = await octavia.loadBalancers.statusTree(created.id);
-    expect(tree.loadbalancer.listeners.map((entry) => entry.name).sort()).toEqual(['listener_0_kube_service_kubernetes_default_web', 'listener_1_kube_service_kubernetes_default_web']);
+    expect(tree.loadbalancer.listeners.map((entry) => entry.name).sort()).toEqual([`listener_0_${lbName}`, `listener_1_${lbName}`]);
     await octavia.listeners.delete(second.id);
     await octavia.loadBalancers.waitForStatus(created.id, 'ACTIVE', { initialDelayMs: 500 });
-    await octavia.loadBalancers.update(created.id, { tags: ['kube_service_kubernetes_default_web', 'kube_service_kubernetes_default_other'] });
+    await octavia.loadBalancers.update(created.id, { tags: [lbName, 'kube_service_kubernetes_default_other'] });
     await octavia.loadBalancers.waitForStatus(created.id, 'ACTIVE', { initialDelayMs: 500 });
-    expect((await octavia.loadBalancers.get(created.id)).tags.sort()).toEqual(['kube_service_kubernetes_default_other', 'kube_service_kubernetes_default_web']);
+    expect((await octavia.loadBalancers.get(created.id)).tags.sort()).toEqual(['kube_service_kubernetes_default_other', lbName]);
 
     await octavia.loadBalancers.delete(created.id, undefined, { cascade: true });
     expect(await octavia.loadBalancers.waitForStatus(created.id, 'DELETED', { initialDelayMs: 500 })).toBeUndefined();
-  }, 240_000);
+  }, 420_000);
 });
