@@ -102,7 +102,7 @@ export async function startOpenStackServices(options: StartOpenStackServicesOpti
   options.signal?.addEventListener('abort', onAbort, { once: true });
 
   try {
-    for (const name of ['mysql', 'rabbitmq/home', 'keystone', 'neutron/state', 'neutron/lock', 'octavia/lock']) mkdirSync(join(root, name), { recursive: true });
+    for (const name of ['mysql/data', 'mysql/tmp', 'rabbitmq/home', 'keystone', 'neutron/state', 'neutron/lock', 'octavia/lock']) mkdirSync(join(root, name), { recursive: true });
     const [amqp, distribution, epmdPort, keystone, neutron, octavia] = await freePorts(6);
     const region = options.region ?? 'RegionOne';
     const layout: ServicesLayout = {
@@ -131,10 +131,13 @@ export async function startOpenStackServices(options: StartOpenStackServicesOpti
       closing !== undefined ? Promise.reject(new Error(`not running ${name}: the services are being stopped`)) : runToCompletion({ name, command: commandPath(command), args, cwd: root, logFile: join(root, logFile), timeoutMs: Math.max(1_000, deadline - Date.now()) });
 
     const mariadb = measure('mariadb', async () => {
-      await run('mariadb-install-db', 'mariadb-install-db', ['--no-defaults', `--datadir=${join(root, 'mysql', 'data')}`, `--user=${user}`, '--auth-root-authentication-method=normal', '--skip-test-db'], 'mysql/install-db.log');
+      // Each instance has its own tmpdir: mariadbd removes `#sql*` files it finds in its tmpdir at
+      // start, which breaks another instance bootstrapping in a shared /tmp at the same time.
+      await run('mariadb-install-db', 'mariadb-install-db', ['--no-defaults', `--datadir=${join(root, 'mysql', 'data')}`, `--tmpdir=${join(root, 'mysql', 'tmp')}`, `--user=${user}`, '--auth-root-authentication-method=normal', '--skip-test-db'], 'mysql/install-db.log');
       const server = start('mariadbd', 'mariadbd', [
         '--no-defaults',
         `--datadir=${join(root, 'mysql', 'data')}`,
+        `--tmpdir=${join(root, 'mysql', 'tmp')}`,
         `--socket=${layout.mysqlSocket}`,
         '--skip-networking',
         `--user=${user}`,
