@@ -57,6 +57,8 @@ export async function startCountingProxy(endpoint: CloudEndpoint): Promise<Count
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(incoming.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
     headers['host'] = target.host;
+    // The origin the client reached, for servers that echo their own URLs (the Azure simulator's Entra discovery).
+    if (incoming.headers.host !== undefined) headers['x-forwarded-host'] = incoming.headers.host;
     headers['content-length'] = String(body.length);
     const upstream = send({ protocol: target.protocol, hostname: target.hostname, port: target.port, method: incoming.method, path, headers, agent }, (answer) => {
       const status = answer.statusCode ?? 502;

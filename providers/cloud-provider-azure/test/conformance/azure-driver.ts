@@ -6,7 +6,7 @@
  * back from the route table; LoadBalancer is not offered by the provider yet.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -105,7 +105,11 @@ export class AzureDriver implements ProviderDriver {
     const path = join(this.#directory, 'bench-azure.json');
     const config = simulatorCloudConfig(simulator, { resourceGroup: RESOURCE_GROUP, routeTableName: ROUTE_TABLE, vmType: 'vmss', resourceManagerEndpoint: options.cloudUrl, activeDirectoryEndpoint: options.cloudUrl });
     await writeFile(path, `${JSON.stringify(config, null, 2)}\n`);
-    return { command: process.execPath, args: [AZURE_CCM_BIN, '--cloud-provider=azure', `--cloud-config=${path}`], env: { NODE_EXTRA_CA_CERTS: options.caFile } };
+    // Entra's discovery document (read through the proxy) names the simulator's own token
+    // endpoint, so the CCM trusts both CAs; token requests go to the simulator uncounted.
+    const caBundle = join(this.#directory, 'bench-ca-bundle.pem');
+    await writeFile(caBundle, `${(await readFile(options.caFile, 'utf8')).trim()}\n${simulator.caCertificatePem.trim()}\n`);
+    return { command: process.execPath, args: [AZURE_CCM_BIN, '--cloud-provider=azure', `--cloud-config=${path}`], env: { NODE_EXTRA_CA_CERTS: caBundle } };
   }
 
   /** Benchmarks: one uniform scale set holding every instance (node names are the computer names). */
