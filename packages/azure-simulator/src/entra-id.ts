@@ -31,24 +31,28 @@ export class EntraId {
     private readonly tokenLifetimeSeconds: number = DEFAULT_TOKEN_LIFETIME_SECONDS,
   ) {}
 
-  /** `/{tenant}/v2.0/.well-known/openid-configuration` (and the v1 document without `/v2.0`). */
-  openIdConfiguration(tenant: string, version: 'v1' | 'v2'): EntraAnswer {
+  /**
+   * `/{tenant}/v2.0/.well-known/openid-configuration` (and the v1 document without `/v2.0`).
+   * `publicBase` is the origin the client reached (its Host header): MSAL refuses endpoints on
+   * another host than its authority, so a client behind a proxy gets the proxy's URLs.
+   */
+  openIdConfiguration(tenant: string, version: 'v1' | 'v2', publicBase: string = this.baseUrl()): EntraAnswer {
     const check = this.checkTenant(tenant);
     if (check) return check;
-    const base = `${this.baseUrl()}/${tenant}`;
+    const base = `${publicBase}/${tenant}`;
     const v2 = version === 'v2' ? '/v2.0' : '';
     return {
       status: 200,
       body: {
         token_endpoint: `${base}/oauth2${v2}/token`,
         token_endpoint_auth_methods_supported: ['client_secret_post', 'private_key_jwt', 'client_secret_basic'],
-        jwks_uri: `${this.baseUrl()}/${tenant}/discovery${v2}/keys`,
+        jwks_uri: `${publicBase}/${tenant}/discovery${v2}/keys`,
         response_modes_supported: ['query', 'fragment', 'form_post'],
         subject_types_supported: ['pairwise'],
         id_token_signing_alg_values_supported: ['RS256'],
         response_types_supported: ['code', 'id_token', 'code id_token', 'id_token token'],
         scopes_supported: ['openid', 'profile', 'email', 'offline_access'],
-        issuer: version === 'v2' ? `${this.baseUrl()}/${this.identity.tenantId}/v2.0` : `${this.baseUrl()}/${this.identity.tenantId}/`,
+        issuer: version === 'v2' ? `${publicBase}/${this.identity.tenantId}/v2.0` : `${publicBase}/${this.identity.tenantId}/`,
         request_uri_parameter_supported: false,
         authorization_endpoint: `${base}/oauth2${v2}/authorize`,
         device_authorization_endpoint: `${base}/oauth2${v2}/devicecode`,

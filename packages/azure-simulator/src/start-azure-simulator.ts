@@ -127,7 +127,7 @@ export async function startAzureSimulator(options: AzureSimulatorOptions = {}): 
 
     // Entra ID.
     if (lower[0] !== 'subscriptions') {
-      const answer = entraAnswer(method, lower, parts, url, raw, request.headers.authorization);
+      const answer = entraAnswer(method, lower, parts, url, raw, request.headers.authorization, header(request, 'x-forwarded-host') || request.headers.host);
       if (answer) return send(response, answer.status, answer.body, { ...common, 'cache-control': 'no-store, no-cache' });
       return send(response, 404, { error: 'invalid_request', error_description: `azure-simulator serves no ${method} ${url.pathname}` }, common);
     }
@@ -179,13 +179,14 @@ export async function startAzureSimulator(options: AzureSimulatorOptions = {}): 
     send(response, reply.status, reply.body, { ...common, ...reply.headers }, method === 'HEAD');
   };
 
-  function entraAnswer(method: string, lower: string[], parts: string[], url: URL, raw: Buffer, authorization: string | undefined) {
+  function entraAnswer(method: string, lower: string[], parts: string[], url: URL, raw: Buffer, authorization: string | undefined, host: string | undefined) {
+    const publicBase = host === undefined || host === '' ? baseUrl : `https://${host}`;
     const tenant = parts[0] ?? '';
     if (method === 'GET' && lower[0] === 'common' && lower[1] === 'discovery' && lower[2] === 'instance' && lower.length === 3) {
       return entra.instanceDiscovery(url.searchParams.get('authorization_endpoint'));
     }
-    if (method === 'GET' && lower.length === 4 && lower[1] === 'v2.0' && lower[2] === '.well-known' && lower[3] === 'openid-configuration') return entra.openIdConfiguration(tenant, 'v2');
-    if (method === 'GET' && lower.length === 3 && lower[1] === '.well-known' && lower[2] === 'openid-configuration') return entra.openIdConfiguration(tenant, 'v1');
+    if (method === 'GET' && lower.length === 4 && lower[1] === 'v2.0' && lower[2] === '.well-known' && lower[3] === 'openid-configuration') return entra.openIdConfiguration(tenant, 'v2', publicBase);
+    if (method === 'GET' && lower.length === 3 && lower[1] === '.well-known' && lower[2] === 'openid-configuration') return entra.openIdConfiguration(tenant, 'v1', publicBase);
     if (method === 'GET' && lower[1] === 'discovery' && lower[lower.length - 1] === 'keys') return { status: 200, body: { keys: [] } };
     if (method === 'POST' && lower.length === 4 && lower[1] === 'oauth2' && lower[2] === 'v2.0' && lower[3] === 'token') return entra.token(tenant, 'v2', new URLSearchParams(raw.toString('utf8')), authorization);
     if (method === 'POST' && lower.length === 3 && lower[1] === 'oauth2' && lower[2] === 'token') return entra.token(tenant, 'v1', new URLSearchParams(raw.toString('utf8')), authorization);

@@ -126,7 +126,7 @@ function deferredPort<Port extends object>(methods: ReadonlyArray<keyof Port & s
 }
 
 const COMPUTE_METHODS = ['listVirtualMachines', 'listScaleSets', 'listScaleSetVirtualMachines'] as const satisfies ReadonlyArray<keyof ComputePort>;
-const NETWORK_METHODS = ['getNetworkInterface', 'getPublicIpAddress', 'getRouteTable', 'createRouteTable', 'putRoute', 'deleteRoute'] as const satisfies ReadonlyArray<keyof NetworkPort>;
+const NETWORK_METHODS = ['listNetworkInterfaces', 'listScaleSetNetworkInterfaces', 'listPublicIpAddresses', 'getNetworkInterface', 'getPublicIpAddress', 'getRouteTable', 'createRouteTable', 'putRoute', 'deleteRoute'] as const satisfies ReadonlyArray<keyof NetworkPort>;
 
 function createAzureCloudFromConfig(read: AzureConfigFile, context: CloudProviderCreateContext, options: AzureCloudOptions): AzureCloud {
   const { config } = read;
@@ -176,7 +176,12 @@ function createAzureCloudFromConfig(read: AzureConfigFile, context: CloudProvide
     minRefreshIntervalMs: config.disableApiCallCache ? 0 : MIN_LIST_REFRESH_INTERVAL_MS,
     ...(options.now === undefined ? {} : { now: options.now }),
   });
-  const addresses = new NodeAddressOperations(network);
+  const addresses = new NodeAddressOperations(network, {
+    networkInterfacesCacheTtlMs: ttlMs(config.vmCacheTtlSeconds),
+    scaleSetNetworkInterfacesCacheTtlMs: ttlMs(config.vmssVirtualMachinesCacheTtlSeconds),
+    minRefreshIntervalMs: config.disableApiCallCache ? 0 : MIN_LIST_REFRESH_INTERVAL_MS,
+    ...(options.now === undefined ? {} : { now: options.now }),
+  });
   const instancesV2 = new AzureInstances({ locator, addresses, resourceGroup: config.resourceGroup });
   const routes =
     config.routeTableName === ''

@@ -67,6 +67,10 @@ describe('InstancesV2 over availability-set VMs', () => {
     const answers = await Promise.all(Array.from({ length: 20 }, (_, index) => instances.instanceExists(node(`node-${index}`))));
     expect(answers.every(Boolean)).toBe(true);
     expect(harness.compute.log.count('compute.listVirtualMachines')).toBe(1);
+    // Metadata of all 20: one NIC list and one public IP list-free answer (no public IPs), no NIC GET.
+    await Promise.all(Array.from({ length: 20 }, (_, index) => instances.instanceMetadata(node(`node-${index}`))));
+    expect(harness.network.log.count('network.listNetworkInterfaces')).toBe(1);
+    expect(harness.network.log.count('network.getNetworkInterface')).toBe(0);
 
     await instances.instanceExists(node('node-3'));
     expect(harness.compute.log.count('compute.listVirtualMachines')).toBe(1);

@@ -294,6 +294,8 @@ export class FaultInjectingProxy {
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(incoming.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
     headers['host'] = this.#target.host;
+    // The origin the client reached, for servers that echo their own URLs (the Azure simulator's Entra discovery).
+    if (incoming.headers.host !== undefined) headers['x-forwarded-host'] = incoming.headers.host;
     headers['content-length'] = String(body.length);
     const send = this.#target.protocol === 'https:' ? httpsRequest : httpRequest;
     const keepBody = this.#options.keepResponseBodyOf?.(record.operation) === true;

@@ -8,6 +8,8 @@ import type { NodeAddress } from '@ccm/core/provider';
 import { CloudStateError } from '../errors.js';
 import type { AzureVirtualMachine } from '../ports/compute-port.js';
 import type { AzureIpConfiguration, AzureNetworkInterface, NetworkPort } from '../ports/network-port.js';
+import { parseArmResourceId } from '../arm-resource-id.js';
+import { TimedListCache } from './timed-list-cache.js';
 
 export function primaryIpConfiguration(nic: AzureNetworkInterface): AzureIpConfiguration | undefined {
   return nic.ipConfigurations.find((config) => config.primary) ?? nic.ipConfigurations[0];
@@ -25,24 +27,64 @@ export function planNodeAddresses(nodeName: string, nic: AzureNetworkInterface, 
   return addresses;
 }
 
+export interface NodeAddressSettings {
+  /** Refresh period of the NIC and public IP lists of a resource group (vmCacheTTLInSeconds). */
+  networkInterfacesCacheTtlMs: number;
+  /** Refresh period of the NIC list of a scale set (vmssVirtualMachinesCacheTTLInSeconds). */
+  scaleSetNetworkInterfacesCacheTtlMs: number;
+  minRefreshIntervalMs: number;
+  now?: () => number;
+}
+
+/**
+ * NICs and public IPs from cached lists (per resource group, per scale set), like the VMs: a new
+ * node costs no NIC call once its list is fresh. A NIC or public IP missing from a fresh list is
+ * read by ID (and is NotFound when it is really gone).
+ */
 export class NodeAddressOperations {
   readonly #network: NetworkPort;
+  readonly #networkInterfaces: TimedListCache<AzureNetworkInterface>;
+  readonly #scaleSetNetworkInterfaces: TimedListCache<AzureNetworkInterface>;
+  readonly #publicIps: TimedListCache<{ id: string; ipAddress: string }>;
 
-  constructor(network: NetworkPort) {
+  constructor(network: NetworkPort, settings: NodeAddressSettings) {
     this.#network = network;
+    const cache = (ttlMs: number) => ({ ttlMs, minRefreshIntervalMs: settings.minRefreshIntervalMs, ...(settings.now === undefined ? {} : { now: settings.now }) });
+    this.#networkInterfaces = new TimedListCache(cache(settings.networkInterfacesCacheTtlMs));
+    this.#scaleSetNetworkInterfaces = new TimedListCache(cache(settings.scaleSetNetworkInterfacesCacheTtlMs));
+    this.#publicIps = new TimedListCache(cache(settings.networkInterfacesCacheTtlMs));
   }
 
   async primaryNetworkInterface(vm: AzureVirtualMachine): Promise<AzureNetworkInterface> {
     const nicId = vm.networkInterfaceIds[0];
     if (nicId === undefined) throw new CloudStateError(`VM ${vm.id} has no network interface`);
-    return this.#network.getNetworkInterface(nicId);
+    const parsed = parseArmResourceId(nicId);
+    const types = parsed?.segments.map(([type]) => type.toLowerCase()).join('/');
+    const sameId = (nic: AzureNetworkInterface): boolean => nic.id.toLowerCase() === nicId.toLowerCase();
+    let found: AzureNetworkInterface | undefined;
+    if (parsed && types === 'networkinterfaces') {
+      found = await this.#networkInterfaces.find(parsed.resourceGroup.toLowerCase(), () => this.#network.listNetworkInterfaces(parsed.resourceGroup), sameId);
+    } else if (parsed && types === 'virtualmachinescalesets/virtualmachines/networkinterfaces') {
+      const scaleSet = parsed.segments[0]?.[1] ?? '';
+      found = await this.#scaleSetNetworkInterfaces.find(`${parsed.resourceGroup.toLowerCase()}/${scaleSet.toLowerCase()}`, () => this.#network.listScaleSetNetworkInterfaces(parsed.resourceGroup, scaleSet), sameId);
+    }
+    return found ?? this.#network.getNetworkInterface(nicId);
   }
 
-  /** One NIC GET, plus one public IP GET when the primary IP configuration has one. */
+  async #publicIpAddress(publicIpId: string): Promise<string> {
+    const parsed = parseArmResourceId(publicIpId);
+    if (parsed && parsed.segments.length === 1) {
+      const found = await this.#publicIps.find(parsed.resourceGroup.toLowerCase(), () => this.#network.listPublicIpAddresses(parsed.resourceGroup), (address) => address.id.toLowerCase() === publicIpId.toLowerCase());
+      if (found) return found.ipAddress;
+    }
+    return this.#network.getPublicIpAddress(publicIpId);
+  }
+
+  /** The node's addresses from the cached NIC (and public IP) lists. */
   async addressesOf(vm: AzureVirtualMachine, nodeName: string): Promise<NodeAddress[]> {
     const nic = await this.primaryNetworkInterface(vm);
     const publicIpId = primaryIpConfiguration(nic)?.publicIpAddressId;
-    const publicIp = publicIpId === undefined ? '' : await this.#network.getPublicIpAddress(publicIpId);
+    const publicIp = publicIpId === undefined ? '' : await this.#publicIpAddress(publicIpId);
     return planNodeAddresses(nodeName, nic, publicIp);
   }
 

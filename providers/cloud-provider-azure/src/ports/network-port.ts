@@ -37,6 +37,12 @@ export interface AzureRouteTable {
 export interface NetworkPort {
   /** A NIC by its ARM ID: a standalone NIC or one of a uniform scale-set VM. Throws NotFound. */
   getNetworkInterface(networkInterfaceId: string, options?: CloudCallOptions): Promise<AzureNetworkInterface>;
+  /** Every NIC of a resource group (standalone and flexible-scale-set VMs). */
+  listNetworkInterfaces(resourceGroup: string, options?: CloudCallOptions): Promise<AzureNetworkInterface[]>;
+  /** Every NIC of the instances of a uniform scale set. */
+  listScaleSetNetworkInterfaces(resourceGroup: string, scaleSetName: string, options?: CloudCallOptions): Promise<AzureNetworkInterface[]>;
+  /** Every public IP of a resource group: ARM ID and address ('' when none is allocated). */
+  listPublicIpAddresses(resourceGroup: string, options?: CloudCallOptions): Promise<Array<{ id: string; ipAddress: string }>>;
   /** The IP address of a public IP resource, '' when none is allocated. Throws NotFound. */
   getPublicIpAddress(publicIpAddressId: string, options?: CloudCallOptions): Promise<string>;
   /** Throws NotFound when the table does not exist. */

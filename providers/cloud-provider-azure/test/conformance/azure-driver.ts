@@ -6,12 +6,23 @@
  * back from the route table; LoadBalancer is not offered by the provider yet.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatAzureProviderId, nodeNameOfRoute, parseAzureProviderId, routeNameOf } from '@ccm/cloud-provider-azure';
-import type { CcmProcessSpec, CloudLoadBalancerView, CloudRouteView, DriverInstance, InjectedRoute, ProviderDriver, ProviderDriverCapabilities } from '@ccm/testing/conformance';
+import type {
+  BenchCcmOptions,
+  CcmProcessSpec,
+  CloudEndpoint,
+  CloudLoadBalancerView,
+  CloudRequest,
+  CloudRouteView,
+  DriverInstance,
+  InjectedRoute,
+  ProviderDriver,
+  ProviderDriverCapabilities,
+} from '@ccm/testing/conformance';
 import { AzureCloudSeeder, type SeededMachine } from '../simulator/azure-cloud-seeder.js';
 import { launchAzureSimulator, simulatorCloudConfig, simulatorUnavailableReason, SIMULATOR_INSTALL_HINT, type AzureSimulator } from '../simulator/azure-simulator-launcher.js';
 
@@ -19,6 +30,21 @@ export const AZURE_CCM_BIN = fileURLToPath(new URL('../../dist/cloud-controller-
 
 const RESOURCE_GROUP = 'RG-Conformance';
 const ROUTE_TABLE = 'kubernetes-routes';
+
+/**
+ * The cloud operation of a request, for the benchmark's count: Entra token and discovery calls,
+ * else the method and the ARM resource types of the path (`GET virtualMachineScaleSets/virtualMachines`).
+ */
+export function azureOperationOf(request: CloudRequest): string {
+  const path = request.path.split('?')[0] ?? '';
+  if (path.includes('/oauth2/')) return 'entra.token';
+  if (path.includes('/.well-known/') || path.includes('/discovery/')) return 'entra.discovery';
+  const segments = path.split('/').filter((segment) => segment !== '');
+  const providers = segments.findIndex((segment) => segment.toLowerCase() === 'providers');
+  if (providers < 0) return `${request.method} ${segments.filter((_, index) => index % 2 === 0).join('/')}`;
+  const types = segments.slice(providers + 2).filter((_, index) => index % 2 === 0);
+  return `${request.method} ${types.join('/')}`;
+}
 
 export class AzureDriver implements ProviderDriver {
   readonly name = 'azure';
@@ -63,6 +89,35 @@ export class AzureDriver implements ProviderDriver {
     this.#directory = undefined;
   }
 
+  cloudEndpoint(): CloudEndpoint {
+    const simulator = this.#requireSimulator();
+    return { url: simulator.resourceManagerEndpoint, ca: simulator.caCertificatePem, operationOf: azureOperationOf };
+  }
+
+  /**
+   * The CCM against the benchmark's counting proxy (ARM and Entra both at `cloudUrl`, its CA in
+   * NODE_EXTRA_CA_CERTS) with the default refresh periods. The lookup policy is ignored: upstream
+   * answers from cached lists too.
+   */
+  async benchCcmProcess(options: BenchCcmOptions): Promise<CcmProcessSpec> {
+    if (options.caFile === undefined || this.#directory === undefined) throw new Error('AzureDriver.benchCcmProcess: start() first; the proxy must be HTTPS (caFile)');
+    const simulator = this.#requireSimulator();
+    const path = join(this.#directory, 'bench-azure.json');
+    const config = simulatorCloudConfig(simulator, { resourceGroup: RESOURCE_GROUP, routeTableName: ROUTE_TABLE, vmType: 'vmss', resourceManagerEndpoint: options.cloudUrl, activeDirectoryEndpoint: options.cloudUrl });
+    await writeFile(path, `${JSON.stringify(config, null, 2)}\n`);
+    // Entra's discovery document (read through the proxy) names the simulator's own token
+    // endpoint, so the CCM trusts both CAs; token requests go to the simulator uncounted.
+    const caBundle = join(this.#directory, 'bench-ca-bundle.pem');
+    await writeFile(caBundle, `${(await readFile(options.caFile, 'utf8')).trim()}\n${simulator.caCertificatePem.trim()}\n`);
+    return { command: process.execPath, args: [AZURE_CCM_BIN, '--cloud-provider=azure', `--cloud-config=${path}`], env: { NODE_EXTRA_CA_CERTS: caBundle } };
+  }
+
+  /** Benchmarks: one uniform scale set holding every instance (node names are the computer names). */
+  async createInstances(names: readonly string[]): Promise<DriverInstance[]> {
+    const machines = await this.#requireSeeder().createScaleSet(`bench-${this.#created++}`, names.length, { computerNamePrefix: `bench${this.#created}x` });
+    return machines.map((machine) => this.#instanceOf(machine));
+  }
+
   ccmProcess(): CcmProcessSpec {
     if (this.#cloudConfigPath === undefined || this.#simulator === undefined) throw new Error('AzureDriver.ccmProcess() called before start()');
     return {
@@ -74,16 +129,19 @@ export class AzureDriver implements ProviderDriver {
 
   async createInstance(name: string): Promise<DriverInstance> {
     const seeder = this.#requireSeeder();
-    const simulator = this.#simulator as AzureSimulator;
     this.#created += 1;
     const machine =
       this.#created % 2 === 1
         ? await seeder.createVirtualMachine(name.toLowerCase())
         : ((await seeder.createScaleSet(`ss-${name.toLowerCase()}`, 1, { computerNamePrefix: name.toLowerCase() }))[0] as SeededMachine);
+    return this.#instanceOf(machine);
+  }
+
+  #instanceOf(machine: SeededMachine): DriverInstance {
     this.#machines.set(machine.name, machine);
     const ref = parseAzureProviderId(machine.id);
     if (ref === undefined) throw new Error(`the simulator returned an ID that is not a VM's: ${machine.id}`);
-    const region = simulator.location.toLowerCase();
+    const region = this.#requireSimulator().location.toLowerCase();
     return {
       nodeName: machine.name,
       expectedProviderId: formatAzureProviderId(ref),
@@ -139,6 +197,11 @@ export class AzureDriver implements ProviderDriver {
     const machine = this.#machines.get(instance.nodeName);
     if (machine === undefined) throw new Error(`AzureDriver: no instance ${instance.nodeName}`);
     return machine;
+  }
+
+  #requireSimulator(): AzureSimulator {
+    if (this.#simulator === undefined) throw new Error('AzureDriver: not started');
+    return this.#simulator;
   }
 
   #requireSeeder(): AzureCloudSeeder {

@@ -2,6 +2,13 @@
 import type { AzureNetworkInterface, AzureRoute, AzureRouteTable, NetworkPort } from '../../src/ports/network-port.js';
 import { armError, FakeCallLog } from './fake-errors.js';
 
+/** `/subscriptions/<sub>/resourcegroups/<rg>` of `id` (lower-cased) when it is in `resourceGroup`, else a prefix nothing matches. */
+function resourceGroupPrefix(id: string, resourceGroup: string): string {
+  const match = /^(\/subscriptions\/[^/]+\/resourcegroups\/[^/]+)/i.exec(id);
+  const prefix = match?.[1]?.toLowerCase() ?? '';
+  return prefix.endsWith(`/${resourceGroup.toLowerCase()}`) ? prefix : '\0';
+}
+
 export class FakeNetwork implements NetworkPort {
   readonly log = new FakeCallLog();
   readonly networkInterfaces = new Map<string, AzureNetworkInterface>();
@@ -15,6 +22,22 @@ export class FakeNetwork implements NetworkPort {
 
   routeTable(resourceGroup: string, name: string): AzureRouteTable | undefined {
     return this.routeTables.get(`${resourceGroup.toLowerCase()}/${name}`);
+  }
+
+  async listNetworkInterfaces(resourceGroup: string): Promise<AzureNetworkInterface[]> {
+    this.log.record('network.listNetworkInterfaces', [resourceGroup]);
+    return [...this.networkInterfaces.values()].filter((nic) => nic.id.toLowerCase().startsWith(`${resourceGroupPrefix(nic.id, resourceGroup)}/providers/microsoft.network/networkinterfaces/`)).map((nic) => structuredClone(nic));
+  }
+
+  async listScaleSetNetworkInterfaces(resourceGroup: string, scaleSetName: string): Promise<AzureNetworkInterface[]> {
+    this.log.record('network.listScaleSetNetworkInterfaces', [resourceGroup, scaleSetName]);
+    const infix = `/providers/microsoft.compute/virtualmachinescalesets/${scaleSetName.toLowerCase()}/virtualmachines/`;
+    return [...this.networkInterfaces.values()].filter((nic) => nic.id.toLowerCase().startsWith(`${resourceGroupPrefix(nic.id, resourceGroup)}${infix}`)).map((nic) => structuredClone(nic));
+  }
+
+  async listPublicIpAddresses(resourceGroup: string): Promise<Array<{ id: string; ipAddress: string }>> {
+    this.log.record('network.listPublicIpAddresses', [resourceGroup]);
+    return [...this.publicIps.entries()].filter(([id]) => id.startsWith(`${resourceGroupPrefix(id, resourceGroup)}/providers/microsoft.network/publicipaddresses/`)).map(([id, ipAddress]) => ({ id, ipAddress }));
   }
 
   async getNetworkInterface(networkInterfaceId: string): Promise<AzureNetworkInterface> {

@@ -142,13 +142,16 @@ export class AzureCloudSeeder {
       },
       poll,
     );
+    // One list of the scale set's NICs (not one per instance): bulk creation of thousands stays quick.
+    const privateIps = new Map<string, string>();
+    for await (const nic of this.network.networkInterfaces.listVirtualMachineScaleSetNetworkInterfaces(rg, name)) {
+      const owner = (nic.id ?? '').toLowerCase().replace(/\/networkinterfaces\/[^/]+$/, '');
+      if (!privateIps.has(owner)) privateIps.set(owner, nic.ipConfigurations?.[0]?.privateIPAddress ?? '');
+    }
     const machines: SeededMachine[] = [];
     for await (const instance of this.compute.virtualMachineScaleSetVMs.list(rg, name)) {
       const instanceId = instance.instanceId ?? '';
-      let privateIp = '';
-      for await (const nic of this.network.networkInterfaces.listVirtualMachineScaleSetVMNetworkInterfaces(rg, name, instanceId)) {
-        privateIp ||= nic.ipConfigurations?.[0]?.privateIPAddress ?? '';
-      }
+      const privateIp = privateIps.get((instance.id ?? '').toLowerCase()) ?? '';
       machines.push({
         name: (instance.osProfile?.computerName ?? '').toLowerCase(),
         id: instance.id ?? '',

@@ -1,7 +1,7 @@
 /** The Compute port over `@azure/arm-compute` (the only Compute code importing the SDK). */
 import type { ComputeManagementClient, VirtualMachine, VirtualMachineScaleSetVM, VirtualMachineInstanceView, VirtualMachineScaleSetVMInstanceView, NetworkProfile } from '@azure/arm-compute';
 import type { AzureVirtualMachine, ComputePort } from '../compute-port.js';
-import { parseArmResourceId } from './arm-resource-id.js';
+import { parseArmResourceId } from '../../arm-resource-id.js';
 import { callAzure } from './sdk-errors.js';
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {

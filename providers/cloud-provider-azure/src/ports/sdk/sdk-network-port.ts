@@ -2,7 +2,7 @@
 import type { NetworkInterface, NetworkManagementClient, Route, RouteTable } from '@azure/arm-network';
 import { AzureApiError } from '../../errors.js';
 import type { AzureNetworkInterface, AzureRoute, AzureRouteTable, NetworkPort } from '../network-port.js';
-import { parseArmResourceId } from './arm-resource-id.js';
+import { parseArmResourceId } from '../../arm-resource-id.js';
 import { callAzure, toAzureApiError } from './sdk-errors.js';
 
 /** How often the SDK polls a long-running operation (ARM's Retry-After wins when it sends one). */
@@ -45,8 +45,24 @@ function badId(operation: string, id: string): AzureApiError {
   return new AzureApiError(`not a resource ID this provider can read: ${JSON.stringify(id)}`, { kind: 'Invalid', code: 'InvalidResourceId', operation, retryable: false });
 }
 
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}
+
 export function createSdkNetworkPort(client: NetworkManagementClient): NetworkPort {
   return {
+    listNetworkInterfaces: (resourceGroup, options) =>
+      callAzure('network.listNetworkInterfaces', async () => (await collect(client.networkInterfaces.list(resourceGroup, { abortSignal: options?.signal }))).map(networkInterfaceOf)),
+    listScaleSetNetworkInterfaces: (resourceGroup, scaleSetName, options) =>
+      callAzure('network.listScaleSetNetworkInterfaces', async () =>
+        (await collect(client.networkInterfaces.listVirtualMachineScaleSetNetworkInterfaces(resourceGroup, scaleSetName, { abortSignal: options?.signal }))).map(networkInterfaceOf),
+      ),
+    listPublicIpAddresses: (resourceGroup, options) =>
+      callAzure('network.listPublicIpAddresses', async () =>
+        (await collect(client.publicIPAddresses.list(resourceGroup, { abortSignal: options?.signal }))).map((address) => ({ id: address.id ?? '', ipAddress: address.ipAddress ?? '' })),
+      ),
     getNetworkInterface: (networkInterfaceId, options) => {
       const operation = 'network.getNetworkInterface';
       const parsed = parseArmResourceId(networkInterfaceId);
