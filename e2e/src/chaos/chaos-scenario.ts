@@ -252,6 +252,7 @@ export class ChaosRun {
     if (dumpDirectory !== undefined && dumpDirectory !== '') {
       // The proxies' records of the run, for replaying the history checks offline.
       await writeFile(join(dumpDirectory, `${this.#driver.name}-records.json`), JSON.stringify({ terms, kube: kubeRecords.filter((record) => record.operation.endsWith('leases')), cloud: cloudRecords }, null, 1));
+      for (const instance of this.#cluster.ccmInstances()) await writeFile(join(dumpDirectory, `${this.#driver.name}-${instance.label}.log`), instance.process.output());
     }
     violations['wrong node deletions'] = wrongNodeDeletions(kubeRecords, this.#instanceDeletedAt);
     violations['over the cloud call budget'] = settings.budget === undefined ? [] : budgetExceedances(cloudRecords, settings.budget);
