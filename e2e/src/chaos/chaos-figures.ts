@@ -1,10 +1,5 @@
 import type { FaultCounts } from '@ccm/testing/chaos';
 
-/** Cloud resources the driver still finds owned by deleted Services or nodes. */
-export function leakedResourceViolations(leaked: readonly string[]): string[] {
-  return leaked.map((resource) => `leaked: ${resource}`);
-}
-
 /** What one chaos run did and found, printed as one block at the end and recorded in docs/reliability.md. */
 export interface ChaosFigures {
   provider: string;

@@ -4,8 +4,7 @@ import type { DriverInstance } from '@ccm/testing/conformance';
 import { describe, expect, it } from 'vitest';
 import type { KubeNode, KubeService } from '../harness/kube-objects.js';
 import { budgetExceedances } from './call-budget.js';
-import { loadBalancerMismatches, missingRoutes, servicesLeftWithFinalizer, uninitializedNodes, wrongNodeDeletions } from './chaos-invariants.js';
-import { leakedResourceViolations } from './chaos-figures.js';
+import { leakedResourceViolations, loadBalancerMismatches, missingRoutes, servicesLeftWithFinalizer, uninitializedNodes, wrongNodeDeletions } from './chaos-invariants.js';
 import { leaseTerms, writesOutsideLeaseTerms } from './lease-terms.js';
 
 const instance: DriverInstance = {

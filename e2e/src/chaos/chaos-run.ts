@@ -13,14 +13,14 @@ import { AWS_FAULTS, FaultInjectingProxy, FaultPlan, KUBE_API_FAULTS, kubeOperat
 
 import type { CcmProcessSpec, DriverInstance, ProviderDriver } from '@ccm/testing/conformance';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import type { KubeNode, KubeService, NodeAddress } from '../harness/kube-objects.js';
+import type { KubeService, NodeAddress } from '../harness/kube-objects.js';
 import { kubeletAddresses, registerNode, setNodeReady } from '../harness/node-registration.js';
 import type { CcmInstance, TestCluster } from '../harness/test-cluster.js';
 import { waitFor } from '../harness/wait-for.js';
 import { loadBalancerService, serviceReference } from '../conformance/scenario-helpers.js';
 import { budgetExceedances, peakCallRate, type CallBudget } from './call-budget.js';
-import { formatFigures, leakedResourceViolations, type ChaosFigures } from './chaos-figures.js';
-import { loadBalancerMismatches, missingRoutes, servicesLeftWithFinalizer, uninitializedNodes, wrongNodeDeletions } from './chaos-invariants.js';
+import type { ChaosFigures } from './chaos-figures.js';
+import { leakedResourceViolations, loadBalancerMismatches, missingRoutes, servicesLeftWithFinalizer, uninitializedNodes, wrongNodeDeletions } from './chaos-invariants.js';
 import { isCloudWrite } from './cloud-writes.js';
 import { leaseTerms, writesOutsideLeaseTerms } from './lease-terms.js';
 
@@ -534,4 +534,3 @@ export class ChaosRun {
   }
 }
 
-export { formatFigures };
