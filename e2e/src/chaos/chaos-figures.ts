@@ -9,6 +9,8 @@ export interface ChaosFigures {
   cloudFaults: FaultCounts;
   kubeFaults: FaultCounts;
   cloudRequests: number;
+  /** Cloud requests sent before the faults stopped (the injected faults' denominator). */
+  cloudRequestsDuringFaults: number;
   cloudWrites: number;
   leaderKills: number;
   /** Kills that hit the leader the moment one of its cloud writes reached the proxy. */
@@ -42,7 +44,7 @@ export function formatFigures(figures: ChaosFigures): string {
     `==== chaos: ${figures.provider} (seed ${figures.seed}) ====`,
     `nodes: ${figures.nodes.joined} joined, ${figures.nodes.left} left, ${figures.nodes.final} at the end`,
     `services: ${figures.services.created} created, ${figures.services.updated} updated, ${figures.services.deleted} deleted, ${figures.services.final} at the end`,
-    `cloud faults injected: ${faults(figures.cloudFaults)} (of ${figures.cloudRequests} cloud requests, ${figures.cloudWrites} writes)`,
+    `cloud faults injected: ${faults(figures.cloudFaults)} (of ${figures.cloudRequestsDuringFaults} cloud requests while faults were on; ${figures.cloudRequests} requests, ${figures.cloudWrites} writes in the whole run)`,
     `kube-apiserver faults injected: ${faults(figures.kubeFaults)}`,
     `leader kills (SIGKILL): ${figures.leaderKills} (${figures.leaderKillsMidWrite} in the middle of a cloud write); replica restarts: ${figures.replicaRestarts}; lease terms: ${figures.leaseTerms}`,
     `convergence after the faults stopped: ${(figures.convergenceMs / 1_000).toFixed(1)} s; whole run ${(figures.totalMs / 1_000).toFixed(1)} s`,

@@ -271,6 +271,7 @@ export class ChaosRun {
       cloudFaults,
       kubeFaults: this.#kubeProxy.faultCounts(),
       cloudRequests: cloudRecords.length,
+      cloudRequestsDuringFaults: cloudRecords.filter((record) => record.startedAt < faultsStopped).length,
       cloudWrites: cloudRecords.filter((record) => record.write).length,
       leaderKills: this.#leaderKills,
       leaderKillsMidWrite: this.#killsMidWrite,
