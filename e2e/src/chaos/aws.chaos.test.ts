@@ -16,7 +16,7 @@ await describeChaos(
     goneOnResumeRate: 0.3,
     apiDownMs: 10_000,
     leaderKills: 3,
-    convergenceTimeoutMs: 120_000,
+    convergenceTimeoutMs: 240_000,
   },
-  360_000,
+  480_000,
 );

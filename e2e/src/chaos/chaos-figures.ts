@@ -1,10 +1,5 @@
 import type { FaultCounts } from '@ccm/testing/chaos';
 
-/** Cloud resources the driver still finds owned by deleted Services or nodes. */
-export function leakedResourceViolations(leaked: readonly string[]): string[] {
-  return leaked.map((resource) => `leaked: ${resource}`);
-}
-
 /** What one chaos run did and found, printed as one block at the end and recorded in docs/reliability.md. */
 export interface ChaosFigures {
   provider: string;
@@ -14,6 +9,8 @@ export interface ChaosFigures {
   cloudFaults: FaultCounts;
   kubeFaults: FaultCounts;
   cloudRequests: number;
+  /** Cloud requests sent before the faults stopped (the injected faults' denominator). */
+  cloudRequestsDuringFaults: number;
   cloudWrites: number;
   leaderKills: number;
   /** Kills that hit the leader the moment one of its cloud writes reached the proxy. */
@@ -27,6 +24,8 @@ export interface ChaosFigures {
   wrongDeletions: number;
   servicesLeftWithFinalizer: number;
   doubleActing: number;
+  /** Writes of a stalled leader after its own term, before anyone else acquired (not failed; listed). */
+  writesAfterOwnTerm: string[];
   /** The worst per-replica cloud requests in any 1 s window, and the configured budget (if any). */
   peakCallsPerSecond: number;
   budget: string;
@@ -45,11 +44,12 @@ export function formatFigures(figures: ChaosFigures): string {
     `==== chaos: ${figures.provider} (seed ${figures.seed}) ====`,
     `nodes: ${figures.nodes.joined} joined, ${figures.nodes.left} left, ${figures.nodes.final} at the end`,
     `services: ${figures.services.created} created, ${figures.services.updated} updated, ${figures.services.deleted} deleted, ${figures.services.final} at the end`,
-    `cloud faults injected: ${faults(figures.cloudFaults)} (of ${figures.cloudRequests} cloud requests, ${figures.cloudWrites} writes)`,
+    `cloud faults injected: ${faults(figures.cloudFaults)} (of ${figures.cloudRequestsDuringFaults} cloud requests while faults were on; ${figures.cloudRequests} requests, ${figures.cloudWrites} writes in the whole run)`,
     `kube-apiserver faults injected: ${faults(figures.kubeFaults)}`,
     `leader kills (SIGKILL): ${figures.leaderKills} (${figures.leaderKillsMidWrite} in the middle of a cloud write); replica restarts: ${figures.replicaRestarts}; lease terms: ${figures.leaseTerms}`,
     `convergence after the faults stopped: ${(figures.convergenceMs / 1_000).toFixed(1)} s; whole run ${(figures.totalMs / 1_000).toFixed(1)} s`,
     `leaks: ${figures.leaks}; wrong node deletions: ${figures.wrongDeletions}; services left with a finalizer: ${figures.servicesLeftWithFinalizer}; double-acting: ${figures.doubleActing}`,
+    `writes after the writer's own lease term (stalled leader, no other holder): ${figures.writesAfterOwnTerm.length}${figures.writesAfterOwnTerm.map((line) => `\n  ${line}`).join('')}`,
     `cloud call rate: peak ${figures.peakCallsPerSecond}/s per replica; budget ${figures.budget}; over budget: ${figures.budgetExceedances}`,
     '====',
   ].join('\n');

@@ -4,8 +4,7 @@ import type { DriverInstance } from '@ccm/testing/conformance';
 import { describe, expect, it } from 'vitest';
 import type { KubeNode, KubeService } from '../harness/kube-objects.js';
 import { budgetExceedances } from './call-budget.js';
-import { loadBalancerMismatches, missingRoutes, servicesLeftWithFinalizer, uninitializedNodes, wrongNodeDeletions } from './chaos-invariants.js';
-import { leakedResourceViolations } from './chaos-figures.js';
+import { leakedResourceViolations, loadBalancerMismatches, missingRoutes, servicesLeftWithFinalizer, uninitializedNodes, wrongNodeDeletions } from './chaos-invariants.js';
 import { leaseTerms, writesOutsideLeaseTerms } from './lease-terms.js';
 
 const instance: DriverInstance = {
@@ -92,14 +91,19 @@ describe('chaos invariant checks', () => {
       { replica: 'replica-a', from: 5, until: 4_000 },
       { replica: 'replica-b', from: 5_005, until: 9_000 },
     ]);
-    expect(writesOutsideLeaseTerms([record({ replica: 'replica-a', startedAt: 2_000 }), record({ replica: 'replica-b', startedAt: 5_500 })], terms)).toEqual([]);
+    const outside = (records: ProxyRecord[], given = terms) => writesOutsideLeaseTerms(records, given);
+    expect(outside([record({ replica: 'replica-a', startedAt: 2_000 }), record({ replica: 'replica-b', startedAt: 5_500 })])).toEqual({ doubleActing: [], afterOwnTerm: [] });
     // replica-a wrote after its term, while replica-b led; replica-b wrote before acquiring.
-    expect(writesOutsideLeaseTerms([record({ replica: 'replica-a', startedAt: 5_500 })], terms)[0]).toMatch(/replica-a sent op .* while replica-b held the lease/);
-    expect(writesOutsideLeaseTerms([record({ replica: 'replica-b', startedAt: 3_000 })], terms)).toHaveLength(1);
+    expect(outside([record({ replica: 'replica-a', startedAt: 5_500 })]).doubleActing[0]).toMatch(/replica-a sent op .* while replica-b held the lease/);
+    expect(outside([record({ replica: 'replica-b', startedAt: 3_000 })]).doubleActing).toHaveLength(1);
+    // A follower that never led, writing while nobody leads, acts as a second leader.
+    expect(outside([record({ replica: 'replica-c', startedAt: 4_500 })]).doubleActing[0]).toMatch(/it never held the lease before/);
+    // The leader writing after its own term, nobody else holding yet: a stalled leader, reported apart.
+    expect(outside([record({ replica: 'replica-a', startedAt: 4_500 })])).toEqual({ doubleActing: [], afterOwnTerm: [expect.stringMatching(/its term ended 500 ms before/)] });
     // Reads are not writes; a released lease ends the term.
-    expect(writesOutsideLeaseTerms([record({ replica: 'replica-b', startedAt: 3_000, write: false })], terms)).toEqual([]);
+    expect(outside([record({ replica: 'replica-b', startedAt: 3_000, write: false })]).doubleActing).toEqual([]);
     const released = leaseTerms([...kube.slice(0, 2), leaseWrite('replica-a', '', 1_500)], 'cloud-controller-manager');
-    expect(writesOutsideLeaseTerms([record({ replica: 'replica-a', startedAt: 2_000 })], released)).toHaveLength(1);
+    expect(outside([record({ replica: 'replica-a', startedAt: 2_000 })], released).afterOwnTerm).toHaveLength(1);
     // A lease of another name (or a refused write) gives no term.
     expect(leaseTerms([{ ...leaseWrite('replica-a', 'a_1', 0), status: 409 }], 'cloud-controller-manager')).toEqual([]);
   });

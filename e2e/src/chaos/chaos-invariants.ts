@@ -93,3 +93,8 @@ export function servicesLeftWithFinalizer(remaining: readonly KubeService[], del
     .filter((service) => deletedNames.has(service.metadata.name ?? ''))
     .map((service) => `service ${service.metadata.name} still exists after deletion (finalizers ${JSON.stringify(service.metadata.finalizers ?? [])})`);
 }
+
+/** Cloud resources the driver still finds owned by deleted Services or nodes. */
+export function leakedResourceViolations(leaked: readonly string[]): string[] {
+  return leaked.map((resource) => `leaked: ${resource}`);
+}

@@ -3,7 +3,8 @@ import { selectKubeApi } from '../harness/kube-api-selection.js';
 import { TestCluster } from '../harness/test-cluster.js';
 import { decideWhenUnavailable } from '../conformance/conformance-suite.js';
 import type { ProviderDriver } from '../conformance/provider-driver.js';
-import { ChaosRun, formatFigures, type ChaosSettings } from './chaos-scenario.js';
+import { formatFigures } from './chaos-figures.js';
+import { ChaosRun, type ChaosSettings } from './chaos-run.js';
 
 /** `CCM_CHAOS_SEED` replays a run; otherwise the provider's recorded seed (docs/reliability.md). */
 export function chaosSeed(defaultSeed: number, environment: Record<string, string | undefined> = process.env): number {

@@ -67,18 +67,33 @@ export function leaseTerms(kubeRecords: readonly ProxyRecord[], leaseName: strin
   return terms;
 }
 
-/** Cloud writes sent by a replica outside every term of its own: each one is a moment two replicas could act. */
-export function writesOutsideLeaseTerms(cloudRecords: readonly ProxyRecord[], terms: readonly LeaseTerm[]): string[] {
-  const violations: string[] = [];
+/** Cloud writes sent outside their sender's lease terms, in two classes. */
+export interface WritesOutsideTerms {
+  /**
+   * Two replicas acting: the write came while another replica held the lease, or from a
+   * replica that had no term that recently (a follower acting). Always a failure.
+   */
+  doubleActing: string[];
+  /**
+   * A stalled leader: the write came after the sender's own term ended (last renewal's time +
+   * leaseDurationSeconds) and before anyone else acquired, within `staleGraceMs` of the end: the
+   * leader had not yet noticed it lost the lease. Reported (docs/reliability.md, findings).
+   */
+  afterOwnTerm: string[];
+}
+
+export function writesOutsideLeaseTerms(cloudRecords: readonly ProxyRecord[], terms: readonly LeaseTerm[], staleGraceMs = 5_000): WritesOutsideTerms {
+  const result: WritesOutsideTerms = { doubleActing: [], afterOwnTerm: [] };
   for (const record of cloudRecords) {
     if (!record.write) continue;
     const inTerm = terms.some((term) => term.replica === record.replica && term.from <= record.startedAt && record.startedAt <= term.until);
-    if (!inTerm) {
-      const holder = terms.find((term) => term.from <= record.startedAt && record.startedAt <= term.until);
-      const own = terms.filter((term) => term.replica === record.replica && term.from <= record.startedAt).pop();
-      const since = own === undefined ? 'it never held the lease before' : `its term ended ${record.startedAt - own.until} ms before`;
-      violations.push(`${record.replica} sent ${record.operation} at ${new Date(record.startedAt).toISOString()} while ${holder === undefined ? 'no replica' : holder.replica} held the lease (${since})`);
-    }
+    if (inTerm) continue;
+    const holder = terms.find((term) => term.from <= record.startedAt && record.startedAt <= term.until);
+    const own = terms.filter((term) => term.replica === record.replica && term.from <= record.startedAt).pop();
+    const since = own === undefined ? 'it never held the lease before' : `its term ended ${record.startedAt - own.until} ms before`;
+    const message = `${record.replica} sent ${record.operation} at ${new Date(record.startedAt).toISOString()} while ${holder === undefined ? 'no replica' : holder.replica} held the lease (${since})`;
+    if (holder === undefined && own !== undefined && record.startedAt - own.until <= staleGraceMs) result.afterOwnTerm.push(message);
+    else result.doubleActing.push(message);
   }
-  return violations;
+  return result;
 }

@@ -15,7 +15,7 @@ await describeChaos(
     apiDownMs: 10_000,
     leaderKills: 3,
     budget: { qps: 20, burst: 20 },
-    convergenceTimeoutMs: 90_000,
+    convergenceTimeoutMs: 180_000,
   },
-  300_000,
+  420_000,
 );

@@ -16,7 +16,7 @@ await describeChaos(
     goneOnResumeRate: 0.3,
     apiDownMs: 10_000,
     leaderKills: 3,
-    convergenceTimeoutMs: 90_000,
+    convergenceTimeoutMs: 180_000,
   },
-  300_000,
+  420_000,
 );

@@ -58,7 +58,7 @@ export interface ProxyRecord {
   responseBody?: string;
 }
 
-/** Counts of injected faults per kind. */
+/** Counts of injected faults per kind (`unreachable`: outages started with `makeUnreachable`). */
 export type FaultCounts = Record<NonNullable<ProxyRecord['fault']>, number>;
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer']);
@@ -99,6 +99,7 @@ export class FaultInjectingProxy {
   readonly #observers = new Set<(record: ProxyRecord) => void>();
   #plan: FaultPlan;
   #unreachableUntil = 0;
+  #outages = 0;
   #goneOnResumeRate = 0;
   #goneRandom: () => number = () => 1;
   #closed = false;
@@ -175,7 +176,9 @@ export class FaultInjectingProxy {
   /** Injected faults per kind so far. */
   faultCounts(): FaultCounts {
     const counts: FaultCounts = { serverError: 0, throttle: 0, timeout: 0, reset: 0, slow: 0, watchCut: 0, gone: 0, unreachable: 0 };
-    for (const record of this.#records) if (record.fault !== undefined) counts[record.fault]++;
+    for (const record of this.#records) if (record.fault !== undefined && record.fault !== 'unreachable') counts[record.fault]++;
+    // Outages, not the requests refused during them.
+    counts.unreachable = this.#outages;
     return counts;
   }
 
@@ -201,9 +204,9 @@ export class FaultInjectingProxy {
    */
   makeUnreachable(ms: number): void {
     this.#unreachableUntil = Date.now() + ms;
+    this.#outages += 1;
     this.cutWatches();
     for (const socket of this.#sockets) socket.destroy();
-    this.#records.push({ replica: '*', operation: 'unreachable', method: '', path: '', write: false, startedAt: Date.now(), answeredAt: Date.now(), fault: 'unreachable', status: 0 });
   }
 
   async close(): Promise<void> {
