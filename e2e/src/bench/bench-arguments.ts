@@ -34,7 +34,7 @@ export const BENCH_USAGE = `Usage: pnpm bench [scenario...] [flags]
 Runs a cloud-controller-manager (a child process) against the kube API emulator and a cloud,
 once with our policy and once with the upstream default policy (the reference row), and prints
 a table to stderr (JSON to stdout with --json). The cloud is the sandbox cloud (in process), or
-with --provider aws|vsphere that provider's simulator (moto_server, the vcsim launcher) behind a
+with --provider aws|vsphere|gcp that provider's simulator (moto_server, the vcsim launcher, the GCE simulator) behind a
 counting proxy that counts the CCM's requests per cloud operation (node-storm only).
 
 Scenarios (default: all three at their target sizes):
@@ -46,7 +46,7 @@ Scenarios (default: all three at their target sizes):
                   (defaults --nodes 5000 --latency-ms 100 --period-seconds 20 --reference-nodes 100)
 
 Flags:
-  --provider NAME           sandbox (default), aws or vsphere; aws and vsphere run node-storm
+  --provider NAME           sandbox (default), aws, vsphere or gcp; aws, vsphere and gcp run node-storm
                             (default --nodes 1000 --reference-nodes 100; no --latency-ms, --rate)
   --nodes N                 nodes (node-storm, steady-state; service-storm: nodes behind each LB)
   --services N              LoadBalancer services (service-storm)

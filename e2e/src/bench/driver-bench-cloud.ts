@@ -8,6 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AwsDriver } from '@ccm/cloud-provider-aws/conformance';
 import { VsphereDriver } from '@ccm/cloud-provider-vsphere/conformance';
+import { GcpDriver } from '@ccm/cloud-provider-gcp/conformance';
 import type { CcmProcessSpec, DriverInstance, ProviderDriver } from '@ccm/testing/conformance';
 import type { BenchCloud, BenchInstance, BenchProvider, CloudCallTotals } from './bench-cloud.js';
 import { benchNodeName } from './bench-objects.js';
@@ -25,6 +26,8 @@ export function benchDriver(provider: Exclude<BenchProvider, 'sandbox'>): Provid
       return new AwsDriver('bench', { subnetCidrs: ['10.0.16.0/20', '10.0.32.0/20'] });
     case 'vsphere':
       return new VsphereDriver();
+    case 'gcp':
+      return new GcpDriver();
   }
 }
 
