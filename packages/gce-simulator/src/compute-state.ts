@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { parseComputeFilter } from './compute-filter.js';
 import { GceError, inUse, notFound } from './gce-error.js';
 import { OperationStore } from './operation-store.js';
-import { collectionPath, parseResourcePath, scopePath, type ResourceScope } from './resource-links.js';
+import { parseResourcePath, scopePath, type ResourceScope } from './resource-links.js';
 
 export type Resource = Record<string, unknown> & { name: string };
 
@@ -110,10 +110,6 @@ export class ComputeState {
   assertNotInUse(path: string): void {
     const user = this.usersOf(path)[0];
     if (user !== undefined) throw inUse(path, user);
-  }
-
-  collectionOf(project: string, scope: ResourceScope, collection: string): string {
-    return collectionPath(project, scope, collection);
   }
 
   scopeLink(project: string, scope: ResourceScope): string {

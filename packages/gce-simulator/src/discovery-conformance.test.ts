@@ -55,12 +55,17 @@ externalSuite("the simulator against Google's Compute v1 discovery document", un
       { call: () => client.call('GET', 'global/firewalls/Not_A_Name'), says: 'does not match' },
       { call: () => client.call('POST', 'global/firewalls/fw/enable'), says: 'is not a method of the Compute API' },
       { call: () => client.call('POST', 'global/operations/x/wait', { force: true }), says: 'takes no request body' },
+      { call: () => client.call('PATCH', 'global/firewalls/fw', { priority: 10 }), says: 'request.name: required by compute.firewalls.patch' },
     ];
     for (const { call, says } of cases) {
       const response = await call();
       expect(response.status, says).toBe(400);
       expect((response.body['error'] as { message: string }).message, says).toContain(says);
     }
+    expect(simulator.discoveryViolations()).toHaveLength(cases.length);
+    // Standard parameters, and their $-prefixed system-parameter form as google-gax sends it.
+    const standard = await client.call('GET', 'global/networks', undefined, { alt: 'json', prettyPrint: 'false', $alt: 'json;enum-encoding=int' });
+    expect(standard.status).toBe(200);
     expect(simulator.discoveryViolations()).toHaveLength(cases.length);
   });
 

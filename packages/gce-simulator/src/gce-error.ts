@@ -54,7 +54,7 @@ export class GceError extends Error {
   }
 
   /** The body Compute sends for a failed call. */
-  toBody(): { error: { code: number; message: string; errors: { reason: string; message: string; domain: string }[]; status?: string } } {
+  toBody(): { error: { code: number; message: string; errors: { reason: string; message: string; domain: string; location?: string; locationType?: string }[]; status?: string } } {
     const status = RPC_STATUS_BY_HTTP[this.httpStatus];
     return {
       error: {
@@ -91,4 +91,27 @@ export function invalidField(field: string, value: unknown, why: string): GceErr
 
 export function requiredField(field: string): GceError {
   return new GceError('required', `Required field '${field}' not specified`);
+}
+
+/** 401: no or an unknown bearer token. */
+export class UnauthorizedError extends GceError {
+  constructor(readonly missing: boolean) {
+    super(
+      'authError',
+      missing
+        ? 'Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential.'
+        : 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.',
+    );
+  }
+
+  override toBody(): ReturnType<GceError['toBody']> {
+    return {
+      error: {
+        code: 401,
+        message: this.message,
+        errors: [{ message: this.missing ? 'Login Required.' : 'Invalid Credentials', domain: 'global', reason: this.missing ? 'required' : 'authError', location: 'Authorization', locationType: 'header' }],
+        status: 'UNAUTHENTICATED',
+      },
+    };
+  }
 }

@@ -29,6 +29,25 @@ export function addressesInUse(state: ComputeState): Set<string> {
   return used;
 }
 
+/** Paths of the instances and forwarding rules holding each IP (reserved addresses do not hold, they reserve). */
+export function ipHolders(state: ComputeState): Map<string, string[]> {
+  const holders = new Map<string, string[]>();
+  const hold = (ip: unknown, path: string): void => {
+    if (typeof ip === 'string') holders.set(ip, [...(holders.get(ip) ?? []), path]);
+  };
+  for (const [path, resource] of state.entries()) {
+    const collection = parseResourcePath(path)?.collection;
+    if (collection === 'forwardingRules') hold(resource['IPAddress'], path);
+    if (collection === 'instances') {
+      for (const nic of asArray(resource['networkInterfaces'])) {
+        hold(nic['networkIP'], path);
+        for (const access of asArray(nic['accessConfigs'])) hold(access['natIP'], path);
+      }
+    }
+  }
+  return holders;
+}
+
 export function allocateExternalAddress(state: ComputeState): string {
   const address = firstFreeHost(EXTERNAL_POOL, addressesInUse(state));
   if (address === undefined) throw new GceError('invalid', 'The external address pool is exhausted.');

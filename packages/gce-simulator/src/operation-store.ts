@@ -1,5 +1,5 @@
 import type { ComputeState } from './compute-state.js';
-import { GceError, notFound } from './gce-error.js';
+import { type GceError, notFound } from './gce-error.js';
 import { resourcePath, type ResourceScope } from './resource-links.js';
 
 export type OperationStatus = 'PENDING' | 'RUNNING' | 'DONE';
@@ -111,6 +111,3 @@ export class OperationStore {
   }
 }
 
-export function operationFailure(reason: GceError['reason'], message: string): GceError {
-  return new GceError(reason, message);
-}

@@ -1,9 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { parseBatchRequest, renderBatchResponse } from './batch-requests.js';
 import type { ComputeRoute } from './compute-route.js';
 import { ComputeState } from './compute-state.js';
 import { DiscoveryValidator } from './discovery/discovery-validator.js';
-import { GceError } from './gce-error.js';
+import { GceError, UnauthorizedError } from './gce-error.js';
 import { catalogRoutes } from './resources/catalog-routes.js';
 import { instanceRoutes } from './resources/instance-resources.js';
 import { loadBalancerRoutes } from './resources/load-balancer-resources.js';
@@ -27,6 +29,8 @@ export interface GceSimulatorOptions {
   discoveryDocument?: string;
   /** Serve Compute calls without `Authorization: Bearer <issued token>`. */
   allowAnonymous?: boolean;
+  /** Called with one line per Compute call: `METHOD /compute/v1/... -> STATUS [reason]`. */
+  logRequest?: (line: string) => void;
 }
 
 export interface GceSimulator {
@@ -48,6 +52,8 @@ export interface GceSimulator {
 }
 
 const API_PREFIX = '/compute/v1/';
+/** Google's batch endpoint for Compute v1 (gcloud sends several calls as one multipart/mixed POST). */
+const BATCH_PATH = '/batch/compute/v1';
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 interface CompiledRoute {
@@ -120,30 +126,28 @@ export async function startGceSimulator(options: GceSimulatorOptions = {}): Prom
     send(response, 200, { accessToken: token, expireTime: expiresAt.toISOString() });
   };
 
-  const authorized = (request: IncomingMessage): boolean => {
+  const authorized = (authorization: string | undefined): boolean => {
     if (options.allowAnonymous === true) return true;
-    const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
+    const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
     return match !== null && tokens.isValid(match[1] ?? '');
   };
 
-  const handleCompute = async (request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> => {
-    const method = request.method ?? 'GET';
-    const relative = url.pathname.slice(API_PREFIX.length);
-    if (!authorized(request)) {
-      const missing = request.headers.authorization === undefined;
-      send(response, 401, {
-        error: {
-          code: 401,
-          message: missing
-            ? 'Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential.'
-            : 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.',
-          errors: [{ message: missing ? 'Login Required.' : 'Invalid Credentials', domain: 'global', reason: missing ? 'required' : 'authError', location: 'Authorization', locationType: 'header' }],
-          status: 'UNAUTHENTICATED',
-        },
-      });
-      return;
+  /** One Compute call, from the HTTP server or from a part of a batch request. */
+  const dispatch = (method: string, url: URL, authorization: string | undefined, text: string): { status: number; body: unknown } => {
+    try {
+      const body = computeCall(method, url, authorization, text);
+      options.logRequest?.(`${method} ${url.pathname}${url.search} -> 200`);
+      return { status: 200, body };
+    } catch (error) {
+      const failure = error instanceof GceError ? error : new GceError('backendError', error instanceof Error ? error.message : String(error));
+      options.logRequest?.(`${method} ${url.pathname}${url.search} -> ${failure.httpStatus} ${failure.reason}: ${failure.message}`);
+      return { status: failure.httpStatus, body: failure.toBody() };
     }
-    const text = await readBody(request);
+  };
+
+  const computeCall = (method: string, url: URL, authorization: string | undefined, text: string): unknown => {
+    const relative = url.pathname.slice(API_PREFIX.length);
+    if (!authorized(authorization)) throw new UnauthorizedError(authorization === undefined);
     let body: Record<string, unknown> | undefined;
     if (text.trim() !== '') {
       let parsed: unknown;
@@ -152,11 +156,11 @@ export async function startGceSimulator(options: GceSimulatorOptions = {}): Prom
       } catch {
         throw new GceError('badRequest', 'Invalid JSON payload received.');
       }
-      // google-gax's REST transport (@google-cloud/compute) sends the JSON string "" as the body of
-      // body-less POSTs such as `operations.wait`; Compute treats it as no body.
-      if (parsed === '') parsed = undefined;
-      else if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new GceError('badRequest', 'Invalid JSON payload received. The body must be a JSON object.');
-      body = parsed as Record<string, unknown>;
+      // google-gax's REST transport sends `""` as the body of bodiless POSTs (operations wait, instances stop).
+      if (parsed !== '' && parsed !== null) {
+        if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new GceError('badRequest', 'Invalid JSON payload received. The body must be a JSON object.');
+        body = parsed as Record<string, unknown>;
+      }
     }
     const described = validator?.match(method, relative);
     if (validator !== undefined) {
@@ -190,11 +194,27 @@ export async function startGceSimulator(options: GceSimulatorOptions = {}): Prom
           throw new GceError('backendError', `The simulator's response to ${described.method.id} breaks the discovery document: ${found.join('; ')}`);
         }
       }
-      send(response, 200, result);
-      return;
+      return result;
     }
     if (described !== undefined) throw new GceError('notImplemented', `${described.method.id} is not simulated.`);
     throw new GceError('notFound', `The requested URL ${url.pathname} was not found on this server.`);
+  };
+
+  const handleBatch = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const boundary = /boundary="?([^";]+)"?/i.exec(request.headers['content-type'] ?? '')?.[1];
+    if (boundary === undefined) throw new GceError('badRequest', 'A batch request must be multipart/mixed with a boundary.');
+    const parts = parseBatchRequest(await readBody(request), boundary);
+    const answers = parts.map((part) => {
+      const url = new URL(part.target, 'http://gce-simulator');
+      const answer = url.pathname.startsWith(API_PREFIX)
+        ? dispatch(part.method, url, part.headers['authorization'] ?? request.headers.authorization, part.body)
+        : { status: 404, body: new GceError('notFound', `The requested URL ${url.pathname} was not found on this server.`).toBody() };
+      return { contentId: part.headers['content-id'], ...answer };
+    });
+    const responseBoundary = `batch_${randomBytes(12).toString('hex')}`;
+    const text = renderBatchResponse(answers, responseBoundary);
+    response.writeHead(200, { 'content-type': `multipart/mixed; boundary=${responseBoundary}`, 'content-length': Buffer.byteLength(text) });
+    response.end(text);
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -206,7 +226,12 @@ export async function startGceSimulator(options: GceSimulatorOptions = {}): Prom
         return;
       }
       if (url.pathname.startsWith(API_PREFIX)) {
-        await handleCompute(request, response, url);
+        const answer = dispatch(request.method ?? 'GET', url, request.headers.authorization, await readBody(request));
+        send(response, answer.status, answer.body);
+        return;
+      }
+      if (url.pathname === BATCH_PATH && request.method === 'POST') {
+        await handleBatch(request, response);
         return;
       }
       throw new GceError('notFound', `The requested URL ${url.pathname} was not found on this server.`);

@@ -7,7 +7,7 @@ import { startGceSimulator, type GceSimulatorOptions } from '../start-gce-simula
 
 const USAGE = `Usage: gce-simulator --endpoint-file FILE [--port 0] [--host 127.0.0.1] [--project ccm-test-project]
                      [--region us-central1] [--zones us-central1-a,us-central1-b] [--network default]
-                     [--discovery-document compute.v1.json] [--allow-anonymous]
+                     [--discovery-document compute.v1.json] [--allow-anonymous] [--log-requests]
 `;
 
 async function main(): Promise<number> {
@@ -25,6 +25,7 @@ async function main(): Promise<number> {
         network: { type: 'string' },
         'discovery-document': { type: 'string' },
         'allow-anonymous': { type: 'boolean' },
+        'log-requests': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -45,6 +46,7 @@ async function main(): Promise<number> {
     if (values.network !== undefined) options.network = values.network;
     if (values['discovery-document'] !== undefined) options.discoveryDocument = values['discovery-document'];
     if (values['allow-anonymous'] === true) options.allowAnonymous = true;
+    if (values['log-requests'] === true) options.logRequest = (line) => process.stderr.write(`gce-simulator: ${line}\n`);
   } catch (error) {
     process.stderr.write(`gce-simulator: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
     return 2;

@@ -134,6 +134,28 @@ function globalBackendServiceRoutes(state: ComputeState): ComputeRoute[] {
   ];
 }
 
+/**
+ * Managed instance groups are not simulated; their lists are served, always empty, because
+ * gcloud's `instance-groups list` asks them to tell managed groups from unmanaged ones.
+ */
+function emptyManagedGroupLists(state: ComputeState): ComputeRoute[] {
+  const empty = (id: string, scopeType: 'zone' | 'region', kind: string): ComputeRoute => ({
+    id,
+    httpMethod: 'GET',
+    path: `projects/{project}/${scopeType === 'zone' ? 'zones/{zone}' : 'regions/{region}'}/instanceGroupManagers`,
+    handle: (request) => {
+      const project = request.params['project'] ?? '';
+      const scope: ResourceScope = scopeType === 'zone' ? { type: 'zone', name: request.params['zone'] ?? '' } : { type: 'region', name: request.params['region'] ?? '' };
+      state.checkScope(project, scope);
+      return listBody(state, kind, collectionPath(project, scope, 'instanceGroupManagers'), [], request.query);
+    },
+  });
+  return [
+    empty('compute.instanceGroupManagers.list', 'zone', 'compute#instanceGroupManagerList'),
+    empty('compute.regionInstanceGroupManagers.list', 'region', 'compute#regionInstanceGroupManagerList'),
+  ];
+}
+
 export function catalogRoutes(state: ComputeState): ComputeRoute[] {
   return [
     {
@@ -197,6 +219,7 @@ export function catalogRoutes(state: ComputeState): ComputeRoute[] {
     },
     globalAndRegionalAggregatedList(state, 'healthChecks', 'healthChecks', 'compute#healthChecksAggregatedList'),
     ...globalBackendServiceRoutes(state),
+    ...emptyManagedGroupLists(state),
     ...operationRoutes(state, 'zoneOperations', 'zone'),
     ...operationRoutes(state, 'regionOperations', 'region'),
     ...operationRoutes(state, 'globalOperations', 'global'),

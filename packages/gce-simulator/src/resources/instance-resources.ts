@@ -3,7 +3,7 @@ import { collectionRoutes, locateIn, mutationOperation, listBody, requireBody, r
 import type { ComputeRoute } from '../compute-route.js';
 import { checkFingerprint, EMPTY_LABEL_FINGERPRINT, fingerprintOf, type ComputeState, type Resource } from '../compute-state.js';
 import { GceError, invalidField, requiredField } from '../gce-error.js';
-import { allocateExternalAddress, allocateInternalAddress, addressesInUse } from '../ip-allocation.js';
+import { allocateExternalAddress, allocateInternalAddress, ipHolders } from '../ip-allocation.js';
 import { parseIpv4Range, rangeContains } from '../ipv4.js';
 import { records, resolveReference, strings } from '../references.js';
 import { baseName, collectionPath, normalizeReference } from '../resource-links.js';
@@ -34,12 +34,16 @@ function buildNetworkInterface(state: ComputeState, zone: string, nic: Record<st
   let networkIP = nic['networkIP'];
   if (networkIP !== undefined) {
     if (typeof networkIP !== 'string' || !rangeContains(parseIpv4Range('ipCidrRange', cidr), networkIP)) throw invalidField(`${field}.networkIP`, networkIP, `It is not in the range ${cidr}.`);
-    if (addressesInUse(state).has(networkIP)) throw invalidField(`${field}.networkIP`, networkIP, 'The IP address is already being used by another resource.');
+    const holder = ipHolders(state).get(networkIP)?.[0];
+    if (holder !== undefined) throw invalidField(`${field}.networkIP`, networkIP, `The IP address is already being used by '${holder}'.`);
   } else networkIP = allocateInternalAddress(state, cidr, subnetwork?.path ?? network.path);
   const accessConfigs = records(nic['accessConfigs']).map((access, accessIndex) => {
     const type = access['type'] ?? 'ONE_TO_ONE_NAT';
     if (type !== 'ONE_TO_ONE_NAT') throw invalidField(`${field}.accessConfigs[${accessIndex}].type`, type, 'Must be ONE_TO_ONE_NAT.');
-    const natIP = access['natIP'] ?? allocateExternalAddress(state);
+    const requested = access['natIP'];
+    const holder = typeof requested === 'string' ? ipHolders(state).get(requested)?.[0] : undefined;
+    if (holder !== undefined) throw invalidField(`${field}.accessConfigs[${accessIndex}].natIP`, requested, `The IP address is already being used by '${holder}'.`);
+    const natIP = requested ?? allocateExternalAddress(state);
     return { kind: 'compute#accessConfig', type, name: access['name'] ?? 'External NAT', natIP, networkTier: access['networkTier'] ?? 'PREMIUM' };
   });
   const stackType = nic['stackType'] ?? 'IPV4_ONLY';

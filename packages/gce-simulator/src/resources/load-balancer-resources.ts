@@ -2,8 +2,8 @@ import { syncAddressUsers } from '../address-users.js';
 import { collectionRoutes, locateIn, mutationOperation, requireBody, restore, type CollectionSpec } from '../collection-routes.js';
 import type { ComputeRoute } from '../compute-route.js';
 import { EMPTY_LABEL_FINGERPRINT, type ComputeState } from '../compute-state.js';
-import { GceError, inUse, invalidField, requiredField } from '../gce-error.js';
-import { addressesInUse, allocateExternalAddress, allocateInternalAddress } from '../ip-allocation.js';
+import { GceError, invalidField, requiredField } from '../gce-error.js';
+import { allocateExternalAddress, allocateInternalAddress, ipHolders } from '../ip-allocation.js';
 import { ipv4ToNumber, parseIpv4Range, rangeContains } from '../ipv4.js';
 import { records, resolveReference, strings, type ResolvedReference } from '../references.js';
 import { collectionPath, normalizeReference, parseResourcePath, type ResourceScope } from '../resource-links.js';
@@ -75,7 +75,6 @@ function healthCheckSpec(scope: 'global' | 'region'): CollectionSpec {
     nameParam: 'healthCheck',
     kind: 'compute#healthCheck',
     listKind: 'compute#healthCheckList',
-    ...(scope === 'global' ? {} : {}),
     update: true,
     patch: true,
     references: () => [],
@@ -333,7 +332,8 @@ function forwardingRuleSpec(): CollectionSpec {
           throw invalidField('resource.IPAddress', rule['IPAddress'], `The IP address and port range are already being used by '${String(other['selfLink'])}'.`);
         }
       }
-      if (requested === undefined && addressesInUse(state).has(String(rule['IPAddress']))) throw new GceError('backendError', 'Address allocation failed.');
+      const instanceHolder = ipHolders(state).get(String(rule['IPAddress']))?.find((holder) => holder.includes('/instances/'));
+      if (instanceHolder !== undefined) throw invalidField('resource.IPAddress', rule['IPAddress'], `The IP address is already being used by '${instanceHolder}'.`);
       return rule;
     },
     afterWrite: (state) => syncAddressUsers(state),
@@ -387,12 +387,10 @@ function addressSpec(): CollectionSpec {
       }
       return built;
     },
+    // Releasing an address whose IP a forwarding rule or instance holds is allowed, as in Compute:
+    // the holder keeps the IP as an ephemeral one (upstream's load balancers rely on this: they
+    // reserve the IP for the sync, create the forwarding rule, then release the reservation).
     afterWrite: (state) => syncAddressUsers(state),
-    checkNotInUse: (state, path, address) => {
-      const user = strings(address['users'])[0];
-      if (user !== undefined) throw inUse(path, user.slice(user.indexOf('projects/')));
-      state.assertNotInUse(path);
-    },
   };
 }
 

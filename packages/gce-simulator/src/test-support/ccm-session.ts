@@ -19,6 +19,19 @@ export async function seedNodes(client: ComputeTestClient): Promise<void> {
     ipCidrRange: '10.40.0.0/20',
     secondaryIpRanges: [{ rangeName: 'pods', ipCidrRange: '10.100.0.0/16' }],
   });
+  // A dual-stack node: an external IPv6 access config from a dual-stack subnetwork.
+  await client.mutate('POST', `regions/${region}/subnetworks`, {
+    name: 'nodes-dual-stack',
+    network: `global/networks/${network}`,
+    ipCidrRange: '10.41.0.0/20',
+    stackType: 'IPV4_IPV6',
+    ipv6AccessType: 'EXTERNAL',
+  });
+  await client.mutate('POST', `zones/${zoneB}/instances`, {
+    name: 'dual-stack-node',
+    machineType: `zones/${zoneB}/machineTypes/e2-standard-4`,
+    networkInterfaces: [{ subnetwork: `regions/${region}/subnetworks/nodes-dual-stack`, stackType: 'IPV4_IPV6', accessConfigs: [{ type: 'ONE_TO_ONE_NAT' }] }],
+  });
   const nodes: [string, string][] = [
     ['kubernetes-node-1', zoneA],
     ['kubernetes-node-2', zoneA],
@@ -43,6 +56,12 @@ export async function seedNodes(client: ComputeTestClient): Promise<void> {
  * balancer, node routes, then the deletion of all of it. Throws on the first unexpected answer.
  */
 export async function runCcmSession(client: ComputeTestClient): Promise<void> {
+  const routes = await createCcmResources(client);
+  await deleteCcmResources(client, routes);
+}
+
+/** The creating half of runCcmSession; returns the node routes' names. */
+export async function createCcmResources(client: ComputeTestClient): Promise<string[]> {
   const { region, zones, network } = client.simulator;
   const [zoneA, zoneB] = [zones[0] ?? '', zones[1] ?? zones[0] ?? ''];
   const networkLink = client.url(`global/networks/${network}`);
@@ -50,7 +69,7 @@ export async function runCcmSession(client: ComputeTestClient): Promise<void> {
   // Zones of the region, the network and its subnetworks.
   expectEqual(namesOf(await client.get('zones', { filter: `region eq .*/regions/${region}` })), zones, 'zones in the region');
   await client.get(`global/networks/${network}`);
-  expectEqual(namesOf(await client.get(`regions/${region}/subnetworks`, { filter: `network eq ${networkLink}` })), ['nodes'], 'subnetworks of the network');
+  expectEqual(namesOf(await client.get(`regions/${region}/subnetworks`, { filter: `network eq ${networkLink}` })), ['nodes', 'nodes-dual-stack'], 'subnetworks of the network');
 
   // Node lookups: one get, a name regex per zone, an OR of names across zones.
   const node1 = await client.get(`zones/${zoneA}/instances/kubernetes-node-1`);
@@ -122,9 +141,9 @@ export async function runCcmSession(client: ComputeTestClient): Promise<void> {
     networkTier: 'PREMIUM',
   });
   expectEqual((await client.get(`regions/${region}/addresses/${EXTERNAL_LB}`))['status'], 'IN_USE', 'address in use');
-  // The CCM releases the temporary reservation once the forwarding rule holds the IP... after it stops using it.
-  const inUse = await client.call('DELETE', `regions/${region}/addresses/${EXTERNAL_LB}`);
-  expectEqual(inUse.status, 400, 'deleting an address in use');
+  // The CCM releases the temporary reservation once the forwarding rule holds the IP, which keeps it.
+  await client.mutate('DELETE', `regions/${region}/addresses/${EXTERNAL_LB}`);
+  expectEqual((await client.get(`regions/${region}/forwardingRules/${EXTERNAL_LB}`))['IPAddress'], ip, 'forwarding rule keeps the released IP');
 
   // Internal LB: instance groups per zone, health check, backend service, forwarding rule.
   for (const [zone, members] of [
@@ -196,14 +215,18 @@ export async function runCcmSession(client: ComputeTestClient): Promise<void> {
   if (typeof operations['nextPageToken'] !== 'string') throw new Error('aggregated operations: expected a second page');
   await client.get(`regions/${region}/operations`, { filter: 'operationType = "insert"' });
 
-  // Deletion in the CCM's order.
-  for (const route of itemsOf(routes)) await client.mutate('DELETE', `global/routes/${String(route['name'])}`);
+  return itemsOf(routes).map((route) => String(route['name']));
+}
+
+/** The deleting half of runCcmSession, in the CCM's order. */
+export async function deleteCcmResources(client: ComputeTestClient, routes: string[]): Promise<void> {
+  const { region, zones } = client.simulator;
+  for (const route of routes) await client.mutate('DELETE', `global/routes/${route}`);
   await client.mutate('DELETE', `regions/${region}/forwardingRules/${INTERNAL_LB}`);
   await client.mutate('DELETE', `regions/${region}/backendServices/${INTERNAL_LB}`);
   await client.mutate('DELETE', 'global/healthChecks/k8s-1234567890abcdef-node');
   for (const zone of zones.slice(0, 2)) await client.mutate('DELETE', `zones/${zone}/instanceGroups/k8s-ig--1234567890abcdef`);
   await client.mutate('DELETE', `regions/${region}/forwardingRules/${EXTERNAL_LB}`);
-  await client.mutate('DELETE', `regions/${region}/addresses/${EXTERNAL_LB}`);
   await client.mutate('DELETE', `regions/${region}/targetPools/${EXTERNAL_LB}`);
   await client.mutate('DELETE', 'global/httpHealthChecks/k8s-1234567890abcdef-node');
   await client.mutate('DELETE', `global/firewalls/k8s-fw-${EXTERNAL_LB}`);
