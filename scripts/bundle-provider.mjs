@@ -20,7 +20,11 @@ export const BIN_ENTRY = 'dist/cloud-controller-manager/main.js';
 
 // CommonJS dependencies inside an ESM bundle call require() for Node built-ins; without a real
 // `require` the bundle fails at start with `Dynamic require of "node:..." is not supported`.
-export const REQUIRE_BANNER = "import { createRequire as __ccmCreateRequire } from 'node:module'; const require = __ccmCreateRequire(import.meta.url);";
+// CommonJS dependencies bundled into ESM may also read __dirname/__filename at load time (google-gax
+// computes its proto directory from __dirname, unused by the REST transport): define them too.
+export const REQUIRE_BANNER =
+  "import { createRequire as __ccmCreateRequire } from 'node:module'; const require = __ccmCreateRequire(import.meta.url); " +
+  "const __filename = new URL(import.meta.url).pathname; const __dirname = __filename.slice(0, __filename.lastIndexOf('/'));";
 
 /** A problem with the input (missing folder, no bin, not built): reported as one line, exit 2. */
 export class BundleInputError extends Error {

@@ -34,8 +34,8 @@ export const BENCH_USAGE = `Usage: pnpm bench [scenario...] [flags]
 Runs a cloud-controller-manager (a child process) against the kube API emulator and a cloud,
 once with our policy and once with the upstream default policy (the reference row), and prints
 a table to stderr (JSON to stdout with --json). The cloud is the sandbox cloud (in process), or
-with --provider aws|vsphere|azure that provider's simulator (moto_server, the vcsim launcher, the
-Azure simulator) behind a
+with --provider aws|vsphere|azure|gcp that provider's simulator (moto_server, the vcsim launcher, the
+Azure simulator, the GCE simulator) behind a
 counting proxy that counts the CCM's requests per cloud operation (node-storm only).
 
 Scenarios (default: all three at their target sizes):
@@ -47,7 +47,7 @@ Scenarios (default: all three at their target sizes):
                   (defaults --nodes 5000 --latency-ms 100 --period-seconds 20 --reference-nodes 100)
 
 Flags:
-  --provider NAME           sandbox (default), aws, vsphere or azure; those three run node-storm
+  --provider NAME           sandbox (default), aws, vsphere, azure or gcp; all but sandbox run node-storm only
                             (default --nodes 1000 --reference-nodes 100; no --latency-ms, --rate)
   --nodes N                 nodes (node-storm, steady-state; service-storm: nodes behind each LB)
   --services N              LoadBalancer services (service-storm)

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { AwsDriver } from '@ccm/cloud-provider-aws/conformance';
 import { VsphereDriver } from '@ccm/cloud-provider-vsphere/conformance';
 import { AzureDriver } from '@ccm/cloud-provider-azure/conformance';
+import { GcpDriver } from '@ccm/cloud-provider-gcp/conformance';
 import type { CcmProcessSpec, DriverInstance, ProviderDriver } from '@ccm/testing/conformance';
 import type { BenchCloud, BenchInstance, BenchProvider, CloudCallTotals } from './bench-cloud.js';
 import { benchNodeName } from './bench-objects.js';
@@ -28,6 +29,8 @@ export function benchDriver(provider: Exclude<BenchProvider, 'sandbox'>): Provid
       return new VsphereDriver();
     case 'azure':
       return new AzureDriver();
+    case 'gcp':
+      return new GcpDriver();
   }
 }
 

@@ -158,9 +158,17 @@ describe('GCE external network load balancer', () => {
     expect(compute.forwardingRules.size).toBe(1);
   });
 
-  it('fails without nodes and reports status only when the forwarding rule exists', async () => {
+  it('builds an empty target pool without nodes when node-tags is set, and fails without node-tags', async () => {
+    const withTags = await harnessWithNodes();
+    await withTags.cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService(), []);
+    expect(withTags.compute.targetPools.get(`${REGION}/${LB}`)?.instances).toEqual([]);
+    const withoutTags = await harnessWithNodes(gceConf());
+    await expect(withoutTags.cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService(), [])).rejects.toThrow(/without nodes unless node-tags is set/);
+    expect(withoutTags.compute.mutations()).toEqual([]);
+  });
+
+  it('reports status only when the forwarding rule exists', async () => {
     const { cloud } = await harnessWithNodes();
-    await expect(cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService(), [])).rejects.toThrow(/without nodes/);
     expect(await cloud.loadBalancer().getLoadBalancer('kubernetes', makeService())).toEqual({ status: undefined, exists: false });
     const status = await cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService(), nodes);
     expect(await cloud.loadBalancer().getLoadBalancer('kubernetes', makeService())).toEqual({ status, exists: true });

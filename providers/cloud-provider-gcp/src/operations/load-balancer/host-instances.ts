@@ -9,9 +9,12 @@ import type { CallOptions } from '../../ports/call-options.js';
 import type { GceInstance } from '../../ports/compute-port.js';
 import type { InstanceLocator } from '../instance-locator.js';
 
-/** The instances of `nodes` that exist; an error when there are no nodes or none is found. */
+/**
+ * The instances of `nodes` that exist; an error when nodes were given and none is found. No nodes
+ * at all gives an empty target pool (the firewalls then need `node-tags`, see `hostTags`).
+ */
 export async function hostInstances(locator: InstanceLocator, nodes: readonly V1Node[], options?: CallOptions): Promise<GceInstance[]> {
-  if (nodes.length === 0) throw new GceCloudStateError('cannot build a load balancer without nodes');
+  if (nodes.length === 0) return [];
   const found = await Promise.all(nodes.map((node) => locator.instanceOfNode(node, options)));
   const hosts = found.filter((instance): instance is GceInstance => instance !== undefined);
   if (hosts.length === 0) throw new GceCloudStateError(`none of the ${nodes.length} nodes has an instance in the managed zones`);
@@ -25,6 +28,7 @@ export async function hostInstances(locator: InstanceLocator, nodes: readonly V1
  */
 export function hostTags(configured: readonly string[], hosts: readonly GceInstance[]): string[] {
   if (configured.length > 0) return [...new Set(configured)].sort();
+  if (hosts.length === 0) throw new GceCloudStateError('cannot build a load balancer without nodes unless node-tags is set in the cloud config (the firewalls target the node tags)');
   const tags = new Set<string>();
   for (const host of hosts) {
     const longest = host.tags.filter((tag) => host.name.startsWith(tag)).sort((a, b) => b.length - a.length)[0];

@@ -1,5 +1,7 @@
 /**
- * The Compute v1 clients of `@google-cloud/compute`, in REST mode (`fallback`: JSON over HTTP/1.1,
+ * The Compute v1 clients of `@google-cloud/compute` (imported from its `v1` entry: the package
+ * root also loads the 30 MB `protos.js`, which made the CCM start in ~14 s instead of ~3 s on a
+ * busy machine), in REST mode (`fallback`: JSON over HTTP/1.1,
  * no gRPC), pointed at the configured `api-endpoint` and authenticated by the configured source:
  * the `token-url` alternate token source, or Application Default Credentials.
  */
@@ -13,7 +15,7 @@ import {
   RoutesClient,
   TargetPoolsClient,
   ZoneOperationsClient,
-} from '@google-cloud/compute';
+} from '@google-cloud/compute/build/src/v1/index.js';
 import { GoogleAuth } from 'google-auth-library';
 import type { ComputeEndpoint, GceCredentialsSource } from '../../config/read-gce-cloud-config.js';
 import { createTokenUrlAuthClient } from './token-url-auth-client.js';
