@@ -38,7 +38,7 @@ describe.skipIf(unavailable !== undefined)('AWS CCM at -v=10 writes no secret (m
       { ...base, env: { ...base.env, AWS_SECRET_ACCESS_KEY: PLANTED.secretAccessKey, AWS_SESSION_TOKEN: PLANTED.sessionToken } },
       { label: 'aws-secrets', extraFlags: ['-v=10'] },
     );
-  });
+  }, 240_000);
 
   afterAll(async () => {
     try {

@@ -32,7 +32,7 @@ vcsimSuite('vSphere CCM at -v=10 writes no password (vCenter simulator)', () => 
   beforeEach(async () => {
     vcsim = await startVcsim({ password: PLANTED.secretPassword });
     cluster = await TestCluster.start({ manifestsOverlay: 'vsphere' });
-  });
+  }, 240_000);
 
   afterEach(async () => {
     const stopping = [cluster?.close(), vcsim?.stop()];
