@@ -1,2 +1,3 @@
 export * from './bad-input-arbitrary.js';
 export * from './check-bad-inputs.js';
+export * from './find-secret-leaks.js';

@@ -68,7 +68,7 @@ describe('bad-input corpus: vSphere cloud config', () => {
     const summary = checkBadInputs({ validDocuments: INI, syntaxCharacters: '[]"=;#\\' }, { parse: read, isExpectedError }, 'vsphere.conf', { seed: 1313 });
     process.stdout.write(`bad-input vsphere INI: ${summary.cases} cases (${summary.rejected} rejected, ${summary.accepted} accepted), slowest ${summary.slowestMs.toFixed(1)} ms\n`);
     expect(summary.accepted).toBeGreaterThan(0);
-  }, 60_000);
+  }, 180_000);
 
   it('YAML: returns a config or throws one CloudConfigError naming the file', () => {
     const summary = checkBadInputs(
@@ -79,5 +79,5 @@ describe('bad-input corpus: vSphere cloud config', () => {
     );
     process.stdout.write(`bad-input vsphere YAML: ${summary.cases} cases (${summary.rejected} rejected, ${summary.accepted} accepted), slowest ${summary.slowestMs.toFixed(1)} ms\n`);
     expect(summary.accepted).toBeGreaterThan(0);
-  }, 60_000);
+  }, 180_000);
 });

@@ -1,0 +1,220 @@
+/**
+ * No secret in any log: each provider's CCM binary, at `-v=10`, with planted credentials (the
+ * kubeconfig bearer token or client key, AWS secret key and session token, the vSphere password),
+ * through runs that fail on purpose: the API server answers 401/403, the cloud endpoint answers
+ * 403 or is unreachable. Every line the CCM wrote (stdout and stderr) is searched for each secret
+ * as written, base64-encoded and URL-encoded.
+ *
+ * The "cloud" and "API server" here are one loopback HTTP server that refuses everything; the
+ * success paths against moto and vcsim are not covered by this test.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_CCM_BIN } from '@ccm/cloud-provider-sandbox/conformance';
+import { AWS_CCM_BIN } from '@ccm/cloud-provider-aws/conformance';
+import { VSPHERE_CCM_BIN } from '@ccm/cloud-provider-vsphere/conformance';
+import { startKubeEmulator } from '@ccm/kube-emulator';
+import { findSecretLeaks, secretForms } from '@ccm/testing/bad-input';
+import { killWithTestRunner } from '../harness/ccm-process.js';
+
+const RUN_MS = 12_000;
+
+const SECRETS = {
+  kubeToken: 'kube-token-Zq8vXw3Lr5Tn1Pk7',
+  awsSecretKey: 'aws-secret/Kd93+jf0Wq1Zx8Lm4Nv6Bc2',
+  awsSessionToken: 'aws-session-FQoGZXIvYXdzEJr//////////wEaDNm7Yq',
+  vspherePassword: 'vsphere-pass:W8q!r#T2z&y@',
+  clientKey: 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7client-key-body',
+} as const;
+
+function findLeaks(output: string): string[] {
+  return findSecretLeaks(output, SECRETS);
+}
+
+let refuser: Server;
+let refuserUrl = '';
+const requests: string[] = [];
+const directory = mkdtempSync(join(tmpdir(), 'ccm-secrets-'));
+
+beforeAll(async () => {
+  // Refuses everything: 401 to Kubernetes clients with a token, 403 to the rest (AWS AuthFailure style).
+  refuser = createServer((request, response) => {
+    requests.push(`${request.method} ${request.url}`);
+    request.resume();
+    if (request.headers.authorization?.startsWith('Bearer ')) {
+      response.writeHead(401, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 }));
+      return;
+    }
+    if (request.url?.startsWith('/api')) {
+      response.writeHead(403, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'forbidden: User "system:anonymous" cannot list', reason: 'Forbidden', code: 403 }));
+      return;
+    }
+    response.writeHead(403, { 'content-type': 'text/xml' });
+    response.end('<?xml version="1.0"?><Response><Errors><Error><Code>AuthFailure</Code><Message>AWS was not able to validate the provided access credentials</Message></Error></Errors></Response>');
+  });
+  await new Promise<void>((resolve) => refuser.listen(0, '127.0.0.1', resolve));
+  refuserUrl = `http://127.0.0.1:${(refuser.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => refuser.close(() => resolve()));
+  rmSync(directory, { recursive: true, force: true });
+});
+
+function kubeconfig(name: string, user: Record<string, string>, server = refuserUrl): string {
+  const path = join(directory, name);
+  const userYaml = Object.entries(user)
+    .map(([key, value]) => `    ${key}: ${JSON.stringify(value)}`)
+    .join('\n');
+  writeFileSync(
+    path,
+    `apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: ${server}\ncontexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\nusers:\n- name: u\n  user:\n${userYaml}\n`,
+  );
+  return path;
+}
+
+/** Runs the CCM for `RUN_MS` (or until it exits), then SIGTERM; returns everything it wrote. */
+async function runCcm(bin: string, args: string[], env: Record<string, string> = {}): Promise<{ output: string; code: number | null }> {
+  args.push(`--secure-port=${await freePort()}`);
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, '-v=10', '--bind-address=127.0.0.1', ...args], { cwd: directory, env: { PATH: process.env['PATH'] ?? '', AWS_EC2_METADATA_DISABLED: 'true', ...env } });
+    killWithTestRunner(child);
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const stop = setTimeout(() => child.kill('SIGTERM'), RUN_MS);
+    const kill = setTimeout(() => child.kill('SIGKILL'), RUN_MS + 10_000);
+    child.on('close', (code) => {
+      clearTimeout(stop);
+      clearTimeout(kill);
+      resolve({ output, code });
+    });
+  });
+}
+
+/** `failure`: what the run must have logged, so the error path was taken and there is something to search. */
+function expectNoLeaks(output: string, failure: RegExp): void {
+  if (process.env['SECRETS_TEST_SHOW']) process.stdout.write(`----\n${output.slice(0, 4000)}\n----\n`);
+  expect(output).toMatch(failure);
+  expect(findLeaks(output)).toEqual([]);
+}
+
+/** A free loopback port for the secure port (the default 10258 may be taken on a shared machine). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('no secret in any log (-v=10, failing runs)', () => {
+  it('the leak finder finds a planted secret in each form', () => {
+    for (const secret of Object.values(SECRETS)) for (const form of secretForms(secret)) expect(findLeaks(`x ${form} y`)).not.toEqual([]);
+  });
+
+  it('sandbox: bearer token refused with 401, cloud unreachable', async () => {
+    const config = join(directory, 'sandbox.conf');
+    writeFileSync(config, '[Global]\nurl = http://127.0.0.1:1\ncluster-id = secrets\nretries = 1\n');
+    const { output } = await runCcm(SANDBOX_CCM_BIN, ['--cloud-provider=sandbox', `--cloud-config=${config}`, `--kubeconfig=${kubeconfig('token.kubeconfig', { token: SECRETS.kubeToken })}`, '--configure-cloud-routes=false', '--leader-elect=false']);
+    expectNoLeaks(output, /401 \(Unauthorized\)/);
+  }, 60_000);
+
+  it('sandbox: client key and password in the kubeconfig, refused with 403; delegated auth kubeconfigs with the token', async () => {
+    const config = join(directory, 'sandbox2.conf');
+    writeFileSync(config, '[Global]\nurl = http://127.0.0.1:1\ncluster-id = secrets\n');
+    const withKey = kubeconfig('key.kubeconfig', { username: 'admin', password: SECRETS.vspherePassword, 'client-key-data': Buffer.from(`-----BEGIN PRIVATE KEY-----\n${SECRETS.clientKey}\n-----END PRIVATE KEY-----\n`).toString('base64') });
+    const withToken = kubeconfig('auth.kubeconfig', { token: SECRETS.kubeToken });
+    const { output } = await runCcm(SANDBOX_CCM_BIN, [
+      '--cloud-provider=sandbox',
+      `--cloud-config=${config}`,
+      `--kubeconfig=${withKey}`,
+      `--authentication-kubeconfig=${withToken}`,
+      `--authorization-kubeconfig=${withToken}`,
+      '--configure-cloud-routes=false',
+      '--leader-elect=false',
+    ]);
+    expectNoLeaks(output, /401 \(Unauthorized\)|403 \(Forbidden\)/);
+  }, 60_000);
+
+  it('AWS: secret key and session token; a node to initialize, and every AWS endpoint answers AuthFailure', async () => {
+    // A working API server (the emulator ignores the planted token), so the node controller asks EC2.
+    const emulator = await startKubeEmulator();
+    try {
+      emulator.create('nodes', {
+        apiVersion: 'v1',
+        kind: 'Node',
+        metadata: { name: 'ip-10-0-0-1.ec2.internal' },
+        spec: { providerID: 'aws:///us-east-1a/i-0123456789abcdef0', taints: [{ key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' }] },
+        status: { addresses: [{ type: 'InternalIP', address: '10.0.0.1' }] },
+      });
+      const config = join(directory, 'aws.conf');
+      writeFileSync(
+        config,
+        [
+          '[Global]',
+          'Region = us-east-1',
+          'Zone = us-east-1a',
+          'VPC = vpc-0123456789abcdef0',
+          'SubnetID = subnet-0123456789abcdef0',
+          'KubernetesClusterID = secrets',
+          ...['EC2', 'Elastic Load Balancing', 'Elastic Load Balancing v2', 'STS'].flatMap((service, index) => [`[ServiceOverride "${index}"]`, `Service = ${service}`, 'Region = us-east-1', `URL = ${refuserUrl}`, 'SigningRegion = us-east-1']),
+          '',
+        ].join('\n'),
+      );
+      const { output } = await runCcm(
+        AWS_CCM_BIN,
+        ['--cloud-provider=aws', `--cloud-config=${config}`, `--kubeconfig=${kubeconfig('aws.kubeconfig', { token: SECRETS.kubeToken }, emulator.url)}`, '--configure-cloud-routes=false', '--leader-elect=false'],
+        { AWS_ACCESS_KEY_ID: 'AKIAIOSFODNN7EXAMPLE', AWS_SECRET_ACCESS_KEY: SECRETS.awsSecretKey, AWS_SESSION_TOKEN: SECRETS.awsSessionToken },
+      );
+      expectNoLeaks(output, /AuthFailure|403/);
+    } finally {
+      await emulator.close();
+    }
+  }, 60_000);
+
+  it('vSphere: password in a Secret (secret-name), a node to initialize, vCenter unreachable (not TLS)', async () => {
+    const emulator = await startKubeEmulator();
+    try {
+      const port = refuserUrl.split(':').at(-1);
+      emulator.create(
+        'secrets',
+        {
+          apiVersion: 'v1',
+          kind: 'Secret',
+          metadata: { name: 'vsphere-creds', namespace: 'kube-system' },
+          data: { '127.0.0.1.username': Buffer.from('administrator@vsphere.local').toString('base64'), '127.0.0.1.password': Buffer.from(SECRETS.vspherePassword).toString('base64') },
+        },
+        { namespace: 'kube-system' },
+      );
+      emulator.create('nodes', {
+        apiVersion: 'v1',
+        kind: 'Node',
+        metadata: { name: 'vm-1' },
+        spec: { providerID: 'vsphere://42000000-0000-0000-0000-000000000001', taints: [{ key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' }] },
+        status: { addresses: [{ type: 'InternalIP', address: '10.0.0.1' }] },
+      });
+      const config = join(directory, 'vsphere-secret.conf');
+      writeFileSync(config, `[Global]\nsecret-name = vsphere-creds\nsecret-namespace = kube-system\nport = ${port}\ninsecure-flag = true\n[VirtualCenter "127.0.0.1"]\ndatacenters = dc1\n`);
+      const { output } = await runCcm(VSPHERE_CCM_BIN, ['--cloud-provider=vsphere', `--cloud-config=${config}`, `--kubeconfig=${kubeconfig('vsphere-secret.kubeconfig', { token: SECRETS.kubeToken }, emulator.url)}`, '--configure-cloud-routes=false', '--leader-elect=false']);
+      expectNoLeaks(output, /127\.0\.0\.1/);
+    } finally {
+      await emulator.close();
+    }
+  }, 60_000);
+
+  it('vSphere: password in the config, vCenter unreachable (not TLS), the API server 401', async () => {
+    const config = join(directory, 'vsphere.conf');
+    const port = refuserUrl.split(':').at(-1);
+    writeFileSync(config, `[Global]\nuser = administrator@vsphere.local\npassword = "${SECRETS.vspherePassword}"\nport = ${port}\ninsecure-flag = true\n[VirtualCenter "127.0.0.1"]\ndatacenters = dc1\n`);
+    const { output } = await runCcm(VSPHERE_CCM_BIN, ['--cloud-provider=vsphere', `--cloud-config=${config}`, `--kubeconfig=${kubeconfig('vsphere.kubeconfig', { token: SECRETS.kubeToken })}`, '--configure-cloud-routes=false', '--leader-elect=false']);
+    expectNoLeaks(output, /is not available/);
+  }, 60_000);
+});
