@@ -12,7 +12,7 @@ import { AzureInstances } from './azure-instances.js';
 import { AzureRoutes } from './azure-routes.js';
 import { DEFAULT_CLOUD_CONFIG_FILE_NAME, readAzureCloudConfig, type AzureCloudConfig, type AzureConfigValues } from './config/read-azure-cloud-config.js';
 import { ConnectionConfigSource } from './config/secret-config-source.js';
-import { InstanceLocator, MIN_LIST_REFRESH_INTERVAL_MS } from './operations/instance-locator.js';
+import { InstanceLocator } from './operations/instance-locator.js';
 import { NodeAddressOperations } from './operations/node-addresses.js';
 import { RouteTableOperations } from './operations/route-table.js';
 import type { ComputePort } from './ports/compute-port.js';
@@ -173,13 +173,11 @@ function createAzureCloudFromConfig(read: AzureConfigFile, context: CloudProvide
     vmCacheTtlMs: ttlMs(config.vmCacheTtlSeconds),
     vmssCacheTtlMs: ttlMs(config.vmssCacheTtlSeconds),
     vmssVirtualMachinesCacheTtlMs: ttlMs(config.vmssVirtualMachinesCacheTtlSeconds),
-    minRefreshIntervalMs: config.disableApiCallCache ? 0 : MIN_LIST_REFRESH_INTERVAL_MS,
     ...(options.now === undefined ? {} : { now: options.now }),
   });
   const addresses = new NodeAddressOperations(network, {
     networkInterfacesCacheTtlMs: ttlMs(config.vmCacheTtlSeconds),
     scaleSetNetworkInterfacesCacheTtlMs: ttlMs(config.vmssVirtualMachinesCacheTtlSeconds),
-    minRefreshIntervalMs: config.disableApiCallCache ? 0 : MIN_LIST_REFRESH_INTERVAL_MS,
     ...(options.now === undefined ? {} : { now: options.now }),
   });
   const instancesV2 = new AzureInstances({ locator, addresses, resourceGroup: config.resourceGroup });

@@ -8,7 +8,6 @@ import { CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, renderFlagsDoc } from '@ccm/core/
 import { LABEL_MANAGED, LABEL_RESOURCE_GROUP } from '../azure-instances.js';
 import { AZURE_CONFIG_KEYS } from '../config/azure-config-keys.js';
 import { AZURE_CLOUDS } from '../config/read-azure-cloud-config.js';
-import { MIN_LIST_REFRESH_INTERVAL_MS } from '../operations/instance-locator.js';
 import { ROUTE_NAME_SEPARATOR } from '../operations/route-names.js';
 import { AZURE_API_BUDGET_DEFAULTS, AZURE_RETRY_DEFAULTS } from '../ports/azure-port-pipeline.js';
 import { LRO_POLL_INTERVAL_MS } from '../ports/sdk/sdk-network-port.js';
@@ -31,8 +30,7 @@ export function renderAzureReference(): string {
     '- Uniform scale-set VM: `azure:///subscriptions/<sub>/resourceGroups/<rg, lower-cased>/providers/Microsoft.Compute/virtualMachineScaleSets/<vmss>/virtualMachines/<instanceId>` (`<vmss>_<n>` is read as `<n>`).',
     `- A node without a provider ID is found by name: a VM whose name or computer name is the node name (case-insensitive), else (vmType \`vmss\`) a uniform scale-set VM whose computer name is the node name; in the cluster's resource group and the one of the node's \`${LABEL_RESOURCE_GROUP}\` label.`,
     `- Nodes labelled \`${LABEL_MANAGED}=false\` or with a non-Azure provider ID are unmanaged: they exist, are never shut down and get no metadata.`,
-    '- Lookups are answered from cached lists: the VMs, NICs and public IPs of a resource group (`vmCacheTTLInSeconds`, default 60 s), the scale sets of a resource group (`vmssCacheTTLInSeconds`, 600 s) and the VMs and NICs of a scale set (`vmssVirtualMachinesCacheTTLInSeconds`, 600 s), VMs listed with instance views. A NIC or public IP missing from a fresh list is read by ID. A node missing from a cached list lists again when the list is older than ' +
-      `${MIN_LIST_REFRESH_INTERVAL_MS / 1000} s; concurrent lookups share one list call. \`disableAPICallCache\` lists on every lookup.`,
+    '- Lookups are answered from cached lists: the VMs, NICs and public IPs of a resource group (`vmCacheTTLInSeconds`, default 60 s), the scale sets of a resource group (`vmssCacheTTLInSeconds`, 600 s) and the VMs and NICs of a scale set (`vmssVirtualMachinesCacheTTLInSeconds`, 600 s), VMs listed with instance views. A NIC or public IP missing from a fresh list is read by ID. A node missing from a cached list is looked for again in a list taken after the lookup began (a VM created a moment after the last list never reads as gone); concurrent lookups share one list call. `disableAPICallCache` lists on every lookup.',
     '- Metadata: instance type = `hardwareProfile.vmSize` (scale-set VM: `sku.name`); zone = `<location>-<zone>` for a zoned VM, else the platform fault domain (`"0"` when not reported); region = the lower-cased location; addresses from the primary NIC: InternalIP (primary IP configuration), Hostname (node name), ExternalIP (its public IP), then a private IP of the other family (dual-stack).',
     '- Shut down: power state `stopped`, `deallocated` or `deallocating` and provisioning state `Succeeded`.',
     '',

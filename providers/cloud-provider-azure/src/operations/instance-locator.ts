@@ -18,13 +18,8 @@ export interface InstanceLocatorSettings {
   vmCacheTtlMs: number;
   vmssCacheTtlMs: number;
   vmssVirtualMachinesCacheTtlMs: number;
-  /** A miss lists again only when the cached list is at least this old. */
-  minRefreshIntervalMs: number;
   now?: () => number;
 }
-
-/** A miss refreshes a list at most every 5 s (a burst of new nodes costs one list). */
-export const MIN_LIST_REFRESH_INTERVAL_MS = 5_000;
 
 function sameName(left: string | undefined, right: string): boolean {
   return left !== undefined && left.toLowerCase() === right.toLowerCase();
@@ -40,7 +35,7 @@ export class InstanceLocator {
   constructor(compute: ComputePort, settings: InstanceLocatorSettings) {
     this.#compute = compute;
     this.#settings = settings;
-    const cache = (ttlMs: number) => ({ ttlMs, minRefreshIntervalMs: settings.minRefreshIntervalMs, ...(settings.now === undefined ? {} : { now: settings.now }) });
+    const cache = (ttlMs: number) => ({ ttlMs, ...(settings.now === undefined ? {} : { now: settings.now }) });
     this.#virtualMachines = new TimedListCache(cache(settings.vmCacheTtlMs));
     this.#scaleSets = new TimedListCache(cache(settings.vmssCacheTtlMs));
     this.#scaleSetVirtualMachines = new TimedListCache(cache(settings.vmssVirtualMachinesCacheTtlMs));
@@ -54,6 +49,7 @@ export class InstanceLocator {
 
   /** The VM of a node without a provider ID, searched in `resourceGroups` (the cluster's first). */
   async byNodeName(nodeName: string, resourceGroups: readonly string[]): Promise<AzureVirtualMachine | undefined> {
+    const askedAt = this.#scaleSets.question();
     const matches = (vm: AzureVirtualMachine): boolean => sameName(vm.name, nodeName) || sameName(vm.computerName, nodeName);
     for (const resourceGroup of resourceGroups) {
       if (this.#looksAtVirtualMachines()) {
@@ -69,9 +65,9 @@ export class InstanceLocator {
           const vm = await this.#findScaleSetVirtualMachine(resourceGroup, scaleSet, matches);
           if (vm) return vm;
         }
-        // A scale set created after the cached list: list the scale sets again (at most every few seconds).
-        const refreshed = await this.#scaleSets.refreshAfterMiss(key, load);
-        for (const scaleSet of (refreshed ?? []).filter((name) => !scaleSets.includes(name))) {
+        // A scale set created after the cached list: the scale sets as listed since the question.
+        const refreshed = await this.#scaleSets.refreshAfterMiss(key, load, askedAt);
+        for (const scaleSet of refreshed.filter((name) => !scaleSets.includes(name))) {
           const vm = await this.#findScaleSetVirtualMachine(resourceGroup, scaleSet, matches);
           if (vm) return vm;
         }

@@ -32,7 +32,6 @@ export interface NodeAddressSettings {
   networkInterfacesCacheTtlMs: number;
   /** Refresh period of the NIC list of a scale set (vmssVirtualMachinesCacheTTLInSeconds). */
   scaleSetNetworkInterfacesCacheTtlMs: number;
-  minRefreshIntervalMs: number;
   now?: () => number;
 }
 
@@ -49,7 +48,7 @@ export class NodeAddressOperations {
 
   constructor(network: NetworkPort, settings: NodeAddressSettings) {
     this.#network = network;
-    const cache = (ttlMs: number) => ({ ttlMs, minRefreshIntervalMs: settings.minRefreshIntervalMs, ...(settings.now === undefined ? {} : { now: settings.now }) });
+    const cache = (ttlMs: number) => ({ ttlMs, ...(settings.now === undefined ? {} : { now: settings.now }) });
     this.#networkInterfaces = new TimedListCache(cache(settings.networkInterfacesCacheTtlMs));
     this.#scaleSetNetworkInterfaces = new TimedListCache(cache(settings.scaleSetNetworkInterfacesCacheTtlMs));
     this.#publicIps = new TimedListCache(cache(settings.networkInterfacesCacheTtlMs));
@@ -63,10 +62,10 @@ export class NodeAddressOperations {
     const sameId = (nic: AzureNetworkInterface): boolean => nic.id.toLowerCase() === nicId.toLowerCase();
     let found: AzureNetworkInterface | undefined;
     if (parsed && types === 'networkinterfaces') {
-      found = await this.#networkInterfaces.find(parsed.resourceGroup.toLowerCase(), () => this.#network.listNetworkInterfaces(parsed.resourceGroup), sameId);
+      found = (await this.#networkInterfaces.list(parsed.resourceGroup.toLowerCase(), () => this.#network.listNetworkInterfaces(parsed.resourceGroup))).find(sameId);
     } else if (parsed && types === 'virtualmachinescalesets/virtualmachines/networkinterfaces') {
       const scaleSet = parsed.segments[0]?.[1] ?? '';
-      found = await this.#scaleSetNetworkInterfaces.find(`${parsed.resourceGroup.toLowerCase()}/${scaleSet.toLowerCase()}`, () => this.#network.listScaleSetNetworkInterfaces(parsed.resourceGroup, scaleSet), sameId);
+      found = (await this.#scaleSetNetworkInterfaces.list(`${parsed.resourceGroup.toLowerCase()}/${scaleSet.toLowerCase()}`, () => this.#network.listScaleSetNetworkInterfaces(parsed.resourceGroup, scaleSet))).find(sameId);
     }
     return found ?? this.#network.getNetworkInterface(nicId);
   }
@@ -74,7 +73,7 @@ export class NodeAddressOperations {
   async #publicIpAddress(publicIpId: string): Promise<string> {
     const parsed = parseArmResourceId(publicIpId);
     if (parsed && parsed.segments.length === 1) {
-      const found = await this.#publicIps.find(parsed.resourceGroup.toLowerCase(), () => this.#network.listPublicIpAddresses(parsed.resourceGroup), (address) => address.id.toLowerCase() === publicIpId.toLowerCase());
+      const found = (await this.#publicIps.list(parsed.resourceGroup.toLowerCase(), () => this.#network.listPublicIpAddresses(parsed.resourceGroup))).find((address) => address.id.toLowerCase() === publicIpId.toLowerCase());
       if (found) return found.ipAddress;
     }
     return this.#network.getPublicIpAddress(publicIpId);

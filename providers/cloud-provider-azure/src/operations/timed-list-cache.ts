@@ -1,26 +1,36 @@
 /**
  * Cached lists with a refresh period (upstream's TimedCache of VM lists per resource group and
- * of VMs per scale set): an entry is listed again when it is older than its TTL, or on a miss
- * when it is older than the minimum refresh interval (a node that just appeared is found without
- * a list storm). Concurrent readers of one key share one list call.
+ * of VMs per scale set): an entry is listed again when it is older than its TTL. A miss is an
+ * answer only when the list it comes from was taken after the question was asked: otherwise the
+ * list is taken again (a VM created a moment after the last list must never read as gone, or the
+ * node lifecycle controller deletes its Node). Concurrent readers of one key share one list call,
+ * so a burst of misses costs one list.
  */
 export interface TimedListCacheOptions {
   /** Refresh period; 0 disables caching (every read lists). */
   ttlMs: number;
-  /** A miss lists again only when the cached list is at least this old. */
-  minRefreshIntervalMs: number;
   now?: () => number;
 }
 
 interface Entry<T> {
   items: T[];
+  /** When the list call that produced `items` started (for the TTL). */
   fetchedAt: number;
+  /** The cache's sequence number at that start (orders list calls and questions, whatever the clock). */
+  sequence: number;
+}
+
+interface Loading<T> {
+  sequence: number;
+  entry: Promise<Entry<T>>;
 }
 
 export class TimedListCache<T> {
   readonly #entries = new Map<string, Entry<T>>();
-  readonly #loading = new Map<string, Promise<Entry<T>>>();
+  readonly #loading = new Map<string, Loading<T>>();
   readonly #options: Required<TimedListCacheOptions>;
+  /** Numbers questions and list calls in the order they happen. */
+  #sequence = 0;
 
   constructor(options: TimedListCacheOptions) {
     this.#options = { now: Date.now, ...options };
@@ -34,21 +44,31 @@ export class TimedListCache<T> {
   }
 
   /**
-   * The first item of `key`'s list that `matches`; on a miss the list is refreshed once when it is
-   * older than the minimum refresh interval.
+   * The first item of `key`'s list that `matches`; on a miss, from a list taken after this call
+   * began (the cached one when it is that recent, else a new or in-flight one started since).
    */
   async find(key: string, load: () => Promise<T[]>, matches: (item: T) => boolean): Promise<T | undefined> {
+    const askedAt = this.question();
     const found = (await this.list(key, load)).find(matches);
     if (found !== undefined) return found;
-    const entry = this.#entries.get(key);
-    if (entry !== undefined && this.#options.now() - entry.fetchedAt < this.#options.minRefreshIntervalMs) return undefined;
-    return (await this.#refresh(key, load)).items.find(matches);
+    return (await this.refreshAfterMiss(key, load, askedAt)).find(matches);
   }
 
-  /** Lists `key` again when its list is at least the minimum refresh interval old (a miss elsewhere); `undefined` when it is younger. */
-  async refreshAfterMiss(key: string, load: () => Promise<T[]>): Promise<T[] | undefined> {
+  /** A ticket for a question about to be asked, for `refreshAfterMiss`. */
+  question(): number {
+    return ++this.#sequence;
+  }
+
+  /**
+   * `key`'s list as taken after the question `askedAt` (a ticket of `question()`) was asked: the
+   * cached list when it started later, an in-flight one that did, or a new one.
+   */
+  async refreshAfterMiss(key: string, load: () => Promise<T[]>, askedAt: number): Promise<T[]> {
     const entry = this.#entries.get(key);
-    if (entry !== undefined && this.#options.now() - entry.fetchedAt < this.#options.minRefreshIntervalMs) return undefined;
+    if (entry !== undefined && entry.sequence > askedAt) return entry.items;
+    const pending = this.#loading.get(key);
+    if (pending !== undefined && pending.sequence > askedAt) return (await pending.entry).items;
+    if (pending !== undefined) await pending.entry.catch(() => undefined);
     return (await this.#refresh(key, load)).items;
   }
 
@@ -59,16 +79,17 @@ export class TimedListCache<T> {
 
   #refresh(key: string, load: () => Promise<T[]>): Promise<Entry<T>> {
     const pending = this.#loading.get(key);
-    if (pending !== undefined) return pending;
-    const started = this.#options.now();
-    const loading = load()
+    if (pending !== undefined) return pending.entry;
+    const startedAt = this.#options.now();
+    const sequence = ++this.#sequence;
+    const entry = load()
       .then((items) => {
-        const entry = { items, fetchedAt: started };
-        if (this.#options.ttlMs > 0) this.#entries.set(key, entry);
-        return entry;
+        const loaded = { items, fetchedAt: startedAt, sequence };
+        if (this.#options.ttlMs > 0) this.#entries.set(key, loaded);
+        return loaded;
       })
       .finally(() => this.#loading.delete(key));
-    this.#loading.set(key, loading);
-    return loading;
+    this.#loading.set(key, { sequence, entry });
+    return entry;
   }
 }
