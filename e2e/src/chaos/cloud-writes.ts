@@ -13,7 +13,7 @@ const READ_OPERATION = new RegExp(
     '^DestroyView$',
     '\\.(list|get|batchGet)$',
     '^(GET|HEAD) ',
-    '^POST token$',
+    '^POST /?token$',
     '^POST .*/operations/\\{name\\}/wait$',
     '^entra\\.',
   ].join('|'),
