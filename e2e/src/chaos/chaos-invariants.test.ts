@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { KubeNode, KubeService } from '../harness/kube-objects.js';
 import { budgetExceedances } from './call-budget.js';
 import { leakedResourceViolations, loadBalancerMismatches, missingRoutes, servicesLeftWithFinalizer, uninitializedNodes, wrongNodeDeletions } from './chaos-invariants.js';
+import { isCloudWrite } from './cloud-writes.js';
 import { leaseTerms, writesOutsideLeaseTerms } from './lease-terms.js';
 
 const instance: DriverInstance = {
@@ -116,5 +117,28 @@ describe('chaos invariant checks', () => {
     expect(budgetExceedances(calls('replica-a', 21, 45), { qps: 10, burst: 10 })[0]).toMatch(/replica-a sent 21 cloud requests within 1000 ms/);
     // Per replica: two replicas of 20 each are within their own budgets.
     expect(budgetExceedances([...calls('replica-a', 20, 40), ...calls('replica-b', 20, 40)], { qps: 10, burst: 10 })).toEqual([]);
+  });
+});
+
+describe('which cloud requests are writes (only the lease holder may send them)', () => {
+  const write = (operation: string, method = operation.split(' ')[0] ?? 'POST'): boolean => isCloudWrite(operation, { method, path: '/', headers: {}, body: '' });
+
+  it('GCE: inserts, deletes and patches are writes; reads, operation waits and the token-url are not', () => {
+    expect(write('POST global/routes')).toBe(true);
+    expect(write('DELETE regions/{region}/forwardingRules/{name}')).toBe(true);
+    expect(write('PATCH global/firewalls/{name}')).toBe(true);
+    expect(write('POST regions/{region}/targetPools/{name}/addInstance')).toBe(true);
+    expect(write('GET zones/{zone}/instances')).toBe(false);
+    expect(write('POST global/operations/{name}/wait')).toBe(false);
+    expect(write('POST regions/{region}/operations/{name}/wait')).toBe(false);
+    expect(write('POST /token')).toBe(false);
+  });
+
+  it('ARM: PUT/DELETE are writes; GETs and Entra token requests are not', () => {
+    expect(write('PUT routeTables/routes')).toBe(true);
+    expect(write('DELETE routeTables/routes')).toBe(true);
+    expect(write('GET virtualMachineScaleSets/virtualMachines')).toBe(false);
+    expect(write('entra.token', 'POST')).toBe(false);
+    expect(write('entra.discovery', 'GET')).toBe(false);
   });
 });

@@ -2,8 +2,9 @@ import type { ProxiedRequest } from '@ccm/testing/chaos';
 
 /**
  * Operations that read or only open a session (AWS `Describe*`, vSphere `RetrieveProperties`,
- * `Login`, property-collector views; sandbox `.list`/`.get`/`.batchGet`): everything else
- * changes the cloud and must come from the lease holder.
+ * `Login`, property-collector views; sandbox `.list`/`.get`/`.batchGet`; GCE and ARM `GET`s, GCE
+ * `operations/{name}/wait`; the OAuth token endpoints: Google's `token-url`, Entra's `entra.*`):
+ * everything else changes the cloud and must come from the lease holder.
  */
 const READ_OPERATION = new RegExp(
   [
@@ -12,6 +13,9 @@ const READ_OPERATION = new RegExp(
     '^DestroyView$',
     '\\.(list|get|batchGet)$',
     '^(GET|HEAD) ',
+    '^POST /?token$',
+    '^POST .*/operations/\\{name\\}/wait$',
+    '^entra\\.',
   ].join('|'),
 );
 

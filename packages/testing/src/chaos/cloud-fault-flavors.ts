@@ -82,3 +82,76 @@ export const KUBE_API_FAULTS: CloudFaultFlavor = {
   throttle: (_request, retryAfterSeconds) =>
     json(429, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'too many requests (injected by the chaos proxy)', reason: 'TooManyRequests', details: { retryAfterSeconds }, code: 429 }, { 'retry-after': String(retryAfterSeconds) }),
 };
+
+/** OAuth2 token endpoints (Google's `token-url`, Entra's `/oauth2/.../token`) answer OAuth errors, not the API's. */
+function oauthError(status: number, error: string, description: string, extra: Record<string, string> = {}): FaultResponse {
+  return json(status, { error, error_description: description }, extra);
+}
+
+const isGoogleTokenRequest = (request: ProxiedRequest): boolean => /\/token(?:\?|$)/.test(request.path) && !request.path.includes('/compute/');
+
+/**
+ * Throttling variants alternate per flavor (403 then 429 for GCE, `TooManyRequests` then
+ * `SubscriptionRequestsThrottled` for ARM): both are what the cloud sends, and the CCM must treat both as throttling.
+ */
+function alternating(): () => boolean {
+  let next = false;
+  return () => {
+    next = !next;
+    return next;
+  };
+}
+
+function gceError(code: number, reason: string, message: string, status: string, domain = 'global'): unknown {
+  return { error: { code, message, errors: [{ message, domain, reason }], status } };
+}
+
+const gceFirstVariant = alternating();
+
+/**
+ * GCE Compute (the simulator's `GceError.toBody()` shape): 503 `backendError`; throttling is 403
+ * `rateLimitExceeded` (domain `usageLimits`, per-user rate) or 429 `rateLimitExceeded`
+ * (`RESOURCE_EXHAUSTED`, quota per minute), both with Retry-After. The token endpoint answers OAuth errors.
+ */
+export const GCE_FAULTS: CloudFaultFlavor = {
+  name: 'gcp',
+  serverError(request) {
+    if (isGoogleTokenRequest(request)) return oauthError(503, 'temporarily_unavailable', 'injected by the chaos proxy');
+    return json(503, gceError(503, 'backendError', 'Internal error. Please try again (injected by the chaos proxy).', 'UNAVAILABLE'));
+  },
+  throttle(request, retryAfterSeconds) {
+    const retryAfter = { 'retry-after': String(retryAfterSeconds) };
+    if (isGoogleTokenRequest(request)) return oauthError(429, 'rate_limit_exceeded', 'Rate Limit Exceeded (injected by the chaos proxy)', retryAfter);
+    if (gceFirstVariant()) return json(403, gceError(403, 'rateLimitExceeded', 'Rate Limit Exceeded', 'PERMISSION_DENIED', 'usageLimits'), retryAfter);
+    return json(429, gceError(429, 'rateLimitExceeded', "Quota exceeded for quota metric 'Queries' and limit 'Queries per minute' (injected by the chaos proxy).", 'RESOURCE_EXHAUSTED', 'usageLimits'), retryAfter);
+  },
+};
+
+const isEntraRequest = (request: ProxiedRequest): boolean => request.path.includes('/oauth2/');
+const armFirstVariant = alternating();
+const armServerErrorFirstVariant = alternating();
+
+/**
+ * Azure Resource Manager (`{"error":{"code","message"}}`, the simulator's `ArmError.toBody()`):
+ * 500 `InternalServerError` or 503 `ServiceUnavailable`; throttling is 429 `TooManyRequests` or
+ * `SubscriptionRequestsThrottled` with Retry-After. Entra's token endpoint answers OAuth errors
+ * (`temporarily_unavailable`, with AADSTS codes).
+ */
+export const ARM_FAULTS: CloudFaultFlavor = {
+  name: 'azure',
+  serverError(request) {
+    if (isEntraRequest(request)) return oauthError(503, 'temporarily_unavailable', 'AADSTS90033: A transient error has occurred. Please try again. (injected by the chaos proxy)');
+    if (armServerErrorFirstVariant()) return json(500, { error: { code: 'InternalServerError', message: 'Encountered internal server error (injected by the chaos proxy).' } }, { 'x-ms-request-id': requestId() });
+    return json(503, { error: { code: 'ServiceUnavailable', message: 'The service is temporarily unavailable (injected by the chaos proxy).' } }, { 'x-ms-request-id': requestId(), 'retry-after': '1' });
+  },
+  throttle(request, retryAfterSeconds) {
+    const retryAfter = { 'retry-after': String(retryAfterSeconds) };
+    if (isEntraRequest(request)) return oauthError(429, 'temporarily_unavailable', 'AADSTS50196: The server terminated an operation because it encountered a client request loop (injected by the chaos proxy).', retryAfter);
+    const code = armFirstVariant() ? 'TooManyRequests' : 'SubscriptionRequestsThrottled';
+    const message =
+      code === 'TooManyRequests'
+        ? 'The request is being throttled as the limit has been reached for operation type (injected by the chaos proxy).'
+        : "Number of requests for subscription exceeded the limit of '1200' for time interval '01:00:00' (injected by the chaos proxy).";
+    return json(429, { error: { code, message } }, { ...retryAfter, 'x-ms-request-id': requestId() });
+  },
+};

@@ -1,7 +1,9 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer as createHttpsServer, request as httpsRequest } from 'node:https';
+import { generateSelfSignedCertificate } from '@ccm/kube-emulator';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AWS_FAULTS, KUBE_API_FAULTS, SANDBOX_FAULTS, VSPHERE_FAULTS } from './cloud-fault-flavors.js';
+import { ARM_FAULTS, AWS_FAULTS, GCE_FAULTS, KUBE_API_FAULTS, SANDBOX_FAULTS, VSPHERE_FAULTS } from './cloud-fault-flavors.js';
 import { FaultInjectingProxy } from './fault-injecting-proxy.js';
 import { FAULT_KINDS, FaultPlan, type FaultKind } from './fault-plan.js';
 import { kubeOperationOf } from './kube-operation.js';
@@ -228,5 +230,72 @@ describe('FaultInjectingProxy', () => {
     const first = await run(99);
     expect(await run(99)).toEqual(first);
     expect(await run(100)).not.toEqual(first);
+  });
+
+  it('GCE: 503 backendError, 403 and 429 rateLimitExceeded with Retry-After, in Compute\'s error body', async () => {
+    const chaos = await proxyWith(FaultPlan.uniform(1, { throttle: 0.5, serverError: 0.5 }), GCE_FAULTS, { retryAfterSeconds: 3 });
+    const url = await chaos.listen('r');
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, index) => send(url, `/compute/v1/projects/p/zones/z/instances/i${index}`)));
+    const errors = answers.map((answer) => ({ status: answer.status, body: JSON.parse(answer.body) as { error: { code: number; errors: Array<{ reason: string; domain: string }> } }, retryAfter: answer.headers['retry-after'] }));
+    const backend = errors.filter((answer) => answer.status === 503);
+    const throttled = errors.filter((answer) => answer.status === 403 || answer.status === 429);
+    expect(backend.length + throttled.length).toBe(12);
+    expect(backend.length).toBeGreaterThan(0);
+    for (const answer of backend) expect(answer.body.error).toMatchObject({ code: 503, status: 'UNAVAILABLE', errors: [{ reason: 'backendError', domain: 'global' }] });
+    for (const answer of throttled) {
+      expect(answer.retryAfter).toBe('3');
+      expect(answer.body.error).toMatchObject({ code: answer.status, errors: [{ reason: 'rateLimitExceeded', domain: 'usageLimits' }] });
+    }
+    // Both throttling answers Compute sends come up, one after the other.
+    const pair = [GCE_FAULTS.throttle({ method: 'GET', path: '/compute/v1/x', headers: {}, body: '' }, 1).status, GCE_FAULTS.throttle({ method: 'GET', path: '/compute/v1/x', headers: {}, body: '' }, 1).status];
+    expect(pair.sort()).toEqual([403, 429]);
+    // The token-url answers OAuth errors, as Google's token endpoint does.
+    const token = GCE_FAULTS.throttle({ method: 'POST', path: '/token', headers: {}, body: '' }, 2);
+    expect(token).toMatchObject({ status: 429, headers: { 'retry-after': '2' } });
+    expect(JSON.parse(token.body)).toMatchObject({ error: 'rate_limit_exceeded' });
+    expect(JSON.parse(GCE_FAULTS.serverError({ method: 'POST', path: '/token', headers: {}, body: '' }).body)).toMatchObject({ error: 'temporarily_unavailable' });
+  });
+
+  it('ARM: 500/503 {"error":{"code","message"}}, 429 TooManyRequests and SubscriptionRequestsThrottled with Retry-After; Entra answers OAuth errors', async () => {
+    const request = { method: 'GET', path: '/subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines', headers: {}, body: '' };
+    const throttles = [ARM_FAULTS.throttle(request, 4), ARM_FAULTS.throttle(request, 4)];
+    for (const answer of throttles) expect(answer).toMatchObject({ status: 429, headers: { 'retry-after': '4' } });
+    expect(throttles.map((answer) => (JSON.parse(answer.body) as { error: { code: string } }).error.code).sort()).toEqual(['SubscriptionRequestsThrottled', 'TooManyRequests']);
+    const errors = [ARM_FAULTS.serverError(request), ARM_FAULTS.serverError(request)];
+    expect(errors.map((answer) => answer.status).sort()).toEqual([500, 503]);
+    for (const answer of errors) expect(JSON.parse(answer.body)).toEqual({ error: { code: expect.stringMatching(/^(InternalServerError|ServiceUnavailable)$/), message: expect.any(String) } });
+    const entra = { method: 'POST', path: '/tenant/oauth2/v2.0/token', headers: {}, body: 'grant_type=client_credentials' };
+    expect(JSON.parse(ARM_FAULTS.serverError(entra).body)).toMatchObject({ error: 'temporarily_unavailable', error_description: expect.stringMatching(/^AADSTS/) });
+    expect(ARM_FAULTS.throttle(entra, 1)).toMatchObject({ status: 429, headers: { 'retry-after': '1' } });
+  });
+
+  it('sits in front of an HTTPS upstream with its own CA, and passes the client\'s origin as X-Forwarded-Host', async () => {
+    const upstreamCertificate = generateSelfSignedCertificate(['127.0.0.1']);
+    const secure = createHttpsServer({ key: upstreamCertificate.privateKeyPem, cert: upstreamCertificate.certificatePem }, (request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ forwardedHost: request.headers['x-forwarded-host'], path: request.url }));
+    });
+    await new Promise<void>((resolve) => secure.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      proxy = new FaultInjectingProxy({ upstream: `https://127.0.0.1:${(secure.address() as AddressInfo).port}`, upstreamCa: upstreamCertificate.certificatePem, operationOf: byPath, flavor: ARM_FAULTS });
+      const url = await proxy.listen('r');
+      expect(url.startsWith('https://')).toBe(true);
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        httpsRequest(new URL('/tenant/v2.0/.well-known/openid-configuration', url), { ca: proxy!.certificate, agent: false }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        })
+          .on('error', reject)
+          .end();
+      });
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body)).toEqual({ forwardedHost: new URL(url).host, path: '/tenant/v2.0/.well-known/openid-configuration' });
+    } finally {
+      await proxy?.close();
+      proxy = undefined;
+      secure.closeAllConnections();
+      await new Promise<void>((resolve) => secure.close(() => resolve()));
+    }
   });
 });

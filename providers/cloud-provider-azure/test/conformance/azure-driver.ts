@@ -46,6 +46,15 @@ export function azureOperationOf(request: CloudRequest): string {
   return `${request.method} ${types.join('/')}`;
 }
 
+export interface AzureDriverOptions {
+  /**
+   * The cache refresh periods (`vmCacheTTLInSeconds`, `vmssCacheTTLInSeconds`,
+   * `vmssVirtualMachinesCacheTTLInSeconds`) of `benchCcmProcess`'s config; default: the provider's
+   * own defaults (benchmarks). The chaos run deletes instances and waits for the CCM to see it.
+   */
+  benchCacheTtlSeconds?: number;
+}
+
 export class AzureDriver implements ProviderDriver {
   readonly name = 'azure';
   readonly capabilities: ProviderDriverCapabilities = { loadBalancer: false, routes: true, blackholeRoutes: false };
@@ -55,7 +64,12 @@ export class AzureDriver implements ProviderDriver {
   #directory: string | undefined;
   #cloudConfigPath: string | undefined;
   readonly #machines = new Map<string, SeededMachine>();
+  readonly #benchCacheTtlSeconds: number | undefined;
   #created = 0;
+
+  constructor(options: AzureDriverOptions = {}) {
+    this.#benchCacheTtlSeconds = options.benchCacheTtlSeconds;
+  }
 
   async unavailableReason(): Promise<string | undefined> {
     return (await simulatorUnavailableReason()) ?? (existsSync(AZURE_CCM_BIN) ? undefined : `the Azure CCM is not built (${AZURE_CCM_BIN} is missing)`);
@@ -96,14 +110,16 @@ export class AzureDriver implements ProviderDriver {
 
   /**
    * The CCM against the benchmark's counting proxy (ARM and Entra both at `cloudUrl`, its CA in
-   * NODE_EXTRA_CA_CERTS) with the default refresh periods. The lookup policy is ignored: upstream
+   * NODE_EXTRA_CA_CERTS) with the default refresh periods (or `benchCacheTtlSeconds`). The lookup policy is ignored: upstream
    * answers from cached lists too.
    */
   async benchCcmProcess(options: BenchCcmOptions): Promise<CcmProcessSpec> {
     if (options.caFile === undefined || this.#directory === undefined) throw new Error('AzureDriver.benchCcmProcess: start() first; the proxy must be HTTPS (caFile)');
     const simulator = this.#requireSimulator();
     const path = join(this.#directory, 'bench-azure.json');
-    const config = simulatorCloudConfig(simulator, { resourceGroup: RESOURCE_GROUP, routeTableName: ROUTE_TABLE, vmType: 'vmss', resourceManagerEndpoint: options.cloudUrl, activeDirectoryEndpoint: options.cloudUrl });
+    const ttl = this.#benchCacheTtlSeconds;
+    const refresh = ttl === undefined ? {} : { vmCacheTTLInSeconds: ttl, vmssCacheTTLInSeconds: ttl, vmssVirtualMachinesCacheTTLInSeconds: ttl };
+    const config = simulatorCloudConfig(simulator, { resourceGroup: RESOURCE_GROUP, routeTableName: ROUTE_TABLE, vmType: 'vmss', resourceManagerEndpoint: options.cloudUrl, activeDirectoryEndpoint: options.cloudUrl, ...refresh });
     await writeFile(path, `${JSON.stringify(config, null, 2)}\n`);
     // Entra's discovery document (read through the proxy) names the simulator's own token
     // endpoint, so the CCM trusts both CAs; token requests go to the simulator uncounted.

@@ -1,0 +1,26 @@
+// Chaos against the in-repo Azure simulator (@ccm/azure-simulator, HTTPS with its own CA; the
+// Azure CCM must be built). The proxy is HTTPS too (the CCM trusts its CA and the simulator's);
+// it answers ARM's own errors (500/503 `{"error":{"code","message"}}`, 429 TooManyRequests /
+// SubscriptionRequestsThrottled with Retry-After) and OAuth errors on Entra's token endpoint,
+// faulted like any other operation (the discovery document names the proxy: X-Forwarded-Host).
+// No LoadBalancer yet: nodes join and leave, routes follow; the leader is killed during a route
+// write. Refresh periods of 1 s so that deleted instances are seen within the run.
+import { AzureDriver } from '@ccm/cloud-provider-azure/conformance';
+import { chaosSeed, describeChaos } from './chaos-suite.js';
+
+await describeChaos(
+  new AzureDriver({ benchCacheTtlSeconds: 1 }),
+  {
+    seed: chaosSeed(1305),
+    nodes: 20,
+    services: 0,
+    churnMs: 40_000,
+    cloudFaultRate: 0.2,
+    watchCutEveryMs: 4_000,
+    goneOnResumeRate: 0.3,
+    apiDownMs: 8_000,
+    leaderKills: 3,
+    convergenceTimeoutMs: 180_000,
+  },
+  420_000,
+);
