@@ -5,19 +5,12 @@
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import type { GceSimulator } from '@ccm/gce-simulator';
 
 export const GCE_SIMULATOR_INSTALL_HINT = 'build the workspace (`npx -y pnpm@10.34.8 build`, or `pnpm exec tsc -b packages/gce-simulator`)';
 
-export interface RunningGceSimulator {
-  url: string;
-  project: string;
-  region: string;
-  zones: string[];
-  network: string;
-  tokenUrl: string;
-  discoveryViolations(): readonly string[];
-  close(): Promise<void>;
-}
+/** The simulator as the tests use it (its own type, loaded at run time: see `startSimulator`). */
+export type RunningGceSimulator = Pick<GceSimulator, 'url' | 'project' | 'region' | 'zones' | 'network' | 'tokenUrl' | 'discoveryViolations' | 'close'>;
 
 const require = createRequire(import.meta.url);
 
