@@ -7,6 +7,7 @@ import { GROUP_HOOK_TIMEOUT_MS, SCENARIO_TIMEOUT_MS, uniqueName, useGroupCluster
 import {
   addInitializedNode,
   loadBalancerService,
+  nextNodePort,
   serviceReference,
   sortedNames,
   waitForCloudLoadBalancer,
@@ -22,9 +23,15 @@ function ingressOf(service: KubeService): LoadBalancerIngress[] {
 }
 
 /** Creates a LoadBalancer service and waits until it is provisioned (finalizer + ingress). */
-async function createProvisionedService(context: GroupContext, prefix: string): Promise<KubeService> {
+async function createProvisionedService(
+  context: GroupContext,
+  prefix: string,
+  options: { spec?: Partial<NonNullable<KubeService['spec']>>; annotations?: Record<string, string> } = {},
+): Promise<KubeService> {
   const name = uniqueName(prefix);
-  await context.cluster.client.createService(loadBalancerService(name));
+  const manifest = loadBalancerService(name, options.spec);
+  if (options.annotations) manifest.metadata.annotations = { ...options.annotations };
+  await context.cluster.client.createService(manifest);
   return context.cluster.waitFor(`service ${name} to get the cleanup finalizer and an ingress`, async (observe) => {
     const service = await context.cluster.client.getService('default', name);
     observe({ finalizers: service.metadata.finalizers, status: service.status });
@@ -172,6 +179,68 @@ export function registerLoadBalancerScenarios(driver: ProviderDriver, suite: Sui
 
       await deleteServiceAndWait(context, service);
     });
+
+    it('keeps the load balancer of one service working when another service is deleted', async () => {
+      const kept = await createProvisionedService(context, 'lb-kept');
+      const removed = await createProvisionedService(context, 'lb-removed', {
+        spec: { ports: [{ name: 'https', protocol: 'TCP', port: 443, targetPort: 8443, nodePort: nextNodePort() }] },
+      });
+      await waitForEligibleBackends(context, kept, 'first of two services');
+      await waitForEligibleBackends(context, removed, 'second of two services');
+
+      await deleteServiceAndWait(context, removed);
+      expect((await driver.readLoadBalancer(serviceReference(removed))).exists).toBe(false);
+      const view = await driver.readLoadBalancer(serviceReference(kept));
+      expect(view.exists).toBe(true);
+      expect(view.ports).toEqual([80]);
+      expect(sortedNames(view.backendNodeNames)).toEqual(await expectedBackends(context));
+      const current = await context.cluster.client.getService('default', kept.metadata.name ?? '');
+      expect(ingressOf(current)).toEqual(ingressOf(kept));
+
+      await deleteServiceAndWait(context, kept);
+    });
+
+    const internal = driver.capabilities.internalLoadBalancer;
+    if (internal === undefined) {
+      console.info(`[conformance: ${driver.name}] internal load balancer scenario not registered: capabilities.internalLoadBalancer is not set`);
+    } else {
+      it(`gives a service annotated ${JSON.stringify(internal.annotations)} an internal load balancer, and removes it`, async () => {
+        const service = await createProvisionedService(context, 'lb-internal', { annotations: internal.annotations });
+        await waitForEligibleBackends(context, service, 'internal load balancer');
+        const view = await driver.readLoadBalancer(serviceReference(service));
+        expect(view.internal, 'the cloud load balancer of an internal service is internal').toBe(true);
+        expect(view.ports).toEqual([80]);
+        for (const ingress of ingressOf(service)) expect(ingress.ip ?? ingress.hostname).toBeTruthy();
+
+        const external = await createProvisionedService(context, 'lb-external');
+        expect((await driver.readLoadBalancer(serviceReference(external))).internal, 'a service without the annotations gets an external load balancer').toBe(false);
+
+        await deleteServiceAndWait(context, service);
+        await deleteServiceAndWait(context, external);
+        expect((await driver.readLoadBalancer(serviceReference(service))).exists).toBe(false);
+      });
+    }
+
+    if (driver.capabilities.externalTrafficPolicyLocal !== true) {
+      console.info(`[conformance: ${driver.name}] externalTrafficPolicy Local scenario not registered: capabilities.externalTrafficPolicyLocal is not true`);
+    } else {
+      it('probes an externalTrafficPolicy Local service on its healthCheckNodePort, and moves the probe when it becomes Cluster', async () => {
+        const service = await createProvisionedService(context, 'lb-local', { spec: { externalTrafficPolicy: 'Local' } });
+        const name = service.metadata.name ?? '';
+        const healthCheckNodePort = (await context.cluster.client.getService('default', name)).spec?.['healthCheckNodePort'];
+        expect(typeof healthCheckNodePort, 'the API server allocates spec.healthCheckNodePort for a Local service').toBe('number');
+        await waitForCloudLoadBalancer(context, service, `to probe node port ${String(healthCheckNodePort)}`, (view) => view.exists && view.healthCheckNodePort === healthCheckNodePort);
+
+        await context.cluster.client.patchService('default', name, { spec: { externalTrafficPolicy: 'Cluster', healthCheckNodePort: null } });
+        await waitForCloudLoadBalancer(
+          context,
+          service,
+          `to stop probing node port ${String(healthCheckNodePort)} once the service is Cluster`,
+          (view) => view.exists && view.healthCheckNodePort !== undefined && view.healthCheckNodePort !== healthCheckNodePort,
+        );
+        await deleteServiceAndWait(context, service);
+      });
+    }
 
     it('leaves no cloud resources behind once its services and nodes are gone', async () => {
       const client = context.cluster.client;

@@ -29,6 +29,17 @@ export interface CloudLoadBalancerView {
   backendNodeNames: string[];
   /** Frontend ports. */
   ports: number[];
+  /**
+   * Whether the load balancer has only a private frontend. Drivers whose capabilities declare
+   * `internalLoadBalancer` must set it for every load balancer they read.
+   */
+  internal?: boolean;
+  /**
+   * The node port the cloud's health check probes. Drivers whose capabilities declare
+   * `externalTrafficPolicyLocal` must set it (for an `externalTrafficPolicy: Local` Service it is
+   * the Service's `spec.healthCheckNodePort`).
+   */
+  healthCheckNodePort?: number;
 }
 
 export interface CloudRouteView {
@@ -52,6 +63,16 @@ export interface ProviderDriverCapabilities {
   routes: boolean;
   /** The driver can inject blackhole routes (needs `injectRoute`). */
   blackholeRoutes?: boolean;
+  /**
+   * The cloud has internal load balancers: the Service annotations that ask for one. The suite
+   * then checks an internal Service gets a private LB (`CloudLoadBalancerView.internal`).
+   */
+  internalLoadBalancer?: { annotations: Record<string, string> };
+  /**
+   * The driver reads the health-check node port (`CloudLoadBalancerView.healthCheckNodePort`): the
+   * suite then checks `externalTrafficPolicy: Local` Services are probed on `spec.healthCheckNodePort`.
+   */
+  externalTrafficPolicyLocal?: boolean;
 }
 
 export interface CcmProcessSpec {
