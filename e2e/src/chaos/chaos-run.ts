@@ -248,17 +248,21 @@ export class ChaosRun {
     violations['double-acting'] = outside.doubleActing;
     // Reported, not failed: see docs/reliability.md, "Findings" (a stalled leader writes after its own term).
     const afterOwnTerm = outside.afterOwnTerm;
-    const dumpDirectory = process.env['CCM_CHAOS_RECORDS'];
-    if (dumpDirectory !== undefined && dumpDirectory !== '') {
-      // The proxies' records of the run, for replaying the history checks offline.
-      await writeFile(join(dumpDirectory, `${this.#driver.name}-records.json`), JSON.stringify({ terms, kube: kubeRecords.filter((record) => record.operation.endsWith('leases')), cloud: cloudRecords }, null, 1));
-      for (const instance of this.#cluster.ccmInstances()) await writeFile(join(dumpDirectory, `${this.#driver.name}-${instance.label}.log`), instance.process.output());
-    }
     violations['wrong node deletions'] = wrongNodeDeletions(kubeRecords, this.#instanceDeletedAt);
     violations['over the cloud call budget'] = settings.budget === undefined ? [] : budgetExceedances(cloudRecords, settings.budget);
 
     // Teardown through the CCM: every Service and node deleted, then nothing of the cluster may remain in the cloud.
-    violations['leaks'] = leakedResourceViolations(await this.#tearDownAndFindLeaks());
+    const teardown = await this.#tearDownAndFindLeaks();
+    violations['leaks'] = leakedResourceViolations(teardown.leaked);
+    violations['services not finalized after the teardown'] = teardown.services.map((name) => `service ${name} still exists after the teardown (finalizer not removed)`);
+    const dumpDirectory = process.env['CCM_CHAOS_RECORDS'];
+    if (dumpDirectory !== undefined && dumpDirectory !== '') {
+      // The proxies' records of the whole run (teardown included), for replaying the history checks offline.
+      const kube = this.#kubeProxy.records().filter((record) => record.operation.endsWith('leases') || record.operation.includes('services'));
+      await writeFile(join(dumpDirectory, `${this.#driver.name}-records.json`), JSON.stringify({ terms, kube, cloud: this.#cloudProxy.records() }, null, 1));
+      for (const instance of this.#cluster.ccmInstances()) await writeFile(join(dumpDirectory, `${this.#driver.name}-${instance.label}.log`), instance.process.output());
+      if (teardown.leaked.length > 0 || teardown.services.length > 0) await writeFile(join(dumpDirectory, `${this.#driver.name}-cloud-state.json`), JSON.stringify(await this.#driver.leakedResources(), null, 1));
+    }
     this.#supervising = false;
     await supervisor;
 
@@ -280,7 +284,7 @@ export class ChaosRun {
       convergenceMs,
       leaks: violations['leaks'].length + (violations['leaked load balancers of deleted services']?.length ?? 0),
       wrongDeletions: violations['wrong node deletions'].length,
-      servicesLeftWithFinalizer: violations['services left with a finalizer']?.length ?? 0,
+      servicesLeftWithFinalizer: (violations['services left with a finalizer']?.length ?? 0) + violations['services not finalized after the teardown'].length,
       doubleActing: violations['double-acting'].length,
       writesAfterOwnTerm: afterOwnTerm,
       peakCallsPerSecond: peakCallRate(cloudRecords),
@@ -515,23 +519,25 @@ export class ChaosRun {
   }
 
   /** Deletes every Service and node through the API; the CCM cleans the cloud; what the driver still finds is leaked. */
-  async #tearDownAndFindLeaks(): Promise<string[]> {
+  async #tearDownAndFindLeaks(): Promise<{ leaked: string[]; services: string[] }> {
     const client = this.#cluster.client;
     for (const name of this.#services.keys()) await client.deleteService('default', name).catch(() => undefined);
     for (const node of await client.listNodes()) await client.deleteNode(node.metadata.name ?? '').catch(() => undefined);
     let leaked: string[] = [];
+    let services: string[] = [];
     await waitFor(
       `${this.#driver.name}: every Service finalized and no cloud resource of the cluster left`,
       async (observe) => {
         const remaining = (await client.listServices('default')).filter((service) => service.metadata.name !== 'kubernetes');
+        services = remaining.map((service) => service.metadata.name ?? '');
         leaked = await this.#driver.leakedResources();
-        observe({ services: remaining.map((service) => service.metadata.name), leaked });
+        observe({ services, leaked });
         return remaining.length === 0 && leaked.length === 0;
       },
       60_000,
       { intervalMs: 500 },
     ).catch((error: unknown) => this.#note(`teardown: ${String(error).slice(0, 1_000)}`));
-    return leaked;
+    return { leaked, services };
   }
 }
 

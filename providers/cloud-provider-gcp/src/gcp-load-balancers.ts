@@ -35,7 +35,8 @@ export class GcpLoadBalancers implements LoadBalancer {
   async getLoadBalancer(_clusterName: string, service: V1Service, options?: CloudCallOptions): Promise<{ status: LoadBalancerStatus | undefined; exists: boolean }> {
     this.#checkImplementedHere(service);
     const status = await this.#external.status(service, options);
-    return { status, exists: status !== undefined };
+    // Without a forwarding rule, what a cut-short sync left still has to be deleted with the Service.
+    return { status, exists: status !== undefined || (await this.#external.hasRemnants(service, options)) };
   }
 
   async ensureLoadBalancer(_clusterName: string, service: V1Service, nodes: V1Node[], options?: CloudCallOptions): Promise<LoadBalancerStatus> {

@@ -173,4 +173,28 @@ describe('GCE external network load balancer', () => {
     const status = await cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService(), nodes);
     expect(await cloud.loadBalancer().getLoadBalancer('kubernetes', makeService())).toEqual({ status, exists: true });
   });
+
+  it('a sync cut short before the forwarding rule leaves resources that still exist for the cleanup, and deleting removes them', async () => {
+    const { cloud, compute } = await harnessWithNodes();
+    // The target pool insert fails (a leader killed there would stop at the same point): address, firewalls and health check are left.
+    compute.failNext('insertTargetPool', fakeError('Invalid', 'insertTargetPool'), 10);
+    await expect(cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService(), nodes)).rejects.toThrow();
+    expect(compute.forwardingRules.size).toBe(0);
+    expect(compute.addresses.size).toBe(1);
+    expect(compute.firewalls.has(`k8s-fw-${LB}`)).toBe(true);
+    expect(await cloud.loadBalancer().getLoadBalancer('kubernetes', makeService())).toEqual({ status: undefined, exists: true });
+    await cloud.loadBalancer().ensureLoadBalancerDeleted('kubernetes', makeService());
+    expect(compute.addresses.size).toBe(0);
+    expect([...compute.firewalls.keys()]).toEqual([]);
+    expect(compute.healthChecks.size).toBe(0);
+    expect(await cloud.loadBalancer().getLoadBalancer('kubernetes', makeService())).toEqual({ status: undefined, exists: false });
+  });
+
+  it('a resource of the same name owned by another Service is no remnant of this one', async () => {
+    const { cloud, compute } = await harnessWithNodes();
+    compute.failNext('insertTargetPool', fakeError('Invalid', 'insertTargetPool'), 10);
+    await expect(cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService(), nodes)).rejects.toThrow();
+    const other = makeService({ name: 'other' });
+    expect(await cloud.loadBalancer().getLoadBalancer('kubernetes', { ...other, metadata: { ...other.metadata, uid: makeService().metadata?.uid } })).toEqual({ status: undefined, exists: false });
+  });
 });

@@ -48,6 +48,10 @@ class GrantedLease implements LeaderElection {
   check(): Error | undefined {
     return undefined;
   }
+
+  leadershipValidUntil(): number {
+    return Number.POSITIVE_INFINITY;
+  }
 }
 
 const MIGRATION_LEASE = 'cloud-provider-extraction-migration';

@@ -3,6 +3,8 @@ import { request } from 'node:https';
 import { Registry } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TAINT_UNINITIALIZED } from '../api/well-known.js';
+import { composeCloudPort } from '../cloud/compose-cloud-port.js';
+import { LeadershipExpiredError } from '../cloud/leadership-fence.js';
 import type { Controller, ControllerConstructor, ControllerContext } from '../controllers/controller.js';
 import type { ControllerName } from '../names/controller-names.js';
 import {
@@ -223,6 +225,37 @@ describe('runCloudControllerManager: running', () => {
     expect(stderr.text).toContain('"leaderelection lost"');
     expect(electors[0]?.released).toBe(0);
     expect(controllers.get('cloud-node-controller')?.stopped).toBe(1);
+  });
+
+  it('fences cloud calls by the lease: once the renew deadline passed, no call reaches the cloud and the leadership ends (exit 1)', async () => {
+    const { controllers, constructors } = recordingConstructors();
+    const sent: number[] = [];
+    const refused: unknown[] = [];
+    const port = composeCloudPort({ updateLoadBalancer: async (index: number) => void sent.push(index) }, { name: 'test' });
+    let calls = 0;
+    // A controller that keeps writing to the cloud, as a service controller working through its queue.
+    const writer: ControllerConstructor = () => ({
+      name: 'service-lb-controller',
+      run: async (signal) => {
+        while (!signal.aborted && refused.length === 0) {
+          await port.updateLoadBalancer(calls++).catch((error: unknown) => void refused.push(error));
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      },
+    });
+    const exit = start(['--secure-port=0'], { controllerConstructors: { ...constructors, 'service-lb-controller': writer } });
+    await waitFor(() => sent.length >= 3 && (controllers.get('cloud-node-controller')?.runs ?? 0) === 1, 'cloud calls while leading');
+    electors[0]?.expire();
+    expect(await exit).toBe(1);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toBeInstanceOf(LeadershipExpiredError);
+    expect((refused[0] as LeadershipExpiredError).kind).toBe('aborted');
+    expect((refused[0] as LeadershipExpiredError).retryable).toBe(false);
+    expect(sent).toEqual(Array.from({ length: sent.length }, (_, index) => index));
+    expect(sent.length).toBe(calls - 1);
+    expect(stderr.text).toContain('leader lease may have expired (no renewal within the renew deadline): refusing cloud calls, leadership lost');
+    expect(controllers.get('cloud-node-controller')?.stopped).toBe(1);
+    expect(electors[0]?.released).toBe(0);
   });
 
   it('after losing the lease returns 1 within ~1 s even when a controller never stops (no drain wait)', async () => {

@@ -2,6 +2,7 @@
  * The two ways controllers run: directly (`--leader-elect=false`) or while holding the leader
  * lease. Both end with a `RunOutcome`; the command maps it to an exit code.
  */
+import { LeadershipFence, runFencedByLeadership } from '../cloud/leadership-fence.js';
 import type { LeaderElectorOptions, StoppedLeadingReason } from '../kube/leader-election.js';
 import type { Logger } from '../logging/logger.js';
 import type { MigrationFilterResult } from './leader-migration/leader-migrator.js';
@@ -17,6 +18,8 @@ export interface LeaderElection {
   run(signal: AbortSignal): Promise<void>;
   release(): Promise<void>;
   check(): Error | undefined;
+  /** Local time until which this process may act as leader (0 when it does not lead): the fence of its cloud calls. */
+  leadershipValidUntil(): number;
 }
 
 export type LeaderElectionCallbacks = Pick<LeaderElectorOptions, 'onStartedLeading' | 'onStoppedLeading'>;
@@ -71,10 +74,19 @@ export async function runWithLeaderElection(
   let controllersRun: Promise<void> = Promise.resolve();
   const election = new AbortController();
   const migrationLease = migration === undefined ? undefined : new MigrationLease(migration, healthChecks, logger, election.signal, settle);
+  // Cloud calls of the controllers are fenced by the lease: none starts once the renew deadline
+  // has passed without a renewal (a stalled leader), and the first refused one ends the leadership.
+  const fence = new LeadershipFence({
+    validUntil: () => elector.leadershipValidUntil(),
+    onExpired(error) {
+      logger.error('leader lease may have expired (no renewal within the renew deadline): refusing cloud calls, leadership lost', { operation: error.operation, validUntil: new Date(error.validUntil).toISOString() });
+      settle({ kind: 'lost' });
+    },
+  });
   const elector = createElector({
     onStartedLeading(leadership: AbortSignal) {
       const runOptions = migrationLease === undefined ? options : { ...options, migration: migrationLease.controllerMigration() };
-      controllersRun = runControllers(leadership, runOptions).catch((error: unknown) => settle({ kind: 'fatal', error }));
+      controllersRun = runFencedByLeadership(fence, () => runControllers(leadership, runOptions)).catch((error: unknown) => settle({ kind: 'fatal', error }));
     },
     onStoppedLeading(reason: StoppedLeadingReason) {
       if (reason !== 'lost') return;

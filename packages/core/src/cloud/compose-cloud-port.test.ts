@@ -168,9 +168,11 @@ describe('composeCloudPort: stages and order', () => {
     expect(outcomes).toEqual(['getInstance ok']);
   });
 
-  it('with no stage is the port itself', () => {
+  it('with no stage but the fence (a no-op outside a fenced context) calls the port as it is', async () => {
     const cloud = fakeCloud();
-    expect(composeCloudPort(cloud.port, {})).toBe(cloud.port);
+    const port = composeCloudPort(cloud.port, {});
+    await expect(port.getInstance('i-1')).resolves.toEqual({ id: 'i-1' });
+    expect(cloud.calls).toHaveLength(1);
   });
 
   it('passes the caller signal to the budget, which gives up waiting for a token when it aborts', async () => {

@@ -9,11 +9,13 @@
  *     coalesce: (inner) => ({ describeInstance: coalesceBy((id) => id, new Coalescer({ ... inner.describeInstances ... })) }),
  *   });
  *
- * Stages, outside in: coalesce -> around (the provider's own) -> retry -> budget -> observe ->
- * the port. The coalescer decides what is sent; the provider's stages see each call's final
- * outcome; retries of other retryable failures sit outside the budget, so every attempt takes a
- * token again; the budget decides when an attempt goes (and retries throttling itself, so the
- * retry stage leaves `throttled` to it); the observer times only the request.
+ * Stages, outside in: coalesce -> around (the provider's own) -> retry -> budget -> fence ->
+ * observe -> the port. The coalescer decides what is sent; the provider's stages see each call's
+ * final outcome; retries of other retryable failures sit outside the budget, so every attempt
+ * takes a token again; the budget decides when an attempt goes (and retries throttling itself,
+ * so the retry stage leaves `throttled` to it); the fence refuses an attempt of a leader whose
+ * lease may have expired, checked after every wait (leadership-fence.ts); the observer times
+ * only the request.
  */
 import type { CloudApiBudget } from './cloud-api-budget.js';
 import type { CloudApiErrorKind } from './cloud-api-error.js';
@@ -21,6 +23,7 @@ import { CLOUD_API_ERROR_KINDS } from './cloud-api-error.js';
 import type { CloudApiObserver } from './cloud-api-observer.js';
 import { budgetCalls } from './budget-calls.js';
 import { coalescePort, type CoalescedMethods } from './coalesce-port.js';
+import { fenceCalls } from './fence-calls.js';
 import { observeCalls } from './observe-calls.js';
 import { retryCalls, type CloudRetryPolicy } from './retry-calls.js';
 import { chainArounds, wrapPort, type PortAround, type PortNaming } from './wrap-port.js';
@@ -43,19 +46,20 @@ function withoutThrottled(kinds: readonly CloudApiErrorKind[] | undefined): Clou
   return (kinds ?? CLOUD_API_ERROR_KINDS).filter((kind) => kind !== 'throttled');
 }
 
-/** The stages of `pipeline` (coalescing aside), outermost first. */
+/** The stages of `pipeline` (coalescing aside), outermost first. The fence is always there (a no-op outside a fenced context). */
 export function cloudPortStages<Port>(pipeline: CloudPortPipeline<Port>): PortAround[] {
   const stages: PortAround[] = [...(pipeline.around ?? [])];
   if (pipeline.retry !== undefined) {
     stages.push(retryCalls(pipeline.budget === undefined ? pipeline.retry : { ...pipeline.retry, kinds: withoutThrottled(pipeline.retry.kinds) }));
   }
   if (pipeline.budget !== undefined) stages.push(budgetCalls(pipeline.budget));
+  stages.push(fenceCalls());
   if (pipeline.observer !== undefined) stages.push(observeCalls(pipeline.observer));
   return stages;
 }
 
 export function composeCloudPort<Port extends object>(port: Port, pipeline: CloudPortPipeline<Port>): Port {
   const stages = cloudPortStages(pipeline);
-  const composed = stages.length === 0 ? port : wrapPort(port, chainArounds(...stages), pipeline);
+  const composed = wrapPort(port, chainArounds(...stages), pipeline);
   return pipeline.coalesce === undefined ? composed : coalescePort(composed, pipeline.coalesce(composed));
 }

@@ -15,6 +15,8 @@ export * from './coalescer.js';
 export * from './coalescer-errors.js';
 export * from './coalescer-metrics.js';
 export * from './compose-cloud-port.js';
+export * from './fence-calls.js';
+export * from './leadership-fence.js';
 export * from './observe-calls.js';
 export * from './retry-calls.js';
 export * from './throttling-classifier.js';

@@ -143,17 +143,19 @@ describe('LeaderElector', () => {
     await vi.advanceTimersByTimeAsync(6_000);
     expect(b.elector.isLeader()).toBe(false);
     store.failing = true;
-    // a renewed last at t=6 s; its next renewal starts at t=8 s and has until t=18 s.
-    await vi.advanceTimersByTimeAsync(11_500);
+    // a renewed last at t=6 s: its renewals (from t=8 s) have until t=16 s (renewDeadline after the last success).
+    await vi.advanceTimersByTimeAsync(9_500);
     expect(a.elector.isLeader()).toBe(true);
+    expect(a.elector.leadershipValidUntil()).toBe(Date.parse('2026-05-01T00:00:16.000Z'));
     expect(a.elector.check()).toBeUndefined();
     await vi.advanceTimersByTimeAsync(500);
     expect(a.elector.isLeader()).toBe(false);
+    expect(a.elector.leadershipValidUntil()).toBe(0);
     expect(a.stopped).toEqual(['lost']);
     expect(a.started[0]?.aborted).toBe(true);
     store.failing = false;
     // The lease (15 s from t=6 s) expires at t=21 s; b tries every 2 s.
-    await vi.advanceTimersByTimeAsync(2_500);
+    await vi.advanceTimersByTimeAsync(4_500);
     expect(b.elector.isLeader()).toBe(false);
     await vi.advanceTimersByTimeAsync(2_000);
     expect(b.elector.isLeader()).toBe(true);
@@ -255,6 +257,38 @@ describe('LeaderElector', () => {
     expect(store.calls.length).toBe(callsBefore);
     b.controller.abort();
     await b.done;
+  });
+
+  it('leadershipValidUntil() is the last successful renewal (its send time) plus renewDeadline, 0 when not leading', async () => {
+    const store = new LeaseStore();
+    const a = campaign(store, 'a');
+    expect(a.elector.leadershipValidUntil()).toBe(0);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(a.elector.leadershipValidUntil()).toBe(Date.parse('2026-05-01T00:00:10.000Z'));
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(a.elector.leadershipValidUntil()).toBe(Date.parse('2026-05-01T00:00:12.000Z'));
+    // Before the lease duration: another replica may lead no earlier than 15 s after it saw the renewal.
+    expect(a.elector.leadershipValidUntil()).toBeLessThan(Date.parse(String(store.lease?.spec?.renewTime)) + 15_000);
+    a.controller.abort();
+    await a.done;
+    expect(a.elector.leadershipValidUntil()).toBe(0);
+  });
+
+  it('a stalled leader (its timers late past the renew deadline) loses leadership when it wakes, without renewing again', async () => {
+    const store = new LeaseStore();
+    const a = campaign(store, 'a');
+    await vi.advanceTimersByTimeAsync(0);
+    const renewals = store.calls.length;
+    // The process is starved: the clock moves 11 s while no timer fires (the renewal due at t=2 s has not run).
+    vi.setSystemTime(Date.now() + 11_000);
+    expect(a.elector.isLeader()).toBe(true);
+    expect(a.elector.leadershipValidUntil()).toBeLessThanOrEqual(Date.now());
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(a.elector.isLeader()).toBe(false);
+    expect(a.stopped).toEqual(['lost']);
+    expect(a.started[0]?.aborted).toBe(true);
+    expect(store.calls.length).toBe(renewals);
+    await a.done;
   });
 
   it('check() fails when the leader has not renewed for leaseDuration + 20 s', async () => {

@@ -6,8 +6,13 @@
  *   we last saw its record change (holder, times, transitions or resourceVersion), plus
  *   leaseDurationSeconds, is in the future. The holder's renewTime is never compared with our
  *   clock, so a skewed replica can neither steal a live lease nor wait on a dead one forever;
- * - as leader, renew every retryPeriod; a renewal that does not succeed within renewDeadline
- *   loses leadership;
+ * - as leader, renew every retryPeriod; leadership is lost when no renewal succeeded within
+ *   renewDeadline of the last successful one (measured from the moment that renewal was sent).
+ *   client-go measures renewDeadline from the start of each renewal attempt (one retryPeriod
+ *   after the last success); measuring from the last success makes the loss coincide with
+ *   `leadershipValidUntil()`, the deadline the runtime fences cloud calls by, and a process
+ *   starved past it (timers firing late) finds the deadline gone when it wakes up instead of
+ *   granting itself a fresh one;
  * - optimistic concurrency through resourceVersion: a 409 means someone else won;
  * - `release()` (upstream ReleaseOnCancel) empties holderIdentity with leaseDurationSeconds 1 so
  *   another replica takes over at once;
@@ -104,6 +109,16 @@ export class LeaderElector {
     return this.#leading;
   }
 
+  /**
+   * Local time until which this replica may act as leader: the last successful acquire or
+   * renewal (taken before its request was sent) plus renewDeadline; 0 when it does not lead.
+   * renewDeadline < leaseDuration, so the deadline passes before any other replica may judge
+   * the lease expired.
+   */
+  leadershipValidUntil(): number {
+    return this.#leading ? this.#lastRenewAt + this.#options.renewDeadlineMs : 0;
+  }
+
   /** healthz check: an error when we are leader but have not renewed for leaseDuration + 20 s. */
   check(): Error | undefined {
     if (!this.#leading) return undefined;
@@ -183,9 +198,9 @@ export class LeaderElector {
     this.#gauge?.set({ name: this.#options.name }, leading ? 1 : 0);
   }
 
-  /** Retries every retryPeriod until a renewal succeeds or renewDeadline has passed. */
+  /** Retries every retryPeriod until a renewal succeeds or renewDeadline after the last successful one has passed. */
   async #renewWithinDeadline(signal: AbortSignal): Promise<boolean> {
-    const deadline = Date.now() + this.#options.renewDeadlineMs;
+    const deadline = this.#lastRenewAt + this.#options.renewDeadlineMs;
     while (!signal.aborted) {
       const remaining = deadline - Date.now();
       if (remaining <= 0) return false;

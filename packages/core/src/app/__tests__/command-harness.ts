@@ -219,6 +219,18 @@ export class FakeLeaderElector implements LeaderElection {
   check(): Error | undefined {
     return this.failing;
   }
+
+  /** Leads with a fresh lease until `expire()`: the fence of the controllers' cloud calls. */
+  validUntil = Number.POSITIVE_INFINITY;
+
+  leadershipValidUntil(): number {
+    return this.validUntil;
+  }
+
+  /** The renew deadline passes without a renewal (a stalled leader): cloud calls are refused from now on. */
+  expire(): void {
+    this.validUntil = 0;
+  }
 }
 
 export async function freePort(): Promise<number> {

@@ -73,6 +73,32 @@ export class ExternalLoadBalancerOperations {
     return { ingress: rule.IPAddress ? [{ ip: rule.IPAddress }] : [] };
   }
 
+  /**
+   * Whether a resource of this Service's load balancer other than the forwarding rule is left:
+   * the address held during a sync, the `k8s-fw-` firewall, the target pool, the Service's own
+   * health check and its firewall. The forwarding rule is created last, so a sync cut short (a
+   * leader killed mid-sync, a failing step) leaves these without it; the Service controller
+   * deletes only a load balancer that exists, so without this they would leak when the Service
+   * is deleted before a sync completes (upstream checks its ILB finalizers for the same reason).
+   */
+  async hasRemnants(service: V1Service, options?: CallOptions): Promise<boolean> {
+    const { compute, region } = this.#context;
+    const name = defaultLoadBalancerName(service);
+    const serviceName = serviceNameOf(service);
+    const reads: Array<() => Promise<{ description?: string } | undefined>> = [
+      () => compute.getAddress(region, name, options),
+      () => compute.getFirewall(trafficFirewallName(name), options),
+      () => compute.getTargetPool(region, name, options),
+      () => compute.getHttpHealthCheck(name, options),
+      async () => compute.getFirewall(healthCheckFirewallName(name, await this.#context.clusterId(), false), options),
+    ];
+    for (const read of reads) {
+      const found = await read();
+      if (found !== undefined && ownedBy(found.description, serviceName)) return true;
+    }
+    return false;
+  }
+
   /** Whether an existing forwarding rule belongs to another implementation (a backend-service based one). */
   async managedElsewhere(service: V1Service, options?: CallOptions): Promise<boolean> {
     const rule = await this.#context.compute.getForwardingRule(this.#context.region, defaultLoadBalancerName(service), options);
