@@ -1,6 +1,7 @@
 // Chaos against moto_server (needs `moto_server` on PATH; fails under CI=true without it). The AWS
-// CCM has no configurable cloud call budget (the SDK's own retry strategy paces it), so the call
-// rate is reported, not checked.
+// CCM's cloud call budget is fixed (AWS_API_BUDGET_DEFAULTS, not in cloud-config): the call rate
+// is checked against it.
+import { AWS_API_BUDGET_DEFAULTS } from '@ccm/cloud-provider-aws';
 import { AwsDriver } from '@ccm/cloud-provider-aws/conformance';
 import { chaosSeed, describeChaos } from './chaos-suite.js';
 
@@ -16,6 +17,7 @@ await describeChaos(
     goneOnResumeRate: 0.3,
     apiDownMs: 10_000,
     leaderKills: 3,
+    budget: { qps: AWS_API_BUDGET_DEFAULTS.qps, burst: AWS_API_BUDGET_DEFAULTS.burst },
     convergenceTimeoutMs: 240_000,
   },
   480_000,

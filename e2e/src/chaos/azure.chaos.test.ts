@@ -4,7 +4,9 @@
 // SubscriptionRequestsThrottled with Retry-After) and OAuth errors on Entra's token endpoint,
 // faulted like any other operation (the discovery document names the proxy: X-Forwarded-Host).
 // No LoadBalancer yet: nodes join and leave, routes follow; the leader is killed during a route
-// write. Refresh periods of 1 s so that deleted instances are seen within the run.
+// write. Refresh periods of 1 s so that deleted instances are seen within the run. The cloud call
+// budget is fixed (AZURE_API_BUDGET_DEFAULTS): the call rate is checked against it.
+import { AZURE_API_BUDGET_DEFAULTS } from '@ccm/cloud-provider-azure';
 import { AzureDriver } from '@ccm/cloud-provider-azure/conformance';
 import { chaosSeed, describeChaos } from './chaos-suite.js';
 
@@ -20,6 +22,7 @@ await describeChaos(
     goneOnResumeRate: 0.3,
     apiDownMs: 8_000,
     leaderKills: 3,
+    budget: { qps: AZURE_API_BUDGET_DEFAULTS.qps, burst: AZURE_API_BUDGET_DEFAULTS.burst },
     convergenceTimeoutMs: 180_000,
   },
   420_000,

@@ -24,7 +24,7 @@ export interface ChaosFigures {
   wrongDeletions: number;
   servicesLeftWithFinalizer: number;
   doubleActing: number;
-  /** Writes of a stalled leader after its own term, before anyone else acquired (not failed; listed). */
+  /** Writes of a stalled leader after its own term, before anyone else acquired (a failure: listed here too). */
   writesAfterOwnTerm: string[];
   /** The worst per-replica cloud requests in any 1 s window, and the configured budget (if any). */
   peakCallsPerSecond: number;
@@ -49,7 +49,7 @@ export function formatFigures(figures: ChaosFigures): string {
     `leader kills (SIGKILL): ${figures.leaderKills} (${figures.leaderKillsMidWrite} in the middle of a cloud write); replica restarts: ${figures.replicaRestarts}; lease terms: ${figures.leaseTerms}`,
     `convergence after the faults stopped: ${(figures.convergenceMs / 1_000).toFixed(1)} s; whole run ${(figures.totalMs / 1_000).toFixed(1)} s`,
     `leaks: ${figures.leaks}; wrong node deletions: ${figures.wrongDeletions}; services left with a finalizer: ${figures.servicesLeftWithFinalizer}; double-acting: ${figures.doubleActing}`,
-    `writes after the writer's own lease term (stalled leader, no other holder): ${figures.writesAfterOwnTerm.length}${figures.writesAfterOwnTerm.map((line) => `\n  ${line}`).join('')}`,
+    `writes after the writer's own lease term (stalled leader, no other holder; must be 0): ${figures.writesAfterOwnTerm.length}${figures.writesAfterOwnTerm.map((line) => `\n  ${line}`).join('')}`,
     `cloud call rate: peak ${figures.peakCallsPerSecond}/s per replica; budget ${figures.budget}; over budget: ${figures.budgetExceedances}`,
     '====',
   ].join('\n');

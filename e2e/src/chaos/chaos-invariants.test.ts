@@ -3,10 +3,10 @@ import type { ProxyRecord } from '@ccm/testing/chaos';
 import type { DriverInstance } from '@ccm/testing/conformance';
 import { describe, expect, it } from 'vitest';
 import type { KubeNode, KubeService } from '../harness/kube-objects.js';
-import { budgetExceedances } from './call-budget.js';
+import { budgetExceedances, isBudgetContinuation, peakCallRate } from './call-budget.js';
 import { leakedResourceViolations, loadBalancerMismatches, missingRoutes, servicesLeftWithFinalizer, uninitializedNodes, wrongNodeDeletions } from './chaos-invariants.js';
 import { isCloudWrite } from './cloud-writes.js';
-import { leaseTerms, writesOutsideLeaseTerms } from './lease-terms.js';
+import { leaseTermViolations, leaseTerms, writesOutsideLeaseTerms } from './lease-terms.js';
 
 const instance: DriverInstance = {
   nodeName: 'n1',
@@ -99,8 +99,13 @@ describe('chaos invariant checks', () => {
     expect(outside([record({ replica: 'replica-b', startedAt: 3_000 })]).doubleActing).toHaveLength(1);
     // A follower that never led, writing while nobody leads, acts as a second leader.
     expect(outside([record({ replica: 'replica-c', startedAt: 4_500 })]).doubleActing[0]).toMatch(/it never held the lease before/);
-    // The leader writing after its own term, nobody else holding yet: a stalled leader, reported apart.
+    // The leader writing after its own term, nobody else holding yet: a stalled leader, listed apart and failing the run too.
     expect(outside([record({ replica: 'replica-a', startedAt: 4_500 })])).toEqual({ doubleActing: [], afterOwnTerm: [expect.stringMatching(/its term ended 500 ms before/)] });
+    expect(leaseTermViolations(outside([record({ replica: 'replica-a', startedAt: 4_500 })]))).toEqual({
+      'double-acting': [],
+      "writes after the writer's own lease term": [expect.stringMatching(/replica-a sent op .* while no replica held the lease \(its term ended 500 ms before\)/)],
+    });
+    expect(Object.values(leaseTermViolations(outside([record({ replica: 'replica-a', startedAt: 2_000 })]))).flat()).toEqual([]);
     // Reads are not writes; a released lease ends the term.
     expect(outside([record({ replica: 'replica-b', startedAt: 3_000, write: false })]).doubleActing).toEqual([]);
     const released = leaseTerms([...kube.slice(0, 2), leaseWrite('replica-a', '', 1_500)], 'cloud-controller-manager');
@@ -117,6 +122,27 @@ describe('chaos invariant checks', () => {
     expect(budgetExceedances(calls('replica-a', 21, 45), { qps: 10, burst: 10 })[0]).toMatch(/replica-a sent 21 cloud requests within 1000 ms/);
     // Per replica: two replicas of 20 each are within their own budgets.
     expect(budgetExceedances([...calls('replica-a', 20, 40), ...calls('replica-b', 20, 40)], { qps: 10, burst: 10 })).toEqual([]);
+  });
+
+  it('the call budget of every provider: continuations of a call are not counted, the calls themselves are', () => {
+    const burst = (count: number, operation: string, path = '/'): ProxyRecord[] => Array.from({ length: count }, (_, index) => record({ operation, path, startedAt: 10_000 + index * 2 }));
+    const gce = { qps: 20, burst: 50 };
+    // GCE: an insert and its operation's waits are one call; 70 inserts in a second are the most 20/s with a burst of 50 allows.
+    const inserts = burst(70, 'POST global/firewalls');
+    expect(budgetExceedances([...inserts, ...burst(70, 'POST global/operations/{name}/wait'), ...burst(5, 'POST /token')], gce)).toEqual([]);
+    expect(budgetExceedances([...inserts, ...burst(1, 'GET global/firewalls/{name}')], gce)[0]).toMatch(/replica-a sent 71 cloud requests within 1000 ms .*budget allows 70/);
+    // Further pages of a list belong to its call.
+    expect(budgetExceedances([...inserts, ...burst(3, 'GET aggregated/instances', '/compute/v1/projects/p/aggregated/instances?pageToken=abc')], gce)).toEqual([]);
+    expect(peakCallRate([...inserts, ...burst(30, 'POST regions/{region}/operations/{name}/wait')])).toBe(70);
+    // ARM: long-running-operation polls and Entra's token requests are not calls of the budget; PUTs are.
+    const arm = { qps: 10, burst: 50 };
+    const puts = burst(60, 'PUT routeTables/routes');
+    expect(budgetExceedances([...puts, ...burst(40, 'GET locations/operations'), ...burst(4, 'entra.token')], arm)).toEqual([]);
+    expect(budgetExceedances([...puts, ...burst(1, 'GET virtualMachineScaleSets')], arm)).toHaveLength(1);
+    // AWS and vSphere: every request is a call.
+    expect(budgetExceedances(burst(121, 'DescribeInstances'), { qps: 20, burst: 100 })).toHaveLength(1);
+    expect(budgetExceedances(burst(301, 'RetrievePropertiesEx'), { qps: 100, burst: 200 })).toHaveLength(1);
+    expect(isBudgetContinuation({ operation: 'POST regions/{region}/targetPools', path: '/' })).toBe(false);
   });
 });
 

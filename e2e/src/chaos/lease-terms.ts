@@ -77,9 +77,15 @@ export interface WritesOutsideTerms {
   /**
    * A stalled leader: the write came after the sender's own term ended (last renewal's time +
    * leaseDurationSeconds) and before anyone else acquired, within `staleGraceMs` of the end: the
-   * leader had not yet noticed it lost the lease. Reported (docs/reliability.md, findings).
+   * leader had not noticed it may have lost the lease. Also a failure: core fences cloud calls at
+   * the renew deadline (docs/reliability.md, findings), so none may come after the term.
    */
   afterOwnTerm: string[];
+}
+
+/** The lease invariants as violations: both classes of writes outside the writer's own term fail the run. */
+export function leaseTermViolations(outside: WritesOutsideTerms): Record<string, string[]> {
+  return { 'double-acting': outside.doubleActing, "writes after the writer's own lease term": outside.afterOwnTerm };
 }
 
 export function writesOutsideLeaseTerms(cloudRecords: readonly ProxyRecord[], terms: readonly LeaseTerm[], staleGraceMs = 5_000): WritesOutsideTerms {
