@@ -217,6 +217,14 @@ export class ChaosRun {
       }
       // Kills the churn could not place (e.g. a slow start) happen now, before the faults stop.
       for (const _ of killTimes) await this.#killLeaderDuringUpdate();
+      // On a loaded machine replicas start slowly: the churn goes on (up to twice its time) until
+      // a watch has been cut and a cloud fault injected, so that the run tests what it says.
+      const faultsInjected = (): boolean => this.#kubeProxy.faultCounts().watchCut > 0 && Object.values(this.#cloudProxy.faultCounts()).some((count) => count > 0);
+      while (!faultsInjected() && Date.now() - churnStarted < 2 * settings.churnMs) {
+        await this.#churnStep();
+        await sleep(300);
+      }
+      if (Date.now() - churnStarted > settings.churnMs + 1_000) this.#note(`churn extended to ${Date.now() - churnStarted} ms (faults injected: ${faultsInjected()})`);
     } finally {
       clearInterval(watchCutter);
       clearTimeout(apiDownTimer);
