@@ -75,12 +75,12 @@ export async function runWithLeaderElection(
   const election = new AbortController();
   const migrationLease = migration === undefined ? undefined : new MigrationLease(migration, healthChecks, logger, election.signal, settle);
   // Cloud calls of the controllers are fenced by the lease: none starts once the renew deadline
-  // has passed without a renewal (a stalled leader), and the first refused one ends the leadership.
+  // has passed without a renewal (a stalled leader), until a renewal succeeds again (or the
+  // elector gives the leadership up as lost).
   const fence = new LeadershipFence({
     validUntil: () => elector.leadershipValidUntil(),
     onExpired(error) {
-      logger.error('leader lease may have expired (no renewal within the renew deadline): refusing cloud calls, leadership lost', { operation: error.operation, validUntil: new Date(error.validUntil).toISOString() });
-      settle({ kind: 'lost' });
+      logger.warn('leader lease may have expired (no renewal within the renew deadline): refusing cloud calls until it is renewed', { operation: error.operation, validUntil: new Date(error.validUntil).toISOString() });
     },
   });
   const elector = createElector({

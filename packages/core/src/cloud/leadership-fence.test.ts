@@ -6,10 +6,11 @@ import { activeLeadershipFence, LeadershipExpiredError, LeadershipFence, runFenc
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('LeadershipFence', () => {
-  it('is open before the deadline and refuses from the deadline on, reporting the expiry once', () => {
+  it('is open before the deadline and refuses from the deadline on, reporting the expiry once per deadline', () => {
     let now = 1_000;
+    let validUntil = 2_000;
     const expired: LeadershipExpiredError[] = [];
-    const fence = new LeadershipFence({ validUntil: () => 2_000, now: () => now, onExpired: (error) => expired.push(error) });
+    const fence = new LeadershipFence({ validUntil: () => validUntil, now: () => now, onExpired: (error) => expired.push(error) });
     expect(fence.isOpen()).toBe(true);
     fence.check('ec2.createTags');
     now = 2_000;
@@ -18,6 +19,12 @@ describe('LeadershipFence', () => {
     expect(() => fence.check('elb.deleteLoadBalancer')).toThrow(/elb.deleteLoadBalancer: not sent: the leader lease may have expired .*0 ms ago|elb.deleteLoadBalancer: not sent/);
     expect(expired).toHaveLength(1);
     expect(expired[0]).toMatchObject({ kind: 'aborted', retryable: false, code: 'LeadershipExpired', operation: 'ec2.createTags', validUntil: 2_000 });
+    // A renewal moves the deadline: calls go again, and the next expiry is reported again.
+    validUntil = 4_000;
+    fence.check('ec2.createTags');
+    now = 4_500;
+    expect(() => fence.check('ec2.createTags')).toThrow(LeadershipExpiredError);
+    expect(expired.map((error) => error.validUntil)).toEqual([2_000, 4_000]);
   });
 
   it('a process that does not lead (deadline 0) is refused', () => {

@@ -5,7 +5,9 @@
  * controllers. The runtime runs the controllers inside `runFencedByLeadership(fence, ...)`; every
  * port call composed by `composeCloudPort` checks the fence of its async context right before
  * the request is sent (after any wait for the budget), and a fence past its deadline refuses it
- * with `LeadershipExpiredError` and reports the expiry once (the runtime ends the leadership).
+ * with `LeadershipExpiredError` and reports the expiry once per deadline (the runtime logs it).
+ * Calls start again once a renewal succeeds: it proves nobody else took the lease meanwhile (if
+ * someone did, the renewal fails and the leadership is lost, ending the process).
  *
  * The deadline is the leader elector's (`leadershipValidUntil`: the local time of the last
  * successful renewal, taken before the request, plus renewDeadline). Other replicas take over
@@ -35,14 +37,15 @@ export class LeadershipExpiredError extends CloudApiError {
 export interface LeadershipFenceOptions {
   /** Local time (ms) until which this process may act as leader; 0 when it does not lead. */
   validUntil: () => number;
-  /** Called once, the first time a call is refused: the runtime ends the leadership. */
+  /** Called once per deadline, the first time a call is refused after it. */
   onExpired?: (error: LeadershipExpiredError) => void;
   now?: () => number;
 }
 
 export class LeadershipFence {
   readonly #options: LeadershipFenceOptions;
-  #reported = false;
+  /** The deadline whose expiry was last reported. */
+  #reportedDeadline: number | undefined;
 
   constructor(options: LeadershipFenceOptions) {
     this.#options = options;
@@ -53,14 +56,14 @@ export class LeadershipFence {
     return (this.#options.now ?? Date.now)() < this.#options.validUntil();
   }
 
-  /** Throws `LeadershipExpiredError` (and reports the expiry once) unless a call may start now. */
+  /** Throws `LeadershipExpiredError` (and reports the expiry once per deadline) unless a call may start now. */
   check(operation: string): void {
     const now = (this.#options.now ?? Date.now)();
     const validUntil = this.#options.validUntil();
     if (now < validUntil) return;
     const error = new LeadershipExpiredError(operation, validUntil, now);
-    if (!this.#reported) {
-      this.#reported = true;
+    if (this.#reportedDeadline !== validUntil) {
+      this.#reportedDeadline = validUntil;
       this.#options.onExpired?.(error);
     }
     throw error;

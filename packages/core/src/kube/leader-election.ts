@@ -6,13 +6,13 @@
  *   we last saw its record change (holder, times, transitions or resourceVersion), plus
  *   leaseDurationSeconds, is in the future. The holder's renewTime is never compared with our
  *   clock, so a skewed replica can neither steal a live lease nor wait on a dead one forever;
- * - as leader, renew every retryPeriod; leadership is lost when no renewal succeeded within
- *   renewDeadline of the last successful one (measured from the moment that renewal was sent).
- *   client-go measures renewDeadline from the start of each renewal attempt (one retryPeriod
- *   after the last success); measuring from the last success makes the loss coincide with
- *   `leadershipValidUntil()`, the deadline the runtime fences cloud calls by, and a process
- *   starved past it (timers firing late) finds the deadline gone when it wakes up instead of
- *   granting itself a fresh one;
+ * - as leader, renew every retryPeriod; a renewal that does not succeed within renewDeadline
+ *   loses leadership (client-go: renewDeadline from the start of each renewal attempt);
+ * - `leadershipValidUntil()`: the last successful renewal's send time plus renewDeadline, the
+ *   deadline by which the runtime fences cloud calls (cloud/leadership-fence.ts). A process
+ *   starved past it (timers firing late) makes no cloud call until a renewal succeeds again,
+ *   which proves nobody else took the lease in between; if another replica did, the renewal
+ *   fails and leadership is lost as above;
  * - optimistic concurrency through resourceVersion: a 409 means someone else won;
  * - `release()` (upstream ReleaseOnCancel) empties holderIdentity with leaseDurationSeconds 1 so
  *   another replica takes over at once;
@@ -198,9 +198,9 @@ export class LeaderElector {
     this.#gauge?.set({ name: this.#options.name }, leading ? 1 : 0);
   }
 
-  /** Retries every retryPeriod until a renewal succeeds or renewDeadline after the last successful one has passed. */
+  /** Retries every retryPeriod until a renewal succeeds or renewDeadline has passed. */
   async #renewWithinDeadline(signal: AbortSignal): Promise<boolean> {
-    const deadline = this.#lastRenewAt + this.#options.renewDeadlineMs;
+    const deadline = Date.now() + this.#options.renewDeadlineMs;
     while (!signal.aborted) {
       const remaining = deadline - Date.now();
       if (remaining <= 0) return false;
@@ -218,8 +218,10 @@ export class LeaderElector {
     const leaseDurationSeconds = Math.ceil(this.#options.leaseDurationMs / 1000);
     const log = this.#options.logger;
 
-    // Fast path: we lead and our copy is current; update it directly (409 falls back to a read).
-    if (this.#leading && this.#observed !== undefined && this.#isValid(now)) {
+    // Fast path: we lead, our copy names us as holder (client-go `IsLeader()`: the observed
+    // record's holder, not our own flag: a read may have shown another holder since) and is
+    // current; update it directly (409 falls back to a read).
+    if (this.#leading && this.#observed !== undefined && recordOf(this.#observed).holderIdentity === this.identity && this.#isValid(now)) {
       const record = recordOf(this.#observed);
       try {
         this.#observe(await this.#client.update(this.#withRecord(this.#observed, { ...record, leaseDurationSeconds, renewTime: nowMicro })));

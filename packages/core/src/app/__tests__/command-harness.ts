@@ -227,9 +227,13 @@ export class FakeLeaderElector implements LeaderElection {
     return this.validUntil;
   }
 
-  /** The renew deadline passes without a renewal (a stalled leader): cloud calls are refused from now on. */
+  /** The renew deadline passes without a renewal (a stalled leader): cloud calls are refused until `renew()`. */
   expire(): void {
-    this.validUntil = 0;
+    this.validUntil = Date.now() - 1;
+  }
+
+  renew(): void {
+    this.validUntil = Number.POSITIVE_INFINITY;
   }
 }
 
