@@ -14,7 +14,8 @@ export interface CallBudget {
  * Requests that belong to a call which already took its token, or that the budget does not
  * cover by design: GCE operation waits (an insert or delete is one call: the request, then its
  * operation's `wait` until DONE), further pages of a list (`pageToken`, ARM's `$skiptoken`),
- * ARM's long-running-operation polls, and the OAuth token endpoints (the credential layer, below
+ * ARM's long-running-operation polls (and the final read of the resource after a PUT or DELETE
+ * answered 201/202: `lroFinalReads`), and the OAuth token endpoints (the credential layer, below
  * the port pipeline: Google's `token-url`, Entra's `entra.*`).
  */
 const CONTINUATION = new RegExp(
@@ -31,22 +32,45 @@ export function isBudgetContinuation(record: Pick<ProxyRecord, 'operation' | 'pa
 }
 
 /**
- * Windows in which one replica started more cloud calls than its token bucket allows
- * (`burst + qps * window`); the bound holds for any window, so sliding 1 s windows are checked.
- * Continuations of a call (`isBudgetContinuation`) are not counted.
+ * ARM long-running operations: a PUT/PATCH/DELETE answered 201 or 202 is polled, then the SDK
+ * reads the resource at its own URL once (final-state-via the original URI). That first GET of
+ * the same path by the same replica after such an answer is part of the call.
  */
-export function budgetExceedances(cloudRecords: readonly ProxyRecord[], budget: CallBudget, windowMs = 1_000): string[] {
-  const allowed = Math.floor(budget.burst + (budget.qps * windowMs) / 1_000);
+export function lroFinalReads(cloudRecords: readonly ProxyRecord[]): Set<ProxyRecord> {
+  const pending = new Set<string>();
+  const finals = new Set<ProxyRecord>();
+  for (const record of [...cloudRecords].sort((left, right) => left.startedAt - right.startedAt)) {
+    const key = `${record.replica} ${record.path.split('?')[0] ?? ''}`;
+    const method = record.method.toUpperCase();
+    if (['PUT', 'PATCH', 'DELETE'].includes(method) && (record.status === 201 || record.status === 202)) pending.add(key);
+    else if (method === 'GET' && pending.delete(key)) finals.add(record);
+  }
+  return finals;
+}
+
+/** The requests that took a token of the budget, per replica, in time order. */
+function budgetedStartTimes(cloudRecords: readonly ProxyRecord[]): Map<string, number[]> {
+  const finals = lroFinalReads(cloudRecords);
   const byReplica = new Map<string, number[]>();
   for (const record of cloudRecords) {
-    if (isBudgetContinuation(record)) continue;
+    if (isBudgetContinuation(record) || finals.has(record)) continue;
     const times = byReplica.get(record.replica) ?? [];
     times.push(record.startedAt);
     byReplica.set(record.replica, times);
   }
+  for (const times of byReplica.values()) times.sort((left, right) => left - right);
+  return byReplica;
+}
+
+/**
+ * Windows in which one replica started more cloud calls than its token bucket allows
+ * (`burst + qps * window`); the bound holds for any window, so sliding 1 s windows are checked.
+ * Continuations of a call (`isBudgetContinuation`, `lroFinalReads`) are not counted.
+ */
+export function budgetExceedances(cloudRecords: readonly ProxyRecord[], budget: CallBudget, windowMs = 1_000): string[] {
+  const allowed = Math.floor(budget.burst + (budget.qps * windowMs) / 1_000);
   const violations: string[] = [];
-  for (const [replica, times] of byReplica) {
-    times.sort((left, right) => left - right);
+  for (const [replica, times] of budgetedStartTimes(cloudRecords)) {
     let start = 0;
     let worst = 0;
     let worstAt = 0;
@@ -65,14 +89,8 @@ export function budgetExceedances(cloudRecords: readonly ProxyRecord[], budget: 
 
 /** The highest number of calls (continuations not counted) one replica started in any window, for the figures. */
 export function peakCallRate(cloudRecords: readonly ProxyRecord[], windowMs = 1_000): number {
-  const byReplica = new Map<string, number[]>();
-  for (const record of cloudRecords) {
-    if (isBudgetContinuation(record)) continue;
-    byReplica.set(record.replica, [...(byReplica.get(record.replica) ?? []), record.startedAt]);
-  }
   let peak = 0;
-  for (const times of byReplica.values()) {
-    times.sort((left, right) => left - right);
+  for (const times of budgetedStartTimes(cloudRecords).values()) {
     let start = 0;
     for (let end = 0; end < times.length; end++) {
       while ((times[end] ?? 0) - (times[start] ?? 0) >= windowMs) start++;
