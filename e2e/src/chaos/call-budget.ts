@@ -66,9 +66,15 @@ function budgetedStartTimes(cloudRecords: readonly ProxyRecord[]): Map<string, n
  * Windows in which one replica started more cloud calls than its token bucket allows
  * (`burst + qps * window`); the bound holds for any window, so sliding 1 s windows are checked.
  * Continuations of a call (`isBudgetContinuation`, `lroFinalReads`) are not counted.
+ *
+ * The proxy sees when a request arrives, the budget when it granted the token: a request may wait
+ * in between (the SDK acquiring an OAuth token, a connection, a busy event loop), which moves it
+ * later and can pack requests granted over a longer span into one window. With `sendDelayMs` the
+ * bound is the tokens grantable over the window plus that delay: `burst + qps * (window +
+ * sendDelay)`.
  */
-export function budgetExceedances(cloudRecords: readonly ProxyRecord[], budget: CallBudget, windowMs = 1_000): string[] {
-  const allowed = Math.floor(budget.burst + (budget.qps * windowMs) / 1_000);
+export function budgetExceedances(cloudRecords: readonly ProxyRecord[], budget: CallBudget, windowMs = 1_000, sendDelayMs = 0): string[] {
+  const allowed = Math.floor(budget.burst + (budget.qps * (windowMs + sendDelayMs)) / 1_000);
   const violations: string[] = [];
   for (const [replica, times] of budgetedStartTimes(cloudRecords)) {
     let start = 0;
