@@ -21,6 +21,7 @@ import {
   type LoadBalancer,
   type Routes,
 } from '@ccm/core/provider';
+import { completeFromMetadata } from './config/complete-from-metadata.js';
 import { DEFAULT_CLOUD_CONFIG_FILE_NAME, readGceCloudConfig, type GceCloudConfig } from './config/read-gce-cloud-config.js';
 import { GcpInstances } from './gcp-instances.js';
 import { GcpLoadBalancers } from './gcp-load-balancers.js';
@@ -33,13 +34,17 @@ import { ManagedZones } from './operations/managed-zones.js';
 import { ResourceLinks } from './operations/resource-links.js';
 import { RouteOperations } from './operations/route-operations.js';
 import type { ComputePort } from './ports/compute-port.js';
+import type { MetadataPort } from './ports/metadata-port.js';
 import { composeGcePort, createGceApiBudget, createGceCloudApiObserver, type GceApiBudgetOverrides } from './ports/gcp-port-pipeline.js';
 import { createComputeClients } from './ports/sdk/compute-clients.js';
+import { createHttpMetadataPort } from './ports/sdk/http-metadata-port.js';
 import { createSdkComputePort } from './ports/sdk/sdk-compute-port.js';
 import { GCE_PROVIDER_NAME } from './provider-id.js';
 
 export interface GcePorts {
   compute: ComputePort;
+  /** Asked only when gce.conf leaves project-id, local-zone or network-name unset. */
+  metadata: MetadataPort;
 }
 
 /** Seams for tests and simulators; production uses the defaults. */
@@ -103,7 +108,8 @@ export function defineGcpCloudProvider(options: GcpCloudOptions = {}): DefinedCl
     name: GCE_PROVIDER_NAME,
     configSchema: { read: readGceCloudConfig },
     defaultConfigFileName: DEFAULT_CLOUD_CONFIG_FILE_NAME,
-    create: (config, context) => createGcpCloudFromConfig(config, context, options),
+    create: async (config, context) =>
+      createGcpCloudFromConfig(await completeFromMetadata(config, options.ports?.metadata ?? createHttpMetadataPort(), context.configFileName), context, options),
   });
 }
 
