@@ -54,7 +54,7 @@ export function renderGcpReference(): string {
     '| --- | --- |',
     `| InstancesV2 | supported: provider ID \`gce://<project>/<zone>/<instance>\`, addresses, machine type, zone, region; existence ignores the status (as upstream); shutdown when the status is ${SHUTDOWN_STATUSES.map((status) => `\`${status}\``).join(', ')} (upstream: not implemented) |`,
     '| LoadBalancer | supported: the external network load balancer (target pool, forwarding rule, firewalls, legacy HTTP health checks) |',
-    '| Internal load balancer (`networking.gke.io/load-balancer-type: Internal`) | not supported: not implemented; such a Service gets one Warning event and nothing is created |',
+    '| Internal load balancer (`networking.gke.io/load-balancer-type: Internal`, `cloud.google.com/load-balancer-type`, class `networking.gke.io/l4-regional-internal-legacy`) | supported: shared unmanaged instance groups `k8s-ig--<cluster ID>` per zone (members from node names and zone labels), HTTP health check (shared `k8s-<cluster ID>-node` on 10256 or the Service\'s own on `healthCheckNodePort`), regional backend service (fingerprinted updates), INTERNAL forwarding rule on the subnetwork, `k8s-fw-<lb>` and health-check firewalls (`k8s-<cluster ID>-node-hc` / `<lb>-hc`); switching external/internal deletes the other kind; the `gke.networking.io/l4-ilb-v1` finalizer is read, not written |',
     '| Routes | supported: one route per pod CIDR with `nextHopInstance` (IPv4) |',
     '| Instances (v1), Zones | not supported: every controller uses InstancesV2 |',
     '| Clusters (GKE container API) | not supported |',
