@@ -225,6 +225,14 @@ describe('GCE internal load balancer', () => {
     await cloud.loadBalancer().ensureLoadBalancerDeleted('kubernetes', other);
   });
 
+  it('a Service whose annotation broke after creation is still deleted completely', async () => {
+    const { cloud, compute } = await harness();
+    await cloud.loadBalancer().ensureLoadBalancer('kubernetes', ilb({ externalTrafficPolicy: 'Local', healthCheckNodePort: 31000, annotations: { 'alpha.cloud.google.com/load-balancer-backend-share': 'true' } }), nodes);
+    // Now Cluster with a broken backend-share value: the names computed from the Service no longer match what exists.
+    await cloud.loadBalancer().ensureLoadBalancerDeleted('kubernetes', ilb({ annotations: { 'alpha.cloud.google.com/load-balancer-backend-share': 'maybe' } }));
+    expect(compute.backendServices.size + compute.instanceGroups.size + compute.globalHealthChecks.size + compute.forwardingRules.size + compute.firewalls.size + compute.addresses.size).toBe(0);
+  });
+
   it('deletion leaves a forwarding rule whose description names another Service', async () => {
     const { cloud, compute } = await harness();
     await cloud.loadBalancer().ensureLoadBalancer('kubernetes', ilb(), nodes);

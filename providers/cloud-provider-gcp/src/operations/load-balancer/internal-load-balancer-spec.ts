@@ -41,6 +41,34 @@ function invalidField(field: string, value: string, why: string): PermanentInval
   return new PermanentInvalidServiceConfigurationError(`${field}=${JSON.stringify(value)}: ${why}`, { annotation: field, value });
 }
 
+/** What deletion needs, read leniently: a Service with a broken annotation must still be deletable. */
+export interface InternalLoadBalancerNames {
+  name: string;
+  serviceName: string;
+  instanceGroupName: string;
+  backendServiceName: string;
+  healthCheckName: string;
+}
+
+export function internalLoadBalancerNames(service: V1Service, clusterId: string): InternalLoadBalancerNames {
+  const name = defaultLoadBalancerName(service);
+  const local = service.spec?.externalTrafficPolicy === 'Local';
+  let share = false;
+  try {
+    share = backendShareOf(service);
+  } catch {
+    share = false;
+  }
+  const protocol = service.spec?.ports?.[0]?.protocol ?? 'TCP';
+  return {
+    name,
+    serviceName: `${service.metadata?.namespace ?? ''}/${service.metadata?.name ?? ''}`,
+    instanceGroupName: instanceGroupName(clusterId),
+    backendServiceName: backendServiceName(name, clusterId, share && !local, protocol, service.spec?.sessionAffinity ?? ''),
+    healthCheckName: internalHealthCheckName(name, clusterId, !local),
+  };
+}
+
 export function buildInternalLoadBalancerSpec(service: V1Service, clusterId: string): InternalLoadBalancerSpec {
   const name = defaultLoadBalancerName(service);
   const serviceName = `${service.metadata?.namespace ?? ''}/${service.metadata?.name ?? ''}`;

@@ -17,7 +17,7 @@ import type { InstanceLocator } from '../instance-locator.js';
 import { nameOfLink, type ResourceLinks } from '../resource-links.js';
 import { firewallNeedsUpdate, firewallPorts } from './external-planners.js';
 import { hostInstances, hostTags } from './host-instances.js';
-import { buildInternalLoadBalancerSpec, type InternalLoadBalancerSpec } from './internal-load-balancer-spec.js';
+import { buildInternalLoadBalancerSpec, internalLoadBalancerNames, type InternalLoadBalancerSpec } from './internal-load-balancer-spec.js';
 import { internalHealthCheckFirewallName } from './internal-load-balancer-names.js';
 import {
   backendServiceNeedsUpdate,
@@ -100,28 +100,48 @@ export class InternalLoadBalancerOperations {
     });
   }
 
-  /** Everything this Service owns; shared instance groups and the shared health check only when nothing else uses them. */
+  /**
+   * Everything this Service owns (upstream `ensureInternalLoadBalancerDeleted`); shared instance
+   * groups and the shared health check only when nothing else uses them. Names are read leniently
+   * (a broken annotation does not block deletion), and the backend service and health check the
+   * forwarding rule actually used are deleted too.
+   */
   async delete(service: V1Service, options?: CallOptions): Promise<void> {
     const { compute, region, logger } = this.#context;
-    const spec = buildInternalLoadBalancerSpec(service, await this.#context.clusterId());
+    const names = internalLoadBalancerNames(service, await this.#context.clusterId());
     const owned = async (kind: string, name: string, read: () => Promise<{ description?: string } | undefined>): Promise<boolean> => {
       const found = await read();
       if (found === undefined) return false;
-      if (ownedBy(found.description, spec.serviceName)) return true;
-      logger.warn(`not deleting ${kind} ${name}: its description names another owner`, { service: spec.serviceName, description: found.description });
+      if (ownedBy(found.description, names.serviceName)) return true;
+      logger.warn(`not deleting ${kind} ${name}: its description names another owner`, { service: names.serviceName, description: found.description });
       return false;
     };
-    if (await owned('address', spec.name, () => compute.getAddress(region, spec.name, options))) await ignoring(['NotFound'], () => compute.deleteAddress(region, spec.name, options));
-    if (await owned('forwarding rule', spec.name, () => compute.getForwardingRule(region, spec.name, options))) await ignoring(['NotFound'], () => compute.deleteForwardingRule(region, spec.name, options));
-    if (await owned('backend service', spec.backendService.name, () => compute.getRegionBackendService(region, spec.backendService.name, options))) {
-      await ignoring(['NotFound', 'InUse'], () => compute.deleteRegionBackendService(region, spec.backendService.name, options));
+    if (await owned('address', names.name, () => compute.getAddress(region, names.name, options))) await ignoring(['NotFound'], () => compute.deleteAddress(region, names.name, options));
+    const rule = await compute.getForwardingRule(region, names.name, options);
+    const backendServices = new Set([names.backendServiceName]);
+    if (rule !== undefined && ownedBy(rule.description, names.serviceName)) {
+      if (rule.backendService !== undefined) backendServices.add(nameOfLink(rule.backendService));
+      await ignoring(['NotFound'], () => compute.deleteForwardingRule(region, names.name, options));
+    } else if (rule !== undefined) {
+      logger.warn(`not deleting forwarding rule ${names.name}: its description names another owner`, { service: names.serviceName, description: rule.description });
     }
-    for (const firewall of [trafficFirewallName(spec.name), spec.name]) {
+    const healthChecks = new Set([names.healthCheckName]);
+    for (const backendServiceName of backendServices) {
+      const found = await compute.getRegionBackendService(region, backendServiceName, options);
+      if (found === undefined) continue;
+      if (!ownedBy(found.description, names.serviceName)) {
+        logger.warn(`not deleting backend service ${backendServiceName}: its description names another owner`, { service: names.serviceName, description: found.description });
+        continue;
+      }
+      for (const check of found.healthChecks) healthChecks.add(nameOfLink(check));
+      await ignoring(['NotFound', 'InUse'], () => compute.deleteRegionBackendService(region, backendServiceName, options));
+    }
+    for (const firewall of [trafficFirewallName(names.name), names.name]) {
       if (await owned('firewall', firewall, () => compute.getFirewall(firewall, options))) await ignoring(['NotFound'], () => compute.deleteFirewall(firewall, options));
     }
-    await this.#deleteHealthCheckAndFirewall(spec.healthCheck.name, spec.serviceName, options);
+    for (const check of healthChecks) await this.#deleteHealthCheckAndFirewall(check, names.serviceName, options);
     for (const zone of await compute.listZones(region, options)) {
-      await ignoring(['NotFound', 'InUse'], () => compute.deleteInstanceGroup(zone, spec.instanceGroupName, options));
+      await ignoring(['NotFound', 'InUse'], () => compute.deleteInstanceGroup(zone, names.instanceGroupName, options));
     }
   }
 
