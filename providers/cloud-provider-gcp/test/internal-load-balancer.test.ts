@@ -130,6 +130,32 @@ describe('GCE internal load balancer', () => {
     expect(compute.forwardingRules.get(`${REGION}/${LB}`)?.subnetwork).toBe(`${FAKE_BASE_URL}projects/${PROJECT}/regions/${REGION}/subnetworks/ilb-subnet`);
   });
 
+  it('source ranges (spec or annotation) go to the traffic firewall; UDP Services get a UDP backend service, rule and firewall', async () => {
+    const { cloud, compute } = await harness();
+    await cloud.loadBalancer().ensureLoadBalancer('kubernetes', ilb({ loadBalancerSourceRanges: ['10.1.0.0/16'], ports: [{ port: 53, protocol: 'UDP' }] }), nodes);
+    expect(compute.firewalls.get(`k8s-fw-${LB}`)).toMatchObject({ sourceRanges: ['10.1.0.0/16'], allowed: [{ IPProtocol: 'udp', ports: ['53'] }] });
+    expect(compute.backendServices.get(`${REGION}/${LB}`)?.protocol).toBe('UDP');
+    expect(compute.forwardingRules.get(`${REGION}/${LB}`)).toMatchObject({ IPProtocol: 'UDP', ports: ['53'] });
+    await cloud.loadBalancer().ensureLoadBalancer('kubernetes', ilb({ annotations: { 'service.beta.kubernetes.io/load-balancer-source-ranges': '192.168.0.0/24, 10.2.0.0/16' } }), nodes);
+    expect(compute.firewalls.get(`k8s-fw-${LB}`)?.sourceRanges).toEqual(['10.2.0.0/16', '192.168.0.0/24']);
+    // The protocol change recreated the rule before the backend service was updated.
+    expect(compute.forwardingRules.get(`${REGION}/${LB}`)).toMatchObject({ IPProtocol: 'TCP', ports: ['80'] });
+    expect(compute.backendServices.get(`${REGION}/${LB}`)?.protocol).toBe('TCP');
+  });
+
+  it('the deprecated backend-share annotation shares too', async () => {
+    const { cloud, compute } = await harness();
+    await cloud.loadBalancer().ensureLoadBalancer('kubernetes', ilb({ sessionAffinity: 'None', annotations: { 'cloud.google.com/load-balancer-backend-share': 'true' } }), nodes);
+    expect([...compute.backendServices.keys()]).toEqual([`${REGION}/k8s-${CLUSTER_ID}-internal-tcp-nmv1-6eef6648406c333a`]);
+  });
+
+  it('nodes of another subnetwork (cloud.google.com/gke-node-pool-subnet) are left out of the instance groups', async () => {
+    const { cloud, compute } = await harness();
+    const other = makeNode('node-2', { labels: { 'topology.kubernetes.io/zone': ZONE, 'cloud.google.com/gke-node-pool-subnet': 'other-subnet' } });
+    await cloud.loadBalancer().ensureLoadBalancer('kubernetes', ilb(), [zoned('node-1'), other]);
+    expect(members(compute, ZONE)).toEqual(['node-1']);
+  });
+
   it('more than five ports: allPorts', async () => {
     const { cloud, compute } = await harness();
     await cloud.loadBalancer().ensureLoadBalancer('kubernetes', ilb({ ports: [1, 2, 3, 4, 5, 6].map((port) => ({ port })) }), nodes);
