@@ -2,7 +2,7 @@
  * Composition root of the GCE provider (upstream `newGCECloud`): reads gce.conf, builds the
  * Compute clients and the SDK-backed port behind the port pipeline (retries of transient
  * failures, the provider's one cloud API budget, the observer), the coalescing instance lookups,
- * and wires InstancesV2, LoadBalancer (external network LB) and Routes.
+ * and wires InstancesV2, LoadBalancer (external network LB and internal LB) and Routes.
  *
  * The port pipeline (`composeGcePort`, core's `composeCloudPort`), outside in: instance lookup
  * coalescers -> retries (5xx, network, token source) -> budget -> observer -> SDK adapter.
@@ -30,6 +30,7 @@ import { ConfigMapClusterId } from './kube/config-map-cluster-id.js';
 import { InstanceLocator } from './operations/instance-locator.js';
 import { CoalescedInstanceLookup } from './operations/instance-lookup.js';
 import { ExternalLoadBalancerOperations } from './operations/load-balancer/external-load-balancer.js';
+import { InternalLoadBalancerOperations } from './operations/load-balancer/internal-load-balancer.js';
 import { ManagedZones } from './operations/managed-zones.js';
 import { ResourceLinks } from './operations/resource-links.js';
 import { RouteOperations } from './operations/route-operations.js';
@@ -167,9 +168,23 @@ function createGcpCloudFromConfig(config: GceCloudConfig, context: CloudProvider
     config,
     apiBudget: budget,
     instancesV2: new GcpInstances({ locator, project: config.projectId, stackType: config.stackType }),
-    loadBalancers: new GcpLoadBalancers(
-      new ExternalLoadBalancerOperations({ compute, links, locator, region: config.region, networkName: config.networkName, nodeTags: config.nodeTags, clusterId, logger }),
-    ),
+    loadBalancers: new GcpLoadBalancers({
+      external: new ExternalLoadBalancerOperations({ compute, links, locator, region: config.region, networkName: config.networkName, nodeTags: config.nodeTags, clusterId, logger }),
+      internal: new InternalLoadBalancerOperations({
+        compute,
+        links,
+        locator,
+        region: config.region,
+        networkName: config.networkName,
+        subnetworkName: config.subnetworkName,
+        nodeTags: config.nodeTags,
+        clusterId,
+        logger,
+      }),
+      compute,
+      region: config.region,
+      alphaFeatures: config.alphaFeatures,
+    }),
     routes: new GcpRoutes(new RouteOperations({ compute, locator, links, networkName: config.networkName })),
     clusterIdStore,
   });

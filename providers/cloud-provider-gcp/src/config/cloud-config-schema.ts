@@ -57,6 +57,7 @@ export const GLOBAL_KEY_STATUS: Readonly<Record<GlobalKeys, KeyStatus>> = {
   networkProjectId: { status: 'supported' },
   networkName: { status: 'supported', note: 'Unset: read from the metadata server, as upstream.' },
   subnetworkName: { status: 'supported', note: 'Accepted; only the internal load balancer (not implemented) uses it.' },
+  subnetworkName: { status: 'supported', note: 'The subnetwork of internal load balancer VIPs (and of the instance groups\' nodes, see `cloud.google.com/gke-node-pool-subnet`). Not auto-detected: without it internal forwarding rules carry no subnetwork.' },
   secondaryRangeName: { status: 'not supported', note: 'Only used by the alias IPAM (node-ipam controller), which this CCM does not ship.' },
   nodeTags: { status: 'supported' },
   nodeInstancePrefix: { status: 'supported', note: 'Accepted; host lookups filter by exact node names, so the prefix filter is not needed.' },
@@ -65,6 +66,6 @@ export const GLOBAL_KEY_STATUS: Readonly<Record<GlobalKeys, KeyStatus>> = {
   apiEndpoint: { status: 'supported' },
   containerApiEndpoint: { status: 'not supported', note: 'The Clusters interface (GKE container API) is not offered.' },
   localZone: { status: 'supported', note: 'Unset: read with `project-id` from the metadata server, as upstream.' },
-  alphaFeatures: { status: 'not supported', note: 'Parsed and ignored: the gates only concern the internal load balancer, which is not implemented.' },
+  alphaFeatures: { status: 'supported', note: '`ILBSubsets`: new internal load balancers (no forwarding rule, no `gke.networking.io/l4-ilb-v1` finalizer, not the legacy internal class) are left to another controller. `SkipIGsManagement`, `ILBCustomSubnet`, `NetLBRbs` are accepted and ignored.' },
   stackType: { status: 'supported' },
 };

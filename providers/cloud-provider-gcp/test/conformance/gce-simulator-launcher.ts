@@ -27,7 +27,7 @@ export function gceSimulatorUnavailableReason(): string | undefined {
   return entry !== undefined && existsSync(entry) ? undefined : '@ccm/gce-simulator is not built (its dist/index.js is missing)';
 }
 
-export async function startSimulator(options: { project?: string; region?: string; zones?: string[]; network?: string } = {}): Promise<RunningGceSimulator> {
+export async function startSimulator(options: { project?: string; region?: string; zones?: string[]; network?: string; allowAnonymous?: boolean } = {}): Promise<RunningGceSimulator> {
   const simulator = (await import('@ccm/gce-simulator')) as typeof import('@ccm/gce-simulator');
   const document = simulator.discoveryDocumentPath();
   return simulator.startGceSimulator({ ...options, ...(existsSync(document) ? { discoveryDocument: document } : {}) });
