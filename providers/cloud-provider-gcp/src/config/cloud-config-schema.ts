@@ -56,7 +56,6 @@ export const GLOBAL_KEY_STATUS: Readonly<Record<GlobalKeys, KeyStatus>> = {
   projectId: { status: 'supported', note: 'Unset: read with `local-zone` from the metadata server (`GCE_METADATA_HOST` or metadata.google.internal), as upstream. A project number is used as given (upstream turns it into the name with `projects.get`).' },
   networkProjectId: { status: 'supported' },
   networkName: { status: 'supported', note: 'Unset: read from the metadata server, as upstream.' },
-  subnetworkName: { status: 'supported', note: 'Accepted; only the internal load balancer (not implemented) uses it.' },
   subnetworkName: { status: 'supported', note: 'The subnetwork of internal load balancer VIPs (and of the instance groups\' nodes, see `cloud.google.com/gke-node-pool-subnet`). Not auto-detected: without it internal forwarding rules carry no subnetwork.' },
   secondaryRangeName: { status: 'not supported', note: 'Only used by the alias IPAM (node-ipam controller), which this CCM does not ship.' },
   nodeTags: { status: 'supported' },
