@@ -39,7 +39,7 @@ openStackServicesSuite('openstack-client-ts against real OpenStack services', ()
   it('Keystone: password, token and application-credential authentication; catalog by region', async () => {
     const token = await client.session.token();
     expect(token.projectName).toBe(services.projectName);
-    expect(token.catalog.map((entry) => entry.type).sort()).toEqual(['identity', 'load-balancer', 'network']);
+    expect(token.catalog.map((entry) => entry.type).sort()).toEqual(['compute', 'identity', 'load-balancer', 'network']);
     expect(await client.session.endpoint('network')).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(isOpenStackError(await client.session.endpoint('network', { region: 'Elsewhere' }).catch((error: unknown) => error), 'EndpointNotFound')).toBe(true);
 
