@@ -284,7 +284,7 @@ openStackServicesSuite('openstack-services: real Keystone, Neutron and Octavia',
       }
     });
 
-    it('os-interface list and show, flavors list, detail and get', async () => {
+    it('os-interface list and show, flavors list, detail and get, flavor extra specs', async () => {
       const nova = endpoint('compute');
       const base = { major: 2, minor: 1 };
       expectLike((await inProject('GET', `${nova}/servers/${server}/os-interface`, base)).json, 'os-attach-interfaces/attach-interfaces-list-resp.json.tpl', base);
@@ -294,6 +294,7 @@ openStackServicesSuite('openstack-services: real Keystone, Neutron and Octavia',
         expectLike((await inProject('GET', `${nova}/flavors/detail`, version)).json, 'flavors/flavors-detail-resp.json.tpl', version);
         expectLike((await inProject('GET', `${nova}/flavors/1`, version)).json, 'flavors/flavor-get-resp.json.tpl', version);
       }
+      expectLike((await inProject('GET', `${nova}/flavors/1/os-extra_specs`, base)).json, 'flavor-extra-specs/flavor-extra-specs-list-resp.json.tpl', base);
     });
 
     afterAll(async () => {

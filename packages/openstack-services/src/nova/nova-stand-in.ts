@@ -302,11 +302,15 @@ export async function startNovaStandIn(options: NovaStandInOptions): Promise<Nov
     },
     'flavors.list': (context) => flavorList(context, false),
     'flavors.detail': (context) => flavorList(context, true),
-    'flavors.get': (context) => {
-      const flavor = flavors.find((candidate) => candidate.id === context.match.ids[0]);
-      if (flavor === undefined) throw new NovaFault(404, `Flavor ${context.match.ids[0]!} could not be found.`);
-      return { status: 200, body: { flavor: flavorDetailView(flavor, links) } };
-    },
+    'flavors.get': (context) => ({ status: 200, body: { flavor: flavorDetailView(flavorOf(context.match.ids[0]!), links) } }),
+    // The `openstack` CLI reads them for `flavor show`/`flavor list`.
+    'flavors.extraSpecs': (context) => ({ status: 200, body: { extra_specs: { ...flavorOf(context.match.ids[0]!).extraSpecs } } }),
+  };
+
+  const flavorOf = (id: string): FlavorRecord => {
+    const flavor = flavors.find((candidate) => candidate.id === id);
+    if (flavor === undefined) throw new NovaFault(404, `Flavor ${id} could not be found.`);
+    return flavor;
   };
 
   const flavorList = (context: RequestContext, detailed: boolean): Answer => {
