@@ -267,30 +267,34 @@ openStackServicesSuite('openstack-client-ts against real OpenStack services', ()
       });
       await octavia.loadBalancers.waitForStatus(lb.id, 'ACTIVE', { initialDelayMs: 500 });
 
-      const server = await cli.json<Record<string, unknown>>(['server', 'show', created.id]);
+      // Independent reads side by side (each CLI run spends seconds starting Python).
+      const [server, listed, floatingShown, portShown, routerShown, lbShown, listeners, pools] = await Promise.all([
+        cli.json<Record<string, unknown>>(['server', 'show', created.id]),
+        cli.json<{ ID: string; Status: string }[]>(['server', 'list', '-n', '--name', `^cli-node-${run}$`]),
+        cli.json<Record<string, unknown>>(['floating', 'ip', 'show', floating.id]),
+        cli.json<Record<string, unknown>>(['port', 'show', serverPort!.id]),
+        cli.json<{ routes: unknown }>(['router', 'show', router.id]),
+        cli.json<Record<string, unknown>>(['loadbalancer', 'show', lb.id]),
+        cli.json<{ id: string; name: string; protocol_port: number }[]>(['loadbalancer', 'listener', 'list', '--loadbalancer', lb.id]),
+        cli.json<{ id: string; name: string }[]>(['loadbalancer', 'pool', 'list', '--loadbalancer', lb.id]),
+      ]);
       expect([server['name'], server['status'], server['flavor'], server['OS-EXT-AZ:availability_zone']]).toEqual([`cli-node-${run}`, 'ACTIVE', 'm1.small (2)', 'zone-c']);
       expect(server['addresses']).toEqual({ [network.name]: [serverPort!.fixed_ips[0]!.ip_address] });
-      const listed = await cli.json<{ ID: string; Status: string }[]>(['server', 'list', '-n', '--name', `^cli-node-${run}$`]);
       expect(listed.map((entry) => [entry.ID, entry.Status])).toEqual([[created.id, 'ACTIVE']]);
-
-      const floatingShown = await cli.json<Record<string, unknown>>(['floating', 'ip', 'show', floating.id]);
       expect([floatingShown['port_id'], floatingShown['fixed_ip_address'], floatingShown['floating_ip_address']]).toEqual([port.id, port.fixed_ips[0]!.ip_address, floating.floating_ip_address]);
-      const portShown = await cli.json<Record<string, unknown>>(['port', 'show', serverPort!.id]);
       expect([portShown['device_id'], portShown['device_owner']]).toEqual([created.id, 'compute:zone-c']);
-
-      const routerShown = await cli.json<{ routes: unknown }>(['router', 'show', router.id]);
       expect(routerShown.routes).toEqual([{ destination: '10.244.7.0/24', nexthop: serverPort!.fixed_ips[0]!.ip_address }]);
-
-      const lbShown = await cli.json<Record<string, unknown>>(['loadbalancer', 'show', lb.id]);
       expect([lbShown['name'], lbShown['provisioning_status'], lbShown['vip_address'], lbShown['vip_subnet_id']]).toEqual([lbName, 'ACTIVE', port.fixed_ips[0]!.ip_address, subnet.id]);
-      const [listener] = await cli.json<{ id: string; name: string; protocol_port: number }[]>(['loadbalancer', 'listener', 'list', '--loadbalancer', lb.id]);
-      expect([listener?.name, listener?.protocol_port]).toEqual([`listener_0_${lbName}`, 443]);
-      const listenerShown = await cli.json<Record<string, unknown>>(['loadbalancer', 'listener', 'show', listener!.id]);
-      const [pool] = await cli.json<{ id: string; name: string }[]>(['loadbalancer', 'pool', 'list', '--loadbalancer', lb.id]);
-      expect([pool?.name, listenerShown['default_pool_id']]).toEqual([`pool_0_${lbName}`, pool?.id]);
-      const poolShown = await cli.json<Record<string, unknown>>(['loadbalancer', 'pool', 'show', pool!.id]);
+      const [listener] = listeners;
+      const [pool] = pools;
+      expect([listener?.name, listener?.protocol_port, pool?.name]).toEqual([`listener_0_${lbName}`, 443, `pool_0_${lbName}`]);
+      const [listenerShown, poolShown, members] = await Promise.all([
+        cli.json<Record<string, unknown>>(['loadbalancer', 'listener', 'show', listener!.id]),
+        cli.json<Record<string, unknown>>(['loadbalancer', 'pool', 'show', pool!.id]),
+        cli.json<{ name: string; address: string; protocol_port: number }[]>(['loadbalancer', 'member', 'list', pool!.id]),
+      ]);
+      expect(listenerShown['default_pool_id']).toBe(pool!.id);
       expect([poolShown['lb_algorithm'], poolShown['protocol']]).toEqual(['ROUND_ROBIN', 'TCP']);
-      const members = await cli.json<{ name: string; address: string; protocol_port: number }[]>(['loadbalancer', 'member', 'list', pool!.id]);
       expect(members.map((member) => [member.name, member.address, member.protocol_port])).toEqual([[`cli-node-${run}`, serverPort!.fixed_ips[0]!.ip_address, 30443]]);
 
       // A failing command is an error naming the command, with the password nowhere in it.
