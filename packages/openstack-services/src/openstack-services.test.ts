@@ -148,7 +148,7 @@ openStackServicesSuite('openstack-services: real Keystone, Neutron and Octavia',
 
   it('Nova stand-in: 401 without a token Keystone accepts, unknown routes refused', async () => {
     const nova = endpoint('compute');
-    for (const headers of [{}, { 'X-Auth-Token': 'not-a-token' }]) {
+    for (const headers of [{}, { 'X-Auth-Token': 'not-a-token' }] as Record<string, string>[]) {
       const response = await fetch(`${nova}/servers`, { headers });
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toContain('Keystone uri=');
