@@ -198,6 +198,48 @@ openStackServicesSuite('openstack-services: real Keystone, Neutron and Octavia',
     for (const id of ids) expect((await call('DELETE', `${nova}/servers/${id}`)).status).toBe(204);
   }, 120_000);
 
+  it('Nova stand-in: a member sees its own project only, without the admin-only attributes', async () => {
+    const nova = endpoint('compute');
+    const identity = services.authUrl;
+    const suffix = Date.now().toString(36);
+    const project = String((await call('POST', `${identity}/projects`, { project: { name: `nova-member-${suffix}`, domain_id: 'default' } })).json['project']!['id']);
+    const password = `member-${suffix}-password`;
+    const user = String((await call('POST', `${identity}/users`, { user: { name: `nova-member-${suffix}`, domain_id: 'default', password } })).json['user']!['id']);
+    const member = ((await call('GET', `${identity}/roles?name=member`)).json['roles'] as unknown as { id: string }[])[0]!.id;
+    expect((await call('PUT', `${identity}/projects/${project}/users/${user}/roles/${member}`)).status).toBe(204);
+    const login = await fetch(`${identity}/auth/tokens`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ auth: { identity: { methods: ['password'], password: { user: { id: user, password } } }, scope: { project: { id: project } } } }),
+    });
+    await login.arrayBuffer();
+    const memberToken = login.headers.get('x-subject-token') ?? '';
+    const asMember = async (method: string, path: string, body?: unknown, version = '2.47') => {
+      const response = await fetch(`${nova}${path}`, { method, headers: { 'X-Auth-Token': memberToken, 'Content-Type': 'application/json', 'OpenStack-API-Version': `compute ${version}` }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      const text = await response.text();
+      return { status: response.status, json: (text === '' ? {} : JSON.parse(text)) as Record<string, Record<string, unknown>> };
+    };
+    const neutron = endpoint('network');
+    const network = await call('POST', `${neutron}/v2.0/networks`, { network: { name: 'member-net', project_id: project } });
+    await call('POST', `${neutron}/v2.0/subnets`, { subnet: { network_id: network.json['network']!['id'], cidr: '10.24.0.0/24', ip_version: 4, project_id: project } });
+    const adminServer = await call('POST', `${nova}/servers`, { server: { name: 'admin-only', flavorRef: '1', imageRef: '70a599e0-31e7-49b7-b260-868f441e862b', networks: [{ uuid: network.json['network']!['id'] }] } });
+    const adminServerId = String(adminServer.json['server']!['id']);
+
+    const created = await asMember('POST', '/servers', { server: { name: 'member-server', flavorRef: '1', imageRef: '70a599e0-31e7-49b7-b260-868f441e862b', networks: 'auto' } });
+    expect(created.status).toBe(202);
+    const id = String(created.json['server']!['id']);
+    const shown = (await asMember('GET', `/servers/${id}`)).json['server']!;
+    expect([shown['tenant_id'], shown['user_id']]).toEqual([project, user]);
+    expect(Object.keys(shown).filter((key) => key.startsWith('OS-EXT-SRV-ATTR:') || key === 'host_status')).toEqual([]);
+    expect(shown['flavor']).toEqual({ vcpus: 1, ram: 512, disk: 1, ephemeral: 0, swap: 0, original_name: 'm1.tiny' });
+    const everything = (await asMember('GET', '/servers?all_tenants=1')).json['servers'] as unknown as { id: string }[];
+    expect(everything.map((entry) => entry.id)).toEqual([id]);
+    expect((await asMember('GET', `/servers/${adminServerId}`)).status).toBe(404);
+    expect((await asMember('DELETE', `/servers/${adminServerId}`)).status).toBe(404);
+    expect((await asMember('DELETE', `/servers/${id}`)).status).toBe(204);
+    expect((await call('DELETE', `${nova}/servers/${adminServerId}`)).status).toBe(204);
+  }, 120_000);
+
   novaApiSamplesSuite("Nova stand-in answers against python3-nova's API samples", () => {
     const directory = novaApiSamplesDirectory();
     const image = '70a599e0-31e7-49b7-b260-868f441e862b';

@@ -103,7 +103,7 @@ export async function startNovaStandIn(options: NovaStandInOptions): Promise<Nov
     return { status: 200, body };
   };
 
-  const createServer_ = async (context: RequestContext): Promise<Answer> => {
+  const createServerFromRequest = async (context: RequestContext): Promise<Answer> => {
     const request = parseServerCreateRequest(context.body, context.version, flavors, defaultZone);
     const id = randomUUID();
     const now = new Date();
@@ -222,7 +222,7 @@ export async function startNovaStandIn(options: NovaStandInOptions): Promise<Nov
   const handlers: Record<string, (context: RequestContext) => Promise<Answer> | Answer> = {
     'servers.list': (context) => listServers(context, false),
     'servers.detail': (context) => listServers(context, true),
-    'servers.create': createServer_,
+    'servers.create': createServerFromRequest,
     'servers.get': async (context) => {
       const server = visibleServer(context.match.ids[0]!, context.token);
       return { status: 200, body: { server: (await detail([server], context))[0] } };
