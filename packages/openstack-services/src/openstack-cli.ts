@@ -8,8 +8,9 @@
  *   await cli.run(['router', 'set', '--route', 'destination=...,gateway=...', routerId]);
  *
  * Each call writes a clouds.yaml (without the password, mode 0600) into a temporary directory
- * that is also HOME, and runs the CLI with only PATH, HOME, OS_CLIENT_CONFIG_FILE, OS_CLOUD and
- * OS_PASSWORD in its environment, so no user configuration leaks in; `caFile` becomes `cacert`.
+ * that is also HOME, and runs the CLI with only PATH, HOME, LANG, OS_CLIENT_CONFIG_FILE, OS_CLOUD,
+ * OS_PASSWORD (and OS_CACERT with TLS) in its environment, so no user configuration leaks in;
+ * `caFile` is also the clouds.yaml `cacert`.
  * The services have no image service (Glance): the image endpoint is set to an unused loopback
  * port with `image_api_version: 2`, so `server show`/`server list` fall back to the image ID as
  * the CLI does when an image lookup fails (pass `-n` to `server list`).
@@ -119,6 +120,7 @@ export class OpenStackCli {
         OS_CLIENT_CONFIG_FILE: join(home, 'clouds.yaml'),
         OS_CLOUD: cloud,
         OS_PASSWORD: this.endpoint.password,
+        ...(this.endpoint.caFile === undefined ? {} : { OS_CACERT: this.endpoint.caFile }),
       };
       return await new Promise<string>((resolve, reject) => {
         execFile(command, [...args], { env, cwd: home, timeout: this.#timeoutMs, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
