@@ -58,7 +58,6 @@ interface Answer {
   headers?: Record<string, string>;
 }
 
-
 export async function startNovaStandIn(options: NovaStandInOptions): Promise<NovaStandIn> {
   const tokens = new KeystoneTokenValidator(options.keystone);
   const neutron = new NeutronForNova(options.neutronUrl, tokens);
