@@ -37,7 +37,7 @@ describe('the azure-cloud-provider Secret (cloudConfigType merge)', () => {
 
   it('names the Secret and the key when the merged config is incomplete or malformed', async () => {
     const { source: connection, informer } = source();
-    await expect(connection.current()).rejects.toThrow('Secret kube-system/azure-cloud-provider key cloud-config was not found, and azure.json does not set "subscriptionId", "aadClientId", "aadClientSecret"');
+    await expect(connection.current()).rejects.toThrow('Secret kube-system/azure-cloud-provider key cloud-config was not found, and azure.json is not complete: no credential: set "aadClientSecret", "aadClientCertPath", "useManagedIdentityExtension": true, or "useFederatedWorkloadIdentityExtension": true with "aadFederatedTokenFile" (or AZURE_FEDERATED_TOKEN_FILE in the environment); key "subscriptionId" is required');
     informer.deliverAdd('kube-system/azure-cloud-provider', secret('1', '{"subscriptionId": 5}'));
     await expect(connection.current()).rejects.toThrow('Secret kube-system/azure-cloud-provider key cloud-config:1: key "subscriptionId": must be a string, got 5');
   });
