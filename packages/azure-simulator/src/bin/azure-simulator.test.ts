@@ -67,7 +67,13 @@ describe('azure-simulator binary', () => {
       clientSecret: expect.any(String),
       location: 'westus2',
       staticToken: 'tok',
+      imdsEndpoint: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      managedIdentityClientId: expect.any(String),
     });
+    // IMDS on its own plain-HTTP listener: the system-assigned identity's token.
+    const imds = await fetch(`${endpoint['imdsEndpoint']}/metadata/identity/oauth2/token?api-version=2018-02-01&resource=${encodeURIComponent(endpoint['resourceManagerEndpoint'] as string)}`, { headers: { Metadata: 'true' } });
+    expect(imds.status).toBe(200);
+    expect(await imds.json()).toMatchObject({ client_id: endpoint['managedIdentityClientId'], token_type: 'Bearer' });
     expect(simulator.stdout()).toContain(`azure-simulator listening on ${endpoint['resourceManagerEndpoint']}`);
     const ca = await readFile(endpoint['caCertFile'] as string, 'utf8');
     const configuration = await get(`${endpoint['activeDirectoryEndpoint']}/tenant-1/v2.0/.well-known/openid-configuration`, ca);
