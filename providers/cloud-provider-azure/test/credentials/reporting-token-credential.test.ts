@@ -29,7 +29,7 @@ describe('ReportingTokenCredential', () => {
     let now = 0;
     const logger = new RecordingLogger();
     const inner = scripted([refusal(7000215, 'a'), refusal(7000215, 'b'), refusal(7000215, 'c'), { token: 'tok', expiresOnTimestamp: 1 }]);
-    const credential = new ReportingTokenCredential(inner, { logger, description: { credential: 'client secret', clientId: 'c1' }, now: () => now, initialCooldownMs: 1_000, maxCooldownMs: 4_000 });
+    const credential = new ReportingTokenCredential(inner, { logger, description: { authentication: 'client secret', clientId: 'c1' }, now: () => now, initialCooldownMs: 1_000, maxCooldownMs: 4_000 });
 
     await expect(credential.getToken('scope')).rejects.toThrow(/AADSTS7000215/);
     // Within the cooldown Entra is not asked again.
@@ -50,14 +50,14 @@ describe('ReportingTokenCredential', () => {
 
     const refused = logger.lines.filter((line) => line.message.startsWith('Azure credential refused'));
     expect(refused).toHaveLength(1);
-    expect(refused[0]?.fields).toEqual({ credential: 'client secret', clientId: 'c1', problem: 'AuthenticationError: ClientSecretCredential authentication failed: AADSTS7000215: Invalid client secret provided.' });
+    expect(refused[0]?.fields).toEqual({ authentication: 'client secret', clientId: 'c1', problem: 'AuthenticationError: ClientSecretCredential authentication failed: AADSTS7000215: Invalid client secret provided.' });
     expect(logger.lines.filter((line) => line.message === 'Azure credential accepted again')).toHaveLength(1);
   });
 
   it('logs a new line when the problem changes', async () => {
     let now = 0;
     const logger = new RecordingLogger();
-    const credential = new ReportingTokenCredential(scripted([refusal(7000215, 'a'), refusal(700016, 'b')]), { logger, description: { credential: 'client secret' }, now: () => now });
+    const credential = new ReportingTokenCredential(scripted([refusal(7000215, 'a'), refusal(700016, 'b')]), { logger, description: { authentication: 'client secret' }, now: () => now });
     await expect(credential.getToken('scope')).rejects.toThrow();
     now = 10_000;
     await expect(credential.getToken('scope')).rejects.toThrow();

@@ -85,7 +85,7 @@ describe.skipIf(unavailable !== undefined)('credential kinds against the simulat
   ])('initializes a node with %s', async (_case, keys, kind) => {
     const { cloud, log } = await create(keys());
     expect((await cloud.instancesV2().instanceMetadata(node('agent-0')))?.providerId).toBe(providerIdOfAgent());
-    expect(log.lines.find((line) => line.message === 'Azure cloud provider configured')?.fields?.['credential']).toBe(kind);
+    expect(log.lines.find((line) => line.message === 'Azure cloud provider configured')?.fields?.['authentication']).toBe(kind);
     expect(log.lines.filter((line) => line.message.startsWith('Azure credential refused'))).toEqual([]);
   });
 

@@ -12,7 +12,7 @@ import type { Logger } from '@ccm/core/logging';
 
 export interface ReportingTokenCredentialOptions {
   logger: Logger;
-  /** What the credential is (no secret), e.g. `{ credential: 'client secret', clientId }`. */
+  /** What the credential is (no secret), e.g. `{ authentication: 'client secret', clientId }`. */
   description: Record<string, string>;
   now?: () => number;
   initialCooldownMs?: number;
