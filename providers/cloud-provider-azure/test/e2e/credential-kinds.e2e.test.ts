@@ -126,7 +126,8 @@ describe.skipIf(unavailable !== undefined)('azure-cloud-controller-manager with 
   });
 
   it('keeps running with a wrong client secret: the node stays tainted, one refusal line, no secret in the output', async () => {
-    const ccm = await startWithNode('wrong-secret-node', spec(writeConfig('wrong-secret', { aadClientSecret: WRONG_SECRET })));
+    // The certificate keys lose to the secret (upstream's order): their password must not show either.
+    const ccm = await startWithNode('wrong-secret-node', spec(writeConfig('wrong-secret', { aadClientSecret: WRONG_SECRET, aadClientCertPath: writePfx(cluster.directory, 'ignored.pfx', certificate, PFX_PASSWORD), aadClientCertPassword: PFX_PASSWORD })));
     await cluster.waitFor('the CCM to log the refused credential', () => ccm.process.output().includes('Azure credential refused'), WAIT_MS);
     await expectToHold(
       'node wrong-secret-node keeps its uninitialized taint while the CCM runs',
@@ -144,6 +145,23 @@ describe.skipIf(unavailable !== undefined)('azure-cloud-controller-manager with 
     expect(refused).toHaveLength(1);
     expect(refused[0]).toMatch(/AADSTS7000215: Invalid client secret provided\./);
     expect(lines.filter((line) => /^\s+at\s/.test(line)), 'no stack trace').toEqual([]);
+    expectNoSecretIn(ccm);
+  });
+
+  it('keeps running with a refused federated token (another issuer key): one refusal line, the assertion in no output line', async () => {
+    const tokenFile = join(cluster.directory, 'refused-identity-token');
+    const assertion = serviceAccountToken({ issuer: ISSUER, subject: SUBJECT, privateKeyPem: issuerKeyPair().privateKey });
+    assertions.push(assertion);
+    writeFileSync(tokenFile, assertion);
+    const ccm = await startWithNode('wi-refused-node', spec(writeConfig('workload-identity-refused', { useFederatedWorkloadIdentityExtension: true, aadFederatedTokenFile: tokenFile })));
+    await cluster.waitFor('the CCM to log the refused assertion', () => ccm.process.output().includes('Azure credential refused'), WAIT_MS);
+    // A few node retries later the refusal is still logged once.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(ccm.process.isRunning()).toBe(true);
+    const refused = ccm.process.output().split('\n').filter((line) => line.includes('Azure credential refused'));
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatch(/AADSTS700027/);
+    expect(isInitialized(await cluster.client.getNode('wi-refused-node'))).toBe(false);
     expectNoSecretIn(ccm);
   });
 
