@@ -88,6 +88,18 @@ describe.skipIf(unavailable !== undefined)('azure-cloud-controller-manager with 
     );
   }
 
+  /** Milliseconds from the first to the last of some klog lines (`E1128 00:28:35.007708 ...`). */
+  function spanMs(lines: readonly string[]): number {
+    const timeOf = (line: string): number => {
+      const match = /^[IWEF]\d{4} (\d{2}):(\d{2}):(\d{2})\.(\d{6}) /.exec(line);
+      if (match === null) throw new Error(`not a klog line: ${line}`);
+      const [hours, minutes, seconds, micros] = match.slice(1).map(Number) as [number, number, number, number];
+      return ((hours * 60 + minutes) * 60 + seconds) * 1000 + micros / 1000;
+    };
+    const span = timeOf(lines[lines.length - 1] ?? '') - timeOf(lines[0] ?? '');
+    return span < 0 ? span + 86_400_000 : span;
+  }
+
   function expectNoSecretIn(ccm: CcmInstance): void {
     const secrets: Record<string, string> = { clientSecret: simulator.clientSecret, wrongSecret: WRONG_SECRET, pfxPassword: PFX_PASSWORD, privateKey: certificate.privateKeyPem.split('\n')[1] ?? '' };
     assertions.forEach((assertion, index) => (secrets[`assertion${index}`] = assertion));
@@ -145,6 +157,11 @@ describe.skipIf(unavailable !== undefined)('azure-cloud-controller-manager with 
     expect(refused).toHaveLength(1);
     expect(refused[0]).toMatch(/AADSTS7000215: Invalid client secret provided\./);
     expect(lines.filter((line) => /^\s+at\s/.test(line)), 'no stack trace').toEqual([]);
+    // No crash loop, no hot loop: core requeues the node with exponential backoff (5 ms doubling),
+    // so the failed syncs over the run are logarithmic in its length (plus the kubelet's events).
+    const syncErrors = lines.filter((line) => line.includes("error syncing 'wrong-secret-node'"));
+    expect(syncErrors.length).toBeGreaterThan(1);
+    expect(syncErrors.length).toBeLessThanOrEqual(Math.ceil(Math.log2((spanMs(syncErrors) + 1) / 5 + 1)) + 4);
     expectNoSecretIn(ccm);
   });
 
