@@ -67,6 +67,14 @@ describe('ReportingTokenCredential', () => {
     ]);
   });
 
+  it('explains MSAL codes that say little by themselves', () => {
+    const error = new Error('endpoints_resolution_error: See https://aka.ms/msal.js.errors#endpoints_resolution_error for details');
+    error.name = 'CredentialUnavailableError';
+    expect(describeCredentialProblem(error)).toBe(
+      'CredentialUnavailableError: endpoints_resolution_error: See https://aka.ms/msal.js.errors#endpoints_resolution_error for details (the Entra authority could not be reached, or did not serve its OpenID configuration)',
+    );
+  });
+
   it('drops the trace and correlation IDs and the timestamp from the problem', () => {
     expect(describeCredentialProblem(refusal(7000215, 'x'))).toBe('AuthenticationError: ClientSecretCredential authentication failed: AADSTS7000215: Invalid client secret provided.');
   });

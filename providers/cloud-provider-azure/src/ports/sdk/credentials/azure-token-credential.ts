@@ -59,5 +59,6 @@ export function createAzureTokenCredential(settings: TokenCredentialSettings): T
       break;
     }
   }
-  return new ReportingTokenCredential(inner, { logger: settings.logger, description: describeAzureCredential(credential) });
+  const description = { ...describeAzureCredential(credential), ...(credential.kind === 'managed-identity' ? {} : { authorityHost: settings.authorityHost }) };
+  return new ReportingTokenCredential(inner, { logger: settings.logger, description });
 }

@@ -59,5 +59,12 @@ export function describeCredentialProblem(error: unknown): string {
     .replace(/\s*Correlation ID: [\w-]+/gi, '')
     .replace(/\s*Timestamp: [\d\-: .Z]+/gi, '')
     .trim();
-  return `${name}: ${cleaned}`;
+  const explanation = MSAL_CODE_EXPLANATIONS.find(([code]) => cleaned.includes(code))?.[1];
+  return `${name}: ${cleaned}${explanation === undefined ? '' : ` (${explanation})`}`;
 }
+
+/** MSAL error codes whose message alone says little. */
+const MSAL_CODE_EXPLANATIONS: ReadonlyArray<readonly [string, string]> = [
+  ['endpoints_resolution_error', 'the Entra authority could not be reached, or did not serve its OpenID configuration'],
+  ['network_error', 'the token endpoint could not be reached'],
+];
