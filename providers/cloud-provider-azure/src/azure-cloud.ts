@@ -1,7 +1,7 @@
 /**
  * Composition root of the Azure provider (upstream `NewCloud`): reads `azure.json`, builds the
- * SDK clients (Entra client-secret credential against the configured authority, ARM clients
- * against the configured endpoint), the Compute and Network ports behind the port pipeline
+ * SDK clients (the Entra credential of the configured kind against the configured authority,
+ * built at start when the file names it, ARM clients against the configured endpoint), the Compute and Network ports behind the port pipeline
  * (`composeAzurePort`: retries of transient failures -> the one cloud API budget -> the
  * observer -> the SDK adapter), the cached instance lookups, and the capabilities:
  * InstancesV2 always, Routes when `routeTableName` is set. LoadBalancer is not offered yet.
