@@ -1,8 +1,8 @@
 /**
  * A TokenCredential that reports its problems and backs off: a refused credential (wrong secret,
  * unknown client, expired assertion, IMDS without the identity) is logged once per distinct
- * problem (an AADSTS code, or the error's kind and first line without Entra's trace and
- * correlation IDs), and its recovery once; after a failure, token requests during a cooldown
+ * problem (the error's kind and first line without Entra's trace and correlation IDs) until a
+ * token is issued again, and that recovery once; after a failure, token requests during a cooldown
  * (1 s doubling to 60 s) fail with the same error without asking Entra again, so a node
  * controller that requeues every node does not hammer the token endpoint. Tokens and
  * assertions are never logged; Entra's messages carry none.
@@ -22,7 +22,8 @@ export interface ReportingTokenCredentialOptions {
 export class ReportingTokenCredential implements TokenCredential {
   readonly #inner: TokenCredential;
   readonly #options: Required<Omit<ReportingTokenCredentialOptions, 'logger' | 'description'>> & Pick<ReportingTokenCredentialOptions, 'logger' | 'description'>;
-  #problem: string | undefined;
+  /** The problems logged since the last token. */
+  readonly #problems = new Set<string>();
   #cooldown: { until: number; delayMs: number; error: unknown } | undefined;
 
   constructor(inner: TokenCredential, options: ReportingTokenCredentialOptions) {
@@ -35,14 +36,14 @@ export class ReportingTokenCredential implements TokenCredential {
     if (this.#cooldown !== undefined && now < this.#cooldown.until) throw this.#cooldown.error;
     try {
       const token = await this.#inner.getToken(scopes, options);
-      if (this.#problem !== undefined) this.#options.logger.info('Azure credential accepted again', this.#options.description);
-      this.#problem = undefined;
+      if (this.#problems.size > 0) this.#options.logger.info('Azure credential accepted again', this.#options.description);
+      this.#problems.clear();
       this.#cooldown = undefined;
       return token;
     } catch (error) {
       const problem = describeCredentialProblem(error);
-      if (problem !== this.#problem) this.#options.logger.warn('Azure credential refused; ARM calls fail until it is fixed', { ...this.#options.description, problem });
-      this.#problem = problem;
+      if (!this.#problems.has(problem)) this.#options.logger.warn('Azure credential refused; ARM calls fail until it is fixed', { ...this.#options.description, problem });
+      this.#problems.add(problem);
       const delayMs = this.#cooldown === undefined ? this.#options.initialCooldownMs : Math.min(this.#options.maxCooldownMs, this.#cooldown.delayMs * 2);
       this.#cooldown = { until: this.#options.now() + delayMs, delayMs, error };
       throw error;
