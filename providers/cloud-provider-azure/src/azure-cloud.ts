@@ -125,8 +125,36 @@ function deferredPort<Port extends object>(methods: ReadonlyArray<keyof Port & s
   return port as Port;
 }
 
-const COMPUTE_METHODS = ['listVirtualMachines', 'listScaleSets', 'listScaleSetVirtualMachines'] as const satisfies ReadonlyArray<keyof ComputePort>;
-const NETWORK_METHODS = ['listNetworkInterfaces', 'listScaleSetNetworkInterfaces', 'listPublicIpAddresses', 'getNetworkInterface', 'getPublicIpAddress', 'getRouteTable', 'createRouteTable', 'putRoute', 'deleteRoute'] as const satisfies ReadonlyArray<keyof NetworkPort>;
+const COMPUTE_METHODS = [
+  'listVirtualMachines',
+  'listScaleSets',
+  'listScaleSetVirtualMachines',
+  'getScaleSetNetwork',
+  'setScaleSetBackendPools',
+  'getScaleSetVirtualMachineNetwork',
+  'setScaleSetVirtualMachineBackendPools',
+] as const satisfies ReadonlyArray<keyof ComputePort>;
+const NETWORK_METHODS = [
+  'listNetworkInterfaces',
+  'listScaleSetNetworkInterfaces',
+  'listPublicIpAddresses',
+  'getNetworkInterface',
+  'getPublicIpAddress',
+  'getRouteTable',
+  'createRouteTable',
+  'putRoute',
+  'deleteRoute',
+  'setNetworkInterfaceBackendPools',
+  'getLoadBalancer',
+  'putLoadBalancer',
+  'deleteLoadBalancer',
+  'getPublicIp',
+  'listPublicIps',
+  'putPublicIp',
+  'deletePublicIp',
+  'getSecurityGroup',
+  'putSecurityGroup',
+] as const satisfies ReadonlyArray<keyof NetworkPort>;
 
 function createAzureCloudFromConfig(read: AzureConfigFile, context: CloudProviderCreateContext, options: AzureCloudOptions): AzureCloud {
   const { config } = read;
