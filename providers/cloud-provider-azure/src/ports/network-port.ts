@@ -39,6 +39,8 @@ export interface AzureFrontendIpConfiguration {
 export interface AzureBackendAddressPool {
   name: string;
   id?: string;
+  /** Read-only: the NIC and scale-set VM IP configurations (ARM IDs) in the pool. */
+  backendIpConfigurationIds?: string[];
 }
 
 export type AzureProbeProtocol = 'Tcp' | 'Http' | 'Https';

@@ -41,7 +41,11 @@ export function loadBalancerOf(balancer: LoadBalancer): AzureLoadBalancer {
       ...(frontend.privateIPAllocationMethod === undefined ? {} : { privateIpAllocationMethod: frontend.privateIPAllocationMethod === 'Static' ? 'Static' : 'Dynamic' }),
       ...(frontend.privateIPAddressVersion === undefined ? {} : { privateIpAddressVersion: frontend.privateIPAddressVersion === 'IPv6' ? 'IPv6' : 'IPv4' }),
     })),
-    backendAddressPools: (balancer.backendAddressPools ?? []).map((pool) => ({ name: pool.name ?? '', ...(pool.id === undefined ? {} : { id: pool.id }) })),
+    backendAddressPools: (balancer.backendAddressPools ?? []).map((pool) => ({
+      name: pool.name ?? '',
+      ...(pool.id === undefined ? {} : { id: pool.id }),
+      backendIpConfigurationIds: (pool.backendIPConfigurations ?? []).map((member) => member.id ?? '').filter((id) => id !== ''),
+    })),
     probes: (balancer.probes ?? []).map((probe) => ({
       name: probe.name ?? '',
       protocol: (probe.protocol ?? 'Tcp') as AzureProbeProtocol,
