@@ -239,8 +239,8 @@ export function readServiceLoadBalancerOptions(service: V1Service): ServiceLoadB
   const threshold = get(ANNOTATIONS.probeNumOfProbe);
   if (threshold !== undefined) probe.probeThreshold = integerOf(ANNOTATIONS.probeNumOfProbe.key, threshold, 1, 119);
   if (interval !== undefined || threshold !== undefined) {
-    const which = interval !== undefined ? ANNOTATIONS.probeInterval.key : ANNOTATIONS.probeNumOfProbe.key;
-    checkProbeTotal(which, (interval ?? threshold) as string, probe.intervalInSeconds, probe.probeThreshold);
+    const which = threshold !== undefined ? ANNOTATIONS.probeNumOfProbe.key : ANNOTATIONS.probeInterval.key;
+    checkProbeTotal(which, (threshold ?? interval) as string, probe.intervalInSeconds, probe.probeThreshold);
   }
 
   const ports = new Map<number, PortOptions>();

@@ -77,6 +77,7 @@ export class ServiceLoadBalancerOperations {
     const parsed = readServiceLoadBalancerOptions(service);
     const names = this.#names(clusterName, service, parsed.internal);
     const spec = buildServiceLoadBalancerSpec(service, parsed, { poolName: names.poolName, disableOutboundSnat: this.#settings.disableOutboundSnat });
+    const previousAddresses = await this.#serviceAddresses(names, options);
     const publicIp = parsed.internal ? undefined : await this.#ensurePublicIp(names, service, parsed, options);
     const frontend = this.#frontendOf(spec, parsed, publicIp);
     const balancer = await this.#reconcileLoadBalancer(names.loadBalancerName, names, spec, frontend, options);
@@ -84,7 +85,7 @@ export class ServiceLoadBalancerOperations {
     const address = this.#addressOf(balancer, spec.frontendName, publicIp);
     if (address === undefined || address === '') throw new CloudStateError(`frontend ${spec.frontendName} of load balancer ${names.loadBalancerName} has no address yet`);
     await this.#reconcilePool(balancer, names.poolName, await this.#virtualMachinesOf(nodes, options), options);
-    await this.#reconcileSecurityGroup([address], address, spec, options);
+    await this.#reconcileSecurityGroup(previousAddresses, address, spec, options);
     // The other kind's load balancer (the Service switched between internal and external).
     await this.#removeFromLoadBalancer(names.otherLoadBalancerName, names, options);
     await this.#releasePublicIps(names, publicIp?.name, this.#publicIpResourceGroup(parsed), options);
@@ -101,15 +102,7 @@ export class ServiceLoadBalancerOperations {
 
   async delete(clusterName: string, service: V1Service, options?: CloudCallOptions): Promise<void> {
     const names = this.#names(clusterName, service, wantsInternalLoadBalancer(service));
-    const addresses: string[] = [];
-    for (const name of [names.loadBalancerName, names.otherLoadBalancerName]) {
-      const balancer = await this.#read(() => this.#network.getLoadBalancer(this.#settings.loadBalancerResourceGroup, name, options));
-      for (const frontend of balancer?.frontendIpConfigurations.filter((item) => ownedBy(names.base, item.name)) ?? []) {
-        const address = await this.#frontendAddress(frontend, options);
-        if (address) addresses.push(address);
-      }
-    }
-    await this.#reconcileSecurityGroup(addresses, undefined, undefined, options);
+    await this.#reconcileSecurityGroup(await this.#serviceAddresses(names, options), undefined, undefined, options);
     await this.#removeFromLoadBalancer(names.loadBalancerName, names, options);
     await this.#removeFromLoadBalancer(names.otherLoadBalancerName, names, options);
     const annotated = service.metadata?.annotations?.[ANNOTATIONS.resourceGroup.key]?.trim();
@@ -123,6 +116,19 @@ export class ServiceLoadBalancerOperations {
     if (frontend === undefined) return undefined;
     const address = await this.#frontendAddress(frontend, options);
     return address ? { ingress: [{ ip: address }] } : undefined;
+  }
+
+  /** The addresses of the Service's frontends on both load balancers (their security rules are the Service's). */
+  async #serviceAddresses(names: Names, options?: CloudCallOptions): Promise<string[]> {
+    const addresses: string[] = [];
+    for (const name of [names.loadBalancerName, names.otherLoadBalancerName]) {
+      const balancer = await this.#read(() => this.#network.getLoadBalancer(this.#settings.loadBalancerResourceGroup, name, options));
+      for (const frontend of balancer?.frontendIpConfigurations.filter((item) => ownedBy(names.base, item.name)) ?? []) {
+        const address = await this.#frontendAddress(frontend, options);
+        if (address) addresses.push(address);
+      }
+    }
+    return addresses;
   }
 
   #names(clusterName: string, service: V1Service, internal: boolean): Names {
