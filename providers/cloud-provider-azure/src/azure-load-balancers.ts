@@ -2,8 +2,9 @@
  * LoadBalancer of the Azure provider (upstream `azure_loadbalancer.go`, Standard SKU): Services
  * become frontends of the shared cluster load balancer `<cluster>` (`loadBalancerName`) or
  * `<cluster>-internal`. Services of another `loadBalancerClass` are left alone
- * (ImplementedElsewhere). Nodes excluded from load balancers (the exclude label, control-plane
- * nodes with `excludeMasterFromStandardLB`, unmanaged nodes) never join the backend pool.
+ * (ImplementedElsewhere). The nodes are those the service controller passes (it already drops
+ * nodes labelled `node.kubernetes.io/exclude-from-external-load-balancers`); control-plane nodes
+ * (with `excludeMasterFromStandardLB`) and unmanaged nodes never join the backend pool either.
  */
 import type { V1Node, V1Service } from '@kubernetes/client-node';
 import { ImplementedElsewhereError, type CloudCallOptions, type LoadBalancer, type LoadBalancerStatus } from '@ccm/core/provider';
@@ -13,13 +14,11 @@ import type { ServiceLoadBalancerOperations } from './operations/load-balancer/s
 import type { AzureVirtualMachine } from './ports/compute-port.js';
 import { parseAzureProviderId } from './provider-id.js';
 
-export const LABEL_EXCLUDE_FROM_EXTERNAL_LOAD_BALANCERS = 'node.kubernetes.io/exclude-from-external-load-balancers';
 export const CONTROL_PLANE_LABELS = ['node-role.kubernetes.io/control-plane', 'node-role.kubernetes.io/master'] as const;
 
 /** Whether a node stays out of the backend pool (upstream `ShouldNodeExcludedFromLoadBalancer`). */
 export function excludedFromLoadBalancers(node: V1Node, excludeControlPlane: boolean): boolean {
   const labels = node.metadata?.labels ?? {};
-  if (labels[LABEL_EXCLUDE_FROM_EXTERNAL_LOAD_BALANCERS] !== undefined) return true;
   if (excludeControlPlane && CONTROL_PLANE_LABELS.some((label) => labels[label] !== undefined)) return true;
   return isUnmanaged(node);
 }

@@ -163,14 +163,14 @@ describe('LoadBalancer: external Services', () => {
     await lb.ensureLoadBalancerDeleted(CLUSTER, service({ name: 'api', uid: OTHER_UID }));
   });
 
-  it('node changes: excluded and control-plane nodes stay out, nodes gone leave the pool (VM NIC and scale-set VM)', async () => {
+  it('node changes: control-plane and unmanaged nodes stay out, nodes gone leave the pool (VM NIC and scale-set VM)', async () => {
     const { harness, lb, nodes } = await cluster();
     addVirtualMachine(harness, 'master-0', '10.0.0.9');
     addVirtualMachine(harness, 'node-x', '10.0.0.10');
     await lb.ensureLoadBalancer(CLUSTER, service(), [
       ...nodes,
       node('master-0', { labels: { 'node-role.kubernetes.io/control-plane': '' } }),
-      node('node-x', { labels: { 'node.kubernetes.io/exclude-from-external-load-balancers': 'true' } }),
+      node('node-x', { labels: { 'kubernetes.azure.com/managed': 'false' } }),
     ]);
     const members = async () =>
       (await harness.network.getLoadBalancer(RESOURCE_GROUP, CLUSTER)).backendAddressPools[0]?.backendIpConfigurationIds?.map((id) => {
