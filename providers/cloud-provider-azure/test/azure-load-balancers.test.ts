@@ -184,6 +184,13 @@ describe('LoadBalancer: external Services', () => {
     expect(harness.compute.scaleSetNetworks.get(`${RESOURCE_GROUP}/pool`.toLowerCase())?.ipConfigurations[0]?.loadBalancerBackendAddressPoolIds).toEqual([]);
   });
 
+  it('excludeMasterFromStandardLB false lets control-plane nodes into the pool', async () => {
+    const { harness, lb } = await cluster({ ...CONFIG, excludeMasterFromStandardLB: false });
+    addVirtualMachine(harness, 'master-0', '10.0.0.9');
+    await lb.ensureLoadBalancer(CLUSTER, service(), [node('master-0', { labels: { 'node-role.kubernetes.io/control-plane': '' } })]);
+    expect((await harness.network.getLoadBalancer(RESOURCE_GROUP, CLUSTER)).backendAddressPools[0]?.backendIpConfigurationIds?.map((id) => id.split('/')[8])).toEqual(['master-0-nic']);
+  });
+
   it('a stale etag (412) is read again and the write retried', async () => {
     const { harness, lb, nodes } = await cluster();
     harness.network.log.failNext('network.putLoadBalancer', armError('network.putLoadBalancer', 'PreconditionFailed', 'PreconditionFailed', { httpStatus: 412 }));
