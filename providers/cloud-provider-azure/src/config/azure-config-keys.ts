@@ -87,7 +87,7 @@ export const AZURE_CONFIG_KEYS: readonly ConfigKeySpec[] = [
   supported('disableAvailabilitySetNodes', 'boolean', 'false', 'With vmType=vmss: nodes are only uniform scale-set VMs (no VM lists).'),
   supported('enableVmssFlexNodes', 'boolean', 'false', 'With vmType=vmss: accepted; flexible scale-set VMs are found with the resource group\'s VMs either way.'),
   notSupported('useInstanceMetadata', 'boolean', 'false', 'The instance metadata service is not used; every node is looked up through ARM.'),
-  supported('loadBalancerSku', 'string', 'standard', 'Only `standard` is offered (Standard SKU load balancers and public IPs); `basic` and `service` are refused.'),
+  notSupported('loadBalancerSku', 'string', 'standard', 'Only the Standard SKU is offered: load balancers and public IPs are Standard whatever this says.'),
   supported('loadBalancerName', 'string', '', 'Name of the cluster load balancer (internal: `<name>-internal`); default the cluster name (`--cluster-name`).'),
   supported('loadBalancerResourceGroup', 'string', '', 'Resource group of the load balancers (default resourceGroup).'),
   supported('excludeMasterFromStandardLB', 'boolean', 'true', 'Nodes labelled `node-role.kubernetes.io/control-plane` or `/master` stay out of the backend pool.'),

@@ -197,10 +197,6 @@ export function resolveAzureCloudConfig(sources: readonly AzureConfigValues[], o
     problems.push({ ...placeOf('vmType'), message: `key "vmType": must be one of vmss, standard, vmssflex; got ${JSON.stringify(vmType)}` });
   }
   const resourceGroup = required('resourceGroup');
-  const loadBalancerSku = (text_('loadBalancerSku', 'standard') || 'standard').toLowerCase();
-  if (loadBalancerSku !== 'standard') {
-    problems.push({ ...placeOf('loadBalancerSku'), message: `key "loadBalancerSku": only standard is supported; got ${JSON.stringify(text_('loadBalancerSku'))}` });
-  }
   const maximumLoadBalancerRuleCount = integer('maximumLoadBalancerRuleCount', 250);
   if (maximumLoadBalancerRuleCount < 1) problems.push({ ...placeOf('maximumLoadBalancerRuleCount'), message: 'key "maximumLoadBalancerRuleCount": must be at least 1' });
   const tags = parseTags(text_('tags'), placeOf('tags').fileName, lines.get('tags'), problems);

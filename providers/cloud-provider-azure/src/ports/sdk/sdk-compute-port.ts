@@ -11,7 +11,7 @@ import type {
 import { AzureApiError } from '../../errors.js';
 import type { AzureScaleSetNetwork, AzureVirtualMachine, ComputePort } from '../compute-port.js';
 import { parseArmResourceId } from '../../arm-resource-id.js';
-import { LRO_POLL_INTERVAL_MS } from './lro-poll-interval.js';
+import { pollPromisePoller } from './lro-poll-interval.js';
 import { callAzure } from './sdk-errors.js';
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
@@ -117,11 +117,14 @@ export function createSdkComputePort(client: ComputeManagementClient): ComputePo
         const configurations = scaleSet.virtualMachineProfile?.networkProfile?.networkInterfaceConfigurations ?? [];
         setPools(operation, configurations, key, poolIds);
         // A PATCH of the network profile alone (upstream sends the model's network profile too).
-        await client.virtualMachineScaleSets.update(
-          resourceGroup,
-          scaleSetName,
-          { virtualMachineProfile: { networkProfile: { networkInterfaceConfigurations: configurations } } },
-          { abortSignal: options?.signal, updateIntervalInMs: LRO_POLL_INTERVAL_MS, ...(scaleSet.etag === undefined ? {} : { ifMatch: scaleSet.etag }) },
+        await pollPromisePoller(
+          client.virtualMachineScaleSets.update(
+            resourceGroup,
+            scaleSetName,
+            { virtualMachineProfile: { networkProfile: { networkInterfaceConfigurations: configurations } } },
+            { abortSignal: options?.signal, ...(scaleSet.etag === undefined ? {} : { ifMatch: scaleSet.etag }) },
+          ),
+          options?.signal,
         );
       });
     },
@@ -137,12 +140,15 @@ export function createSdkComputePort(client: ComputeManagementClient): ComputePo
         if (etag !== undefined && vm.etag !== etag) throw staleEtag(operation, vm.etag, etag);
         const configurations = vm.networkProfileConfiguration?.networkInterfaceConfigurations ?? [];
         setPools(operation, configurations, key, poolIds);
-        await client.virtualMachineScaleSetVMs.update(
-          resourceGroup,
-          scaleSetName,
-          instanceId,
-          { location: vm.location, networkProfileConfiguration: { networkInterfaceConfigurations: configurations } },
-          { abortSignal: options?.signal, updateIntervalInMs: LRO_POLL_INTERVAL_MS, ...(vm.etag === undefined ? {} : { ifMatch: vm.etag }) },
+        await pollPromisePoller(
+          client.virtualMachineScaleSetVMs.update(
+            resourceGroup,
+            scaleSetName,
+            instanceId,
+            { location: vm.location, networkProfileConfiguration: { networkInterfaceConfigurations: configurations } },
+            { abortSignal: options?.signal, ...(vm.etag === undefined ? {} : { ifMatch: vm.etag }) },
+          ),
+          options?.signal,
         );
       });
     },

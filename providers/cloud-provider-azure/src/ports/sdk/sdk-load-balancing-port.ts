@@ -6,7 +6,7 @@
  */
 import type { LoadBalancer, NetworkManagementClient, NetworkSecurityGroup, PublicIPAddress, SecurityRule } from '@azure/arm-network';
 import type { AzureLoadBalancer, AzureProbeProtocol, AzurePublicIp, AzureSecurityGroup, AzureSecurityRule, AzureTransportProtocol, NetworkPort } from '../network-port.js';
-import { LRO_POLL_INTERVAL_MS } from './lro-poll-interval.js';
+import { pollSimplePoller } from './lro-poll-interval.js';
 import { callAzure, toAzureApiError } from './sdk-errors.js';
 
 /** `requestOptions` carrying `If-Match: <etag>` when there is one. */
@@ -196,6 +196,12 @@ type LoadBalancingMethods = Pick<
   'getLoadBalancer' | 'putLoadBalancer' | 'deleteLoadBalancer' | 'getPublicIp' | 'listPublicIps' | 'putPublicIp' | 'deletePublicIp' | 'getSecurityGroup' | 'putSecurityGroup'
 >;
 
+/** The result of a write's long-running operation; ARM always answers a PUT with the resource. */
+function written<T>(operation: string, result: T | undefined): T {
+  if (result === undefined) throw new Error(`${operation}: the long-running operation ended without the resource`);
+  return result;
+}
+
 async function deleteIgnoringNotFound(operation: string, remove: () => Promise<unknown>): Promise<void> {
   try {
     await remove();
@@ -207,31 +213,42 @@ async function deleteIgnoringNotFound(operation: string, remove: () => Promise<u
 }
 
 export function createSdkLoadBalancingPort(client: NetworkManagementClient): LoadBalancingMethods {
-  const poll = (signal: AbortSignal | undefined) => ({ abortSignal: signal, updateIntervalInMs: LRO_POLL_INTERVAL_MS });
+  const poll = (signal: AbortSignal | undefined) => ({ abortSignal: signal });
   return {
     getLoadBalancer: (resourceGroup, name, options) =>
       callAzure('network.getLoadBalancer', async () => loadBalancerOf(await client.loadBalancers.get(resourceGroup, name, { abortSignal: options?.signal }))),
     putLoadBalancer: (resourceGroup, balancer, condition, options) =>
       callAzure('network.putLoadBalancer', async () =>
         loadBalancerOf(
-          await client.loadBalancers.beginCreateOrUpdateAndWait(resourceGroup, balancer.name, loadBalancerBody(client.subscriptionId ?? '', resourceGroup, balancer), {
-            ...ifMatchOptions(condition.ifMatch),
-            ...poll(options?.signal),
-          }),
+          written(
+            'network.putLoadBalancer',
+            await pollSimplePoller(
+              await client.loadBalancers.beginCreateOrUpdate(resourceGroup, balancer.name, loadBalancerBody(client.subscriptionId ?? '', resourceGroup, balancer), {
+                ...ifMatchOptions(condition.ifMatch),
+                ...poll(options?.signal),
+              }),
+              options?.signal,
+            ),
+          ),
         ),
       ),
     deleteLoadBalancer: (resourceGroup, name, options) =>
-      deleteIgnoringNotFound('network.deleteLoadBalancer', () => client.loadBalancers.beginDeleteAndWait(resourceGroup, name, poll(options?.signal))),
+      deleteIgnoringNotFound('network.deleteLoadBalancer', async () => pollSimplePoller(await client.loadBalancers.beginDelete(resourceGroup, name, poll(options?.signal)), options?.signal)),
     getPublicIp: (resourceGroup, name, options) =>
       callAzure('network.getPublicIp', async () => publicIpOf(await client.publicIPAddresses.get(resourceGroup, name, { abortSignal: options?.signal }))),
     listPublicIps: (resourceGroup, options) =>
       callAzure('network.listPublicIps', async () => (await collect(client.publicIPAddresses.list(resourceGroup, { abortSignal: options?.signal }))).map(publicIpOf)),
     putPublicIp: (resourceGroup, address, condition, options) =>
       callAzure('network.putPublicIp', async () =>
-        publicIpOf(await client.publicIPAddresses.beginCreateOrUpdateAndWait(resourceGroup, address.name, publicIpBody(address), { ...ifMatchOptions(condition.ifMatch), ...poll(options?.signal) })),
+        publicIpOf(
+          written(
+            'network.putPublicIp',
+            await pollSimplePoller(await client.publicIPAddresses.beginCreateOrUpdate(resourceGroup, address.name, publicIpBody(address), { ...ifMatchOptions(condition.ifMatch), ...poll(options?.signal) }), options?.signal),
+          ),
+        ),
       ),
     deletePublicIp: (resourceGroup, name, options) =>
-      deleteIgnoringNotFound('network.deletePublicIp', () => client.publicIPAddresses.beginDeleteAndWait(resourceGroup, name, poll(options?.signal))),
+      deleteIgnoringNotFound('network.deletePublicIp', async () => pollSimplePoller(await client.publicIPAddresses.beginDelete(resourceGroup, name, poll(options?.signal)), options?.signal)),
     getSecurityGroup: (resourceGroup, name, options) =>
       callAzure('network.getSecurityGroup', async () => securityGroupOf(await client.networkSecurityGroups.get(resourceGroup, name, { abortSignal: options?.signal }))),
     putSecurityGroup: (resourceGroup, group, condition, options) =>
@@ -240,7 +257,8 @@ export function createSdkLoadBalancingPort(client: NetworkManagementClient): Loa
         // and NIC associations are read-only back-references) is not part of the body.
         const current = await client.networkSecurityGroups.get(resourceGroup, group.name, { abortSignal: options?.signal });
         const body: NetworkSecurityGroup = { ...current, tags: group.tags, securityRules: group.securityRules.map(securityRuleBody) };
-        return securityGroupOf(await client.networkSecurityGroups.beginCreateOrUpdateAndWait(resourceGroup, group.name, body, { ...ifMatchOptions(condition.ifMatch), ...poll(options?.signal) }));
+        const poller = await client.networkSecurityGroups.beginCreateOrUpdate(resourceGroup, group.name, body, { ...ifMatchOptions(condition.ifMatch), ...poll(options?.signal) });
+        return securityGroupOf(written('network.putSecurityGroup', await pollSimplePoller(poller, options?.signal)));
       }),
   };
 }

@@ -6,7 +6,7 @@ import { createSdkLoadBalancingPort, ifMatchOptions } from './sdk-load-balancing
 import { parseArmResourceId } from '../../arm-resource-id.js';
 import { callAzure, toAzureApiError } from './sdk-errors.js';
 
-import { LRO_POLL_INTERVAL_MS } from './lro-poll-interval.js';
+import { LRO_POLL_INTERVAL_MS, pollSimplePoller } from './lro-poll-interval.js';
 
 export { LRO_POLL_INTERVAL_MS };
 
@@ -72,7 +72,7 @@ export function createSdkNetworkPort(client: NetworkManagementClient): NetworkPo
         const configuration = (nic.ipConfigurations ?? []).find((candidate) => candidate.name === ipConfigurationName);
         if (!configuration) throw new AzureApiError(`no IP configuration ${ipConfigurationName} on ${networkInterfaceId}`, { kind: 'NotFound', code: 'NotFound', operation, retryable: false });
         configuration.loadBalancerBackendAddressPools = poolIds.map((id) => ({ id }));
-        await client.networkInterfaces.beginCreateOrUpdateAndWait(parsed.resourceGroup, name, nic, { ...ifMatchOptions(nic.etag), abortSignal: options?.signal, updateIntervalInMs: LRO_POLL_INTERVAL_MS });
+        await pollSimplePoller(await client.networkInterfaces.beginCreateOrUpdate(parsed.resourceGroup, name, nic, { ...ifMatchOptions(nic.etag), abortSignal: options?.signal }), options?.signal);
       });
     },
     listNetworkInterfaces: (resourceGroup, options) =>
