@@ -75,7 +75,7 @@ describe('readAzureCloudConfig', () => {
     const text = COMPLETE.replace('"cloudConfigType": "file"', '"cloudConfigType": "file", "loadBalancerSku": "basic", "cloudProviderBackoff": false, "frobnicate": 1');
     const { warnings } = readAzureCloudConfig(text, 'azure.json');
     expect(warnings.map((warning) => `${warning.line}: ${warning.message}`)).toEqual([
-      '14: key "loadBalancerSku" is not supported by this provider (The LoadBalancer capability is not offered yet.); ignored',
+      '14: key "loadBalancerSku" is not supported by this provider (Only the Standard SKU is offered: load balancers and public IPs are Standard whatever this says.); ignored',
       '14: unknown key "frobnicate"; ignored',
     ]);
   });

@@ -52,6 +52,11 @@ export interface AzureCloudConfig {
   enableVmssFlexNodes: boolean;
   /** From `tags` and `tagsMap`. */
   tags: Record<string, string>;
+  loadBalancerName: string;
+  loadBalancerResourceGroup: string;
+  excludeMasterFromStandardLB: boolean;
+  disableOutboundSnat: boolean;
+  maximumLoadBalancerRuleCount: number;
   vmCacheTtlSeconds: number;
   vmssCacheTtlSeconds: number;
   vmssVirtualMachinesCacheTtlSeconds: number;
@@ -203,6 +208,8 @@ export function resolveAzureCloudConfig(sources: readonly AzureConfigValues[], o
     problems.push({ ...placeOf('vmType'), message: `key "vmType": must be one of vmss, standard, vmssflex; got ${JSON.stringify(vmType)}` });
   }
   const resourceGroup = required('resourceGroup');
+  const maximumLoadBalancerRuleCount = integer('maximumLoadBalancerRuleCount', 250);
+  if (maximumLoadBalancerRuleCount < 1) problems.push({ ...placeOf('maximumLoadBalancerRuleCount'), message: 'key "maximumLoadBalancerRuleCount": must be at least 1' });
   const tags = parseTags(text_('tags'), placeOf('tags').fileName, lines.get('tags'), problems);
   Object.assign(tags, (values.get('tagsMap') as Record<string, string> | undefined) ?? {});
 
@@ -234,6 +241,11 @@ export function resolveAzureCloudConfig(sources: readonly AzureConfigValues[], o
     disableAvailabilitySetNodes: bool('disableAvailabilitySetNodes'),
     enableVmssFlexNodes: bool('enableVmssFlexNodes'),
     tags,
+    loadBalancerName: text_('loadBalancerName'),
+    loadBalancerResourceGroup: text_('loadBalancerResourceGroup') || resourceGroup,
+    excludeMasterFromStandardLB: bool('excludeMasterFromStandardLB', true),
+    disableOutboundSnat: bool('disableOutboundSNAT'),
+    maximumLoadBalancerRuleCount,
     vmCacheTtlSeconds: integer('vmCacheTTLInSeconds', 60),
     vmssCacheTtlSeconds: integer('vmssCacheTTLInSeconds', 600),
     vmssVirtualMachinesCacheTtlSeconds: integer('vmssVirtualMachinesCacheTTLInSeconds', 600),
