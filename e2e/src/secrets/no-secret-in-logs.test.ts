@@ -1,6 +1,7 @@
 /**
  * No secret in any log: each provider's CCM binary, at `-v=10`, with planted credentials (the
- * kubeconfig bearer token or client key, AWS secret key and session token, the vSphere password),
+ * kubeconfig bearer token or client key, AWS secret key and session token, the vSphere password,
+ * the Azure client secret and certificate password),
  * through runs that fail on purpose: the API server answers 401/403, the cloud endpoint answers
  * 403 or is unreachable. Every line the CCM wrote (stdout and stderr) is searched for each secret
  * as written, base64-encoded and URL-encoded.
@@ -17,6 +18,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CCM_BIN } from '@ccm/cloud-provider-sandbox/conformance';
 import { AWS_CCM_BIN } from '@ccm/cloud-provider-aws/conformance';
+import { AZURE_CCM_BIN } from '@ccm/cloud-provider-azure/conformance';
 import { VSPHERE_CCM_BIN } from '@ccm/cloud-provider-vsphere/conformance';
 import { startKubeEmulator } from '@ccm/kube-emulator';
 import { findSecretLeaks, secretForms } from '@ccm/testing/bad-input';
@@ -30,6 +32,8 @@ const SECRETS = {
   awsSessionToken: 'aws-session-FQoGZXIvYXdzEJr//////////wEaDNm7Yq',
   vspherePassword: 'vsphere-pass:W8q!r#T2z&y@',
   clientKey: 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7client-key-body',
+  azureClientSecret: 'azure-secret~Hq7.Wm2_Lx9-Rt4vNp8',
+  azureCertificatePassword: 'azure-pfx-pass:Z3k!Qw9#',
 } as const;
 
 function findLeaks(output: string): string[] {
@@ -205,6 +209,41 @@ describe('no secret in any log (-v=10, failing runs)', () => {
       writeFileSync(config, `[Global]\nsecret-name = vsphere-creds\nsecret-namespace = kube-system\nport = ${port}\ninsecure-flag = true\n[VirtualCenter "127.0.0.1"]\ndatacenters = dc1\n`);
       const { output } = await runCcm(VSPHERE_CCM_BIN, ['--cloud-provider=vsphere', `--cloud-config=${config}`, `--kubeconfig=${kubeconfig('vsphere-secret.kubeconfig', { token: SECRETS.kubeToken }, emulator.url)}`, '--configure-cloud-routes=false', '--leader-elect=false']);
       expectNoLeaks(output, /127\.0\.0\.1/);
+    } finally {
+      await emulator.close();
+    }
+  }, 60_000);
+
+  it('Azure: client secret and (ignored) certificate password in azure.json, a node to initialize, Entra unreachable', async () => {
+    const emulator = await startKubeEmulator();
+    try {
+      emulator.create('nodes', {
+        apiVersion: 'v1',
+        kind: 'Node',
+        metadata: { name: 'agent-0' },
+        spec: { taints: [{ key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' }] },
+        status: { addresses: [{ type: 'InternalIP', address: '10.0.0.1' }] },
+      });
+      const config = join(directory, 'azure.json');
+      writeFileSync(
+        config,
+        JSON.stringify({
+          cloud: 'AzureStackCloud',
+          resourceManagerEndpoint: 'https://127.0.0.1:1/',
+          activeDirectoryEndpoint: 'https://127.0.0.1:1/',
+          tenantId: 'tenant-1',
+          subscriptionId: 'sub-1',
+          aadClientId: 'client-1',
+          aadClientSecret: SECRETS.azureClientSecret,
+          aadClientCertPath: join(directory, 'azure-sp.pfx'),
+          aadClientCertPassword: SECRETS.azureCertificatePassword,
+          resourceGroup: 'rg',
+          location: 'eastus',
+          cloudConfigType: 'file',
+        }),
+      );
+      const { output } = await runCcm(AZURE_CCM_BIN, ['--cloud-provider=azure', `--cloud-config=${config}`, `--kubeconfig=${kubeconfig('azure.kubeconfig', { token: SECRETS.kubeToken }, emulator.url)}`, '--configure-cloud-routes=false', '--leader-elect=false']);
+      expectNoLeaks(output, /Azure credential refused/);
     } finally {
       await emulator.close();
     }

@@ -67,10 +67,27 @@ def main():
                     for pool in balancer.backend_address_pools or []
                 ),
                 "rules": sorted(
-                    [rule.name, rule.protocol, rule.frontend_port, rule.backend_port, ref(rule.probe), rule.enable_floating_ip]
+                    [
+                        rule.name,
+                        rule.protocol,
+                        rule.frontend_port,
+                        rule.backend_port,
+                        ref(rule.probe),
+                        rule.enable_floating_ip,
+                        rule.idle_timeout_in_minutes,
+                        rule.enable_tcp_reset,
+                        rule.load_distribution,
+                        rule.disable_outbound_snat,
+                        ref(rule.frontend_ip_configuration),
+                        ref(rule.backend_address_pool),
+                    ]
                     for rule in balancer.load_balancing_rules or []
                 ),
-                "probes": sorted([probe.name, probe.protocol, probe.port] for probe in balancer.probes or []),
+                "probes": sorted(
+                    [probe.name, probe.protocol, probe.port, probe.request_path, probe.interval_in_seconds, probe.probe_threshold]
+                    for probe in balancer.probes or []
+                ),
+                "tags": balancer.tags or {},
                 "outboundRules": sorted(rule.name for rule in balancer.outbound_rules or []),
             }
             for balancer in network.load_balancers.list(group)
@@ -79,14 +96,36 @@ def main():
     )
     summary["publicIPAddresses"] = sorted(
         (
-            {"name": address.name, "ipAddress": address.ip_address, "tags": address.tags or {}, "ipConfiguration": ref(address.ip_configuration)}
+            {
+                "name": address.name,
+                "ipAddress": address.ip_address,
+                "tags": address.tags or {},
+                "ipConfiguration": ref(address.ip_configuration),
+                "sku": address.sku.name if address.sku else None,
+                "allocation": address.public_ip_allocation_method,
+                "version": address.public_ip_address_version,
+                "dnsLabel": address.dns_settings.domain_name_label if address.dns_settings else None,
+                "fqdn": address.dns_settings.fqdn if address.dns_settings else None,
+            }
             for address in network.public_ip_addresses.list(group)
         ),
         key=lambda item: item["name"],
     )
     summary["networkSecurityGroups"] = sorted(
         (
-            {"name": group_.name, "rules": sorted([rule.name, rule.priority, rule.direction, rule.access] for rule in group_.security_rules or []), "subnets": sorted(ref(subnet) for subnet in group_.subnets or [])}
+            {"name": group_.name, "rules": sorted(
+                    [
+                        rule.name,
+                        rule.priority,
+                        rule.direction,
+                        rule.access,
+                        rule.protocol,
+                        sorted(([rule.source_address_prefix] if rule.source_address_prefix else []) + list(rule.source_address_prefixes or [])),
+                        sorted(([rule.destination_address_prefix] if rule.destination_address_prefix else []) + list(rule.destination_address_prefixes or [])),
+                        sorted(([rule.destination_port_range] if rule.destination_port_range else []) + list(rule.destination_port_ranges or [])),
+                    ]
+                    for rule in group_.security_rules or []
+                ), "subnets": sorted(ref(subnet) for subnet in group_.subnets or [])}
             for group_ in network.network_security_groups.list(group)
         ),
         key=lambda item: item["name"],

@@ -1,7 +1,8 @@
 /**
  * Starts the Azure simulator: an HTTPS server (throwaway CA, certificate for 127.0.0.1/localhost)
- * that serves Entra ID's client-credentials token endpoints and Azure Resource Manager for one
- * subscription. Returns the endpoint fields a client needs (the same JSON the binary writes) and
+ * that serves Entra ID's client-credentials token endpoints (client secret, certificate and
+ * federated client assertions) and Azure Resource Manager for one subscription, and a plain-HTTP
+ * listener for the Instance Metadata Service's managed identity tokens. Returns the endpoint fields a client needs (the same JSON the binary writes) and
  * `close()`.
  */
 import { randomUUID } from 'node:crypto';
@@ -14,7 +15,9 @@ import { ArmError } from './arm-error.js';
 import { ArmRouter, type ArmReply } from './arm-router.js';
 import { ArmSchemaValidator, bodyShapeOf, validateBody, type ArmSchema } from './arm-schema-validator.js';
 import { ArmState } from './arm-state.js';
+import type { FederatedIdentityCredential } from './client-assertion.js';
 import { EntraId } from './entra-id.js';
+import { startInstanceMetadataService, type ManagedIdentities, type ManagedIdentity } from './instance-metadata-service.js';
 import { LongRunningOperations } from './long-running-operations.js';
 import { RequestThrottle, type ThrottleSettings } from './request-throttle.js';
 import type { Json } from './resource-id.js';
@@ -33,6 +36,17 @@ export interface AzureSimulatorOptions {
   clientSecret?: string;
   /** A bearer token ARM accepts besides the ones the token endpoint issued (for clients with a static credential). */
   staticToken?: string;
+  /** Certificates (PEM) registered as credentials of the client: client assertions signed with their keys are accepted. */
+  clientCertificates?: string[];
+  /** Federated identity credentials of the client (workload identity): assertions of these issuers and subjects are accepted. */
+  federatedCredentials?: FederatedIdentityCredential[];
+  /**
+   * The managed identities IMDS serves: the VM's system-assigned identity (default: one, with
+   * random IDs; false: none) and user-assigned identities (default none).
+   */
+  managedIdentities?: { systemAssigned?: boolean; userAssigned?: ManagedIdentity[] };
+  /** Port of the plain-HTTP IMDS listener (default 0, any free port). */
+  imdsPort?: number;
   /** Lifetime of issued access tokens (default 3599 s); short ones exercise ExpiredAuthenticationToken and refreshes. */
   tokenLifetimeSeconds?: number;
   /** Status polls a long-running operation answers InProgress before it succeeds. Default 1; 0 completes at once. */
@@ -63,6 +77,10 @@ export interface AzureSimulatorEndpoint {
   location: string;
   /** Present when a static token was configured. */
   staticToken?: string;
+  /** The Instance Metadata Service (managed identity tokens), plain HTTP: `http://127.0.0.1:<port>`. */
+  imdsEndpoint: string;
+  /** Client ID of the VM's system-assigned managed identity, when it has one. */
+  managedIdentityClientId?: string;
 }
 
 export interface ArmExchange {
@@ -87,6 +105,14 @@ export interface AzureSimulator extends AzureSimulatorEndpoint {
   finishOperations(): void;
   /** Changes the list page size (undefined: one page). */
   setPageSize(size: number | undefined): void;
+  /** Registers a certificate (PEM) as a credential of the client; returns its SHA-1 thumbprint. */
+  addClientCertificate(certificatePem: string): string;
+  /** Registers a federated identity credential of the client. */
+  addFederatedCredential(credential: FederatedIdentityCredential): void;
+  /** The managed identities IMDS serves. */
+  managedIdentities: ManagedIdentities;
+  /** IMDS token requests so far. */
+  imdsRequests(): number;
   close(): Promise<void>;
 }
 
@@ -110,7 +136,17 @@ export async function startAzureSimulator(options: AzureSimulatorOptions = {}): 
   const operations = new LongRunningOperations(() => baseUrl, subscriptionId, () => pollsBeforeDone);
   let pageSize = options.pageSize;
   const router = new ArmRouter(state, operations, () => baseUrl, () => pageSize);
-  const entra = new EntraId({ tenantId, clientId, clientSecret }, () => baseUrl, options.staticToken, Date.now, options.tokenLifetimeSeconds);
+  const entra = new EntraId(
+    { tenantId, clientId, clientSecret, clientCertificates: options.clientCertificates ?? [], federatedCredentials: options.federatedCredentials ?? [] },
+    () => baseUrl,
+    options.staticToken,
+    Date.now,
+    options.tokenLifetimeSeconds,
+  );
+  const managedIdentities: ManagedIdentities = {
+    systemAssigned: options.managedIdentities?.systemAssigned === false ? undefined : { clientId: randomUUID(), objectId: randomUUID() },
+    userAssigned: options.managedIdentities?.userAssigned ?? [],
+  };
   const throttle = new RequestThrottle();
   throttle.configure(options.throttle);
   const exchanges: ArmExchange[] = [];
@@ -188,8 +224,8 @@ export async function startAzureSimulator(options: AzureSimulatorOptions = {}): 
     if (method === 'GET' && lower.length === 4 && lower[1] === 'v2.0' && lower[2] === '.well-known' && lower[3] === 'openid-configuration') return entra.openIdConfiguration(tenant, 'v2', publicBase);
     if (method === 'GET' && lower.length === 3 && lower[1] === '.well-known' && lower[2] === 'openid-configuration') return entra.openIdConfiguration(tenant, 'v1', publicBase);
     if (method === 'GET' && lower[1] === 'discovery' && lower[lower.length - 1] === 'keys') return { status: 200, body: { keys: [] } };
-    if (method === 'POST' && lower.length === 4 && lower[1] === 'oauth2' && lower[2] === 'v2.0' && lower[3] === 'token') return entra.token(tenant, 'v2', new URLSearchParams(raw.toString('utf8')), authorization);
-    if (method === 'POST' && lower.length === 3 && lower[1] === 'oauth2' && lower[2] === 'token') return entra.token(tenant, 'v1', new URLSearchParams(raw.toString('utf8')), authorization);
+    if (method === 'POST' && lower.length === 4 && lower[1] === 'oauth2' && lower[2] === 'v2.0' && lower[3] === 'token') return entra.token(tenant, 'v2', new URLSearchParams(raw.toString('utf8')), authorization, publicBase);
+    if (method === 'POST' && lower.length === 3 && lower[1] === 'oauth2' && lower[2] === 'token') return entra.token(tenant, 'v1', new URLSearchParams(raw.toString('utf8')), authorization, publicBase);
     return undefined;
   }
 
@@ -211,6 +247,7 @@ export async function startAzureSimulator(options: AzureSimulatorOptions = {}): 
   if (address === null || typeof address === 'string') throw new Error('azure-simulator: the server has no TCP address');
   const host = options.host ?? '127.0.0.1';
   baseUrl = `https://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  const imds = await startInstanceMetadataService({ host, ...(options.imdsPort === undefined ? {} : { port: options.imdsPort }), identities: managedIdentities, entra });
 
   return {
     resourceManagerEndpoint: baseUrl,
@@ -222,6 +259,12 @@ export async function startAzureSimulator(options: AzureSimulatorOptions = {}): 
     clientSecret,
     location,
     ...(options.staticToken !== undefined ? { staticToken: options.staticToken } : {}),
+    imdsEndpoint: imds.endpoint,
+    ...(managedIdentities.systemAssigned === undefined ? {} : { managedIdentityClientId: managedIdentities.systemAssigned.clientId }),
+    managedIdentities,
+    addClientCertificate: (certificatePem) => entra.addClientCertificate(certificatePem),
+    addFederatedCredential: (credential) => entra.addFederatedCredential(credential),
+    imdsRequests: () => imds.requests(),
     caCertificatePem: certificates.certificateAuthority.certificatePem,
     exchanges,
     setThrottle: (settings) => throttle.configure(settings),
@@ -233,6 +276,7 @@ export async function startAzureSimulator(options: AzureSimulatorOptions = {}): 
       pageSize = size;
     },
     close: async () => {
+      await imds.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await rm(directory, { recursive: true, force: true });
@@ -242,8 +286,20 @@ export async function startAzureSimulator(options: AzureSimulatorOptions = {}): 
 
 /** The endpoint-file fields of a running simulator. */
 export function endpointOf(simulator: AzureSimulator): AzureSimulatorEndpoint {
-  const { resourceManagerEndpoint, activeDirectoryEndpoint, caCertFile, tenantId, subscriptionId, clientId, clientSecret, location, staticToken } = simulator;
-  return { resourceManagerEndpoint, activeDirectoryEndpoint, caCertFile, tenantId, subscriptionId, clientId, clientSecret, location, ...(staticToken !== undefined ? { staticToken } : {}) };
+  const { resourceManagerEndpoint, activeDirectoryEndpoint, caCertFile, tenantId, subscriptionId, clientId, clientSecret, location, staticToken, imdsEndpoint, managedIdentityClientId } = simulator;
+  return {
+    resourceManagerEndpoint,
+    activeDirectoryEndpoint,
+    caCertFile,
+    tenantId,
+    subscriptionId,
+    clientId,
+    clientSecret,
+    location,
+    ...(staticToken !== undefined ? { staticToken } : {}),
+    imdsEndpoint,
+    ...(managedIdentityClientId !== undefined ? { managedIdentityClientId } : {}),
+  };
 }
 
 function header(request: IncomingMessage, name: string): string | undefined {

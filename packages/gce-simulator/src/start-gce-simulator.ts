@@ -8,6 +8,7 @@ import { DiscoveryValidator } from './discovery/discovery-validator.js';
 import { GceError, UnauthorizedError } from './gce-error.js';
 import { catalogRoutes } from './resources/catalog-routes.js';
 import { instanceRoutes } from './resources/instance-resources.js';
+import { handleMetadataRequest, METADATA_PREFIX, type MetadataInstance } from './metadata-server.js';
 import { loadBalancerRoutes } from './resources/load-balancer-resources.js';
 import { networkRoutes } from './resources/network-resources.js';
 import { TokenIssuer } from './token-issuer.js';
@@ -31,6 +32,11 @@ export interface GceSimulatorOptions {
   allowAnonymous?: boolean;
   /** Called with one line per Compute call: `METHOD /compute/v1/... -> STATUS [reason]`. */
   logRequest?: (line: string) => void;
+  /**
+   * The machine the metadata server (`/computeMetadata/v1/`) describes. Default: an instance
+   * `ccm-control-plane` in the first zone, on the default network.
+   */
+  metadataInstance?: Partial<MetadataInstance>;
 }
 
 export interface GceSimulator {
@@ -42,6 +48,8 @@ export interface GceSimulator {
   network: string;
   /** `${url}/token`: POST answers `{accessToken, expireTime}` (and OAuth2 form posts `{access_token, expires_in}`). */
   tokenUrl: string;
+  /** `127.0.0.1:PORT`: the value for `GCE_METADATA_HOST` (the metadata server is under `/computeMetadata/v1/`). */
+  metadataHost: string;
   /** The discovery document's revision when one is checked against. */
   discoveryRevision: string | undefined;
   /** Every discovery-document violation seen so far (refused requests and faulty responses). */
@@ -115,6 +123,13 @@ export async function startGceSimulator(options: GceSimulatorOptions = {}): Prom
   const violations: string[] = [];
   const tokens = new TokenIssuer();
   let routes: CompiledRoute[] = [];
+  const metadata = {
+    project,
+    numericProjectId: '100000000042',
+    serviceAccountEmail: `cloud-controller-manager@${project}.iam.gserviceaccount.com`,
+    instance: { name: 'ccm-control-plane', zone: zones[0] ?? `${region}-a`, id: '4200000000000000042', machineType: 'e2-standard-4', network, ...options.metadataInstance },
+    issueToken: () => ({ token: tokens.issue().token, lifetimeSeconds: tokens.lifetimeSeconds }),
+  };
 
   const handleToken = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const text = await readBody(request);
@@ -230,6 +245,10 @@ export async function startGceSimulator(options: GceSimulatorOptions = {}): Prom
         send(response, answer.status, answer.body);
         return;
       }
+      if (url.pathname.startsWith(METADATA_PREFIX)) {
+        handleMetadataRequest(request, response, metadata);
+        return;
+      }
       if (url.pathname === BATCH_PATH && request.method === 'POST') {
         await handleBatch(request, response);
         return;
@@ -267,6 +286,7 @@ export async function startGceSimulator(options: GceSimulatorOptions = {}): Prom
     zones: [...zones],
     network,
     tokenUrl: `${url}/token`,
+    metadataHost: `${host}:${address.port}`,
     discoveryRevision: validator?.revision,
     discoveryViolations: () => [...violations],
     routes: () => routes.map(({ route }) => ({ id: route.id, httpMethod: route.httpMethod, path: route.path })),

@@ -1,6 +1,7 @@
 /**
  * X.509 v3 certificates made with node:crypto only: self-signed, or signed by a CA whose
- * certificate and key are given (an ECDSA or RSA key). The new key is ECDSA P-256. Used for the
+ * certificate and key are given (an ECDSA or RSA key). The new key is ECDSA P-256, or RSA 2048
+ * when asked (Entra client certificates, whose JWT assertions are RS256/PS256). Used for the
  * self-signed serving certificate, and by tests that need client certificates signed by a
  * cluster's client CA (the secure port's delegated authentication).
  */
@@ -42,6 +43,8 @@ export interface IssueCertificateOptions {
   ipAddresses?: readonly string[];
   notBefore: Date;
   notAfter: Date;
+  /** The new key's type: ECDSA P-256 (default) or RSA 2048. */
+  keyType?: 'ec' | 'rsa';
 }
 
 const OID = {
@@ -58,7 +61,7 @@ const OID = {
 } as const;
 
 export function issueCertificate(options: IssueCertificateOptions): CertificateAndKey {
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  const { privateKey, publicKey } = options.keyType === 'rsa' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const signingKey = options.issuer ? createPrivateKey(options.issuer.privateKeyPem) : privateKey;
   const signatureAlgorithm = signatureAlgorithmFor(signingKey);
   const subject = derSequence(

@@ -1,17 +1,34 @@
 /**
  * Composition root of the Azure provider (upstream `NewCloud`): reads `azure.json`, builds the
- * SDK clients (Entra client-secret credential against the configured authority, ARM clients
- * against the configured endpoint), the Compute and Network ports behind the port pipeline
+ * SDK clients (the Entra credential of the configured kind against the configured authority,
+ * built at start when the file names it, ARM clients against the configured endpoint), the Compute and Network ports behind the port pipeline
  * (`composeAzurePort`: retries of transient failures -> the one cloud API budget -> the
  * observer -> the SDK adapter), the cached instance lookups, and the capabilities:
- * InstancesV2 always, Routes when `routeTableName` is set. LoadBalancer is not offered yet.
+ * InstancesV2 and LoadBalancer (Standard SKU) always, Routes when `routeTableName` is set.
  */
 import type { CloudApiBudget, CloudRetryPolicy } from '@ccm/core/cloud';
-import { defineCloudProvider, type CloudInitializeContext, type CloudProvider, type CloudProviderCreateContext, type CloudProviderFactoryContext, type CloudProviderRegistry, type DefinedCloudProvider, type InstancesV2, type Routes } from '@ccm/core/provider';
+import { CloudConfigError } from '@ccm/core/config';
+import {
+  defineCloudProvider,
+  type CloudInitializeContext,
+  type CloudProvider,
+  type CloudProviderCreateContext,
+  type CloudProviderFactoryContext,
+  type CloudProviderRegistry,
+  type DefinedCloudProvider,
+  type InstancesV2,
+  type LoadBalancer,
+  type Routes,
+} from '@ccm/core/provider';
 import { AzureInstances } from './azure-instances.js';
+import { AzureLoadBalancers, nodeVirtualMachines } from './azure-load-balancers.js';
+import { BackendPoolOperations } from './operations/load-balancer/backend-pool-operations.js';
+import { ServiceLoadBalancerOperations } from './operations/load-balancer/service-load-balancer-operations.js';
 import { AzureRoutes } from './azure-routes.js';
 import { DEFAULT_CLOUD_CONFIG_FILE_NAME, readAzureCloudConfig, type AzureCloudConfig, type AzureConfigValues } from './config/read-azure-cloud-config.js';
+import { describeAzureCredential } from './config/azure-credential-config.js';
 import { ConnectionConfigSource } from './config/secret-config-source.js';
+import { AzureConfigurationError, AzureCredentialSetupError } from './errors.js';
 import { InstanceLocator } from './operations/instance-locator.js';
 import { NodeAddressOperations } from './operations/node-addresses.js';
 import { RouteTableOperations } from './operations/route-table.js';
@@ -48,13 +65,15 @@ export class AzureCloud implements CloudProvider {
   readonly apiBudget: CloudApiBudget;
   readonly #instancesV2: AzureInstances;
   readonly #routes: AzureRoutes | undefined;
+  readonly #loadBalancers: AzureLoadBalancers;
   readonly #connection: ConnectionConfigSource;
 
-  constructor(parts: { config: AzureCloudConfig; apiBudget: CloudApiBudget; instancesV2: AzureInstances; routes: AzureRoutes | undefined; connection: ConnectionConfigSource }) {
+  constructor(parts: { config: AzureCloudConfig; apiBudget: CloudApiBudget; instancesV2: AzureInstances; routes: AzureRoutes | undefined; loadBalancers: AzureLoadBalancers; connection: ConnectionConfigSource }) {
     this.config = parts.config;
     this.apiBudget = parts.apiBudget;
     this.#instancesV2 = parts.instancesV2;
     this.#routes = parts.routes;
+    this.#loadBalancers = parts.loadBalancers;
     this.#connection = parts.connection;
   }
 
@@ -64,10 +83,14 @@ export class AzureCloud implements CloudProvider {
   }
 
   // Instances (v1), Zones and Clusters are not offered (every controller uses InstancesV2;
-  // upstream has no Clusters), nor LoadBalancer yet: the capabilities are left out.
+  // upstream has no Clusters): the capabilities are left out.
 
   instancesV2(): InstancesV2 {
     return this.#instancesV2;
+  }
+
+  loadBalancer(): LoadBalancer {
+    return this.#loadBalancers;
   }
 
   /** `undefined` when no `routeTableName` is configured (upstream: routes need a route table). */
@@ -125,8 +148,36 @@ function deferredPort<Port extends object>(methods: ReadonlyArray<keyof Port & s
   return port as Port;
 }
 
-const COMPUTE_METHODS = ['listVirtualMachines', 'listScaleSets', 'listScaleSetVirtualMachines'] as const satisfies ReadonlyArray<keyof ComputePort>;
-const NETWORK_METHODS = ['listNetworkInterfaces', 'listScaleSetNetworkInterfaces', 'listPublicIpAddresses', 'getNetworkInterface', 'getPublicIpAddress', 'getRouteTable', 'createRouteTable', 'putRoute', 'deleteRoute'] as const satisfies ReadonlyArray<keyof NetworkPort>;
+const COMPUTE_METHODS = [
+  'listVirtualMachines',
+  'listScaleSets',
+  'listScaleSetVirtualMachines',
+  'getScaleSetNetwork',
+  'setScaleSetBackendPools',
+  'getScaleSetVirtualMachineNetwork',
+  'setScaleSetVirtualMachineBackendPools',
+] as const satisfies ReadonlyArray<keyof ComputePort>;
+const NETWORK_METHODS = [
+  'listNetworkInterfaces',
+  'listScaleSetNetworkInterfaces',
+  'listPublicIpAddresses',
+  'getNetworkInterface',
+  'getPublicIpAddress',
+  'getRouteTable',
+  'createRouteTable',
+  'putRoute',
+  'deleteRoute',
+  'setNetworkInterfaceBackendPools',
+  'getLoadBalancer',
+  'putLoadBalancer',
+  'deleteLoadBalancer',
+  'getPublicIp',
+  'listPublicIps',
+  'putPublicIp',
+  'deletePublicIp',
+  'getSecurityGroup',
+  'putSecurityGroup',
+] as const satisfies ReadonlyArray<keyof NetworkPort>;
 
 function createAzureCloudFromConfig(read: AzureConfigFile, context: CloudProviderCreateContext, options: AzureCloudOptions): AzureCloud {
   const { config } = read;
@@ -144,24 +195,38 @@ function createAzureCloudFromConfig(read: AzureConfigFile, context: CloudProvide
   };
   // The SDK clients of the current connection config, rebuilt when the Secret changes.
   let sdk: { version: string; compute: ComputePort; network: NetworkPort } | undefined;
-  const sdkPorts = async (): Promise<{ compute: ComputePort; network: NetworkPort }> => {
-    const { version, config: current } = await connection.current();
-    if (sdk?.version === version) return sdk;
+  const buildSdk = (version: string, current: AzureCloudConfig): { version: string; compute: ComputePort; network: NetworkPort } => {
+    if (current.credential === undefined) throw new AzureConfigurationError('no Azure credential is configured');
     const clients: AzureSdkClients = createAzureSdkClients({
       resourceManagerEndpoint: current.resourceManagerEndpoint,
       activeDirectoryEndpoint: current.activeDirectoryEndpoint,
       tokenScope: current.tokenScope,
-      tenantId: current.tenantId,
-      clientId: current.aadClientId,
-      clientSecret: current.aadClientSecret,
+      credential: current.credential,
+      logger,
       subscriptionId: current.subscriptionId,
       disableInstanceDiscovery: current.customCloud,
       userAgent: current.userAgent,
       ...(options.caPem === undefined ? {} : { caPem: options.caPem }),
     });
-    sdk = { version, compute: createSdkComputePort(clients.compute), network: createSdkNetworkPort(clients.network) };
+    return { version, compute: createSdkComputePort(clients.compute), network: createSdkNetworkPort(clients.network) };
+  };
+  const sdkPorts = async (): Promise<{ compute: ComputePort; network: NetworkPort }> => {
+    const { version, config: current } = await connection.current();
+    if (sdk?.version === version) return sdk;
+    sdk = buildSdk(version, current);
     return sdk;
   };
+  // The file's own credential is built at start, so a certificate or token file that cannot be
+  // read stops the start naming its key (exit 1), as a bad key does.
+  if (config.credential !== undefined && config.subscriptionId !== '' && options.ports === undefined) {
+    try {
+      sdk = buildSdk('file', config);
+    } catch (error) {
+      if (!(error instanceof AzureCredentialSetupError)) throw error;
+      const line = read.file.lines.get(error.key);
+      throw new CloudConfigError({ fileName: read.file.fileName, ...(line === undefined ? {} : { line }), message: error.message }, { cause: error });
+    }
+  }
   const compute = composeAzurePort(options.ports?.compute ?? deferredPort<ComputePort>(COMPUTE_METHODS, async () => (await sdkPorts()).compute), 'compute', pipeline);
   const network = composeAzurePort(options.ports?.network ?? deferredPort<NetworkPort>(NETWORK_METHODS, async () => (await sdkPorts()).network), 'network', pipeline);
 
@@ -191,11 +256,40 @@ function createAzureCloudFromConfig(read: AzureConfigFile, context: CloudProvide
           resourceGroup: config.resourceGroup,
           logger,
         });
+  const loadBalancers = new AzureLoadBalancers({
+    operations: new ServiceLoadBalancerOperations({
+      network,
+      pools: new BackendPoolOperations(network, compute),
+      settings: {
+        subscriptionId: config.subscriptionId,
+        loadBalancerResourceGroup: config.loadBalancerResourceGroup,
+        resourceGroup: config.resourceGroup,
+        location: config.location,
+        loadBalancerName: config.loadBalancerName,
+        vnetName: config.vnetName,
+        vnetResourceGroup: config.vnetResourceGroup,
+        subnetName: config.subnetName,
+        securityGroupName: config.securityGroupName,
+        securityGroupResourceGroup: config.securityGroupResourceGroup,
+        tags: config.tags,
+        maximumLoadBalancerRuleCount: config.maximumLoadBalancerRuleCount,
+        disableOutboundSnat: config.disableOutboundSnat,
+      },
+      virtualMachinesOf: nodeVirtualMachines(locator, config.resourceGroup),
+      logger,
+    }),
+    excludeControlPlane: config.excludeMasterFromStandardLB,
+  });
   // Never log the secret: only where the provider talks to.
+  if (config.ignoredCredentialKeys.length > 0) {
+    logger.warn(`${read.file.fileName}: credential keys ignored (upstream's precedence: workload identity, managed identity, client secret, client certificate)`, { ignored: config.ignoredCredentialKeys.join(', ') });
+  }
   logger.info('Azure cloud provider configured', {
     cloud: config.cloud,
-    resourceManagerEndpoint: config.resourceManagerEndpoint,
     tenantId: config.tenantId,
+    // The credential's own tenant and client (AZURE_TENANT_ID / AZURE_CLIENT_ID override the file's).
+    ...(config.credential === undefined ? { authentication: 'from the cloud config Secret' } : describeAzureCredential(config.credential)),
+    resourceManagerEndpoint: config.resourceManagerEndpoint,
     subscriptionId: config.subscriptionId,
     resourceGroup: config.resourceGroup,
     location: config.location,
@@ -203,5 +297,5 @@ function createAzureCloudFromConfig(read: AzureConfigFile, context: CloudProvide
     cloudConfigType: config.cloudConfigType,
     routeTable: config.routeTableName === '' ? '(none: routes off)' : `${config.routeTableResourceGroup}/${config.routeTableName}`,
   });
-  return new AzureCloud({ config, apiBudget: budget, instancesV2, routes, connection });
+  return new AzureCloud({ config, apiBudget: budget, instancesV2, routes, loadBalancers, connection });
 }

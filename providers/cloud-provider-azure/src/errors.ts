@@ -82,3 +82,19 @@ export class AzureConfigurationError extends Error {
     this.name = 'AzureConfigurationError';
   }
 }
+
+/**
+ * A credential cannot be built from its keys (a certificate file that cannot be read or
+ * decrypted, a federated token file that is missing): names the config key; the composition root
+ * turns it into a cloud config problem with the key's file and line.
+ */
+export class AzureCredentialSetupError extends Error {
+  readonly kind = 'CredentialSetup' as const;
+  readonly key: string;
+
+  constructor(key: string, message: string, options?: { cause?: unknown }) {
+    super(`key ${JSON.stringify(key)}: ${message}`, options);
+    this.name = 'AzureCredentialSetupError';
+    this.key = key;
+  }
+}

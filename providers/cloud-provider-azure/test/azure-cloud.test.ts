@@ -35,9 +35,19 @@ describe('the azure-cloud-provider Secret (cloudConfigType merge)', () => {
     expect(second.config).toMatchObject({ tenantId: 't2', aadClientSecret: 's2' });
   });
 
+  it('takes any credential kind from the Secret (managed identity, certificate), and names a contradiction in it', async () => {
+    const { source: connection, informer } = source();
+    informer.deliverAdd('kube-system/azure-cloud-provider', secret('1', '{"subscriptionId": "sub", "useManagedIdentityExtension": true, "userAssignedIdentityID": "uami-client"}'));
+    expect((await connection.current()).config.credential).toEqual({ kind: 'managed-identity', userAssignedIdentity: { clientId: 'uami-client' } });
+    informer.deliverUpdate('kube-system/azure-cloud-provider', secret('2', '{"subscriptionId": "sub", "aadClientId": "c", "aadClientCertPath": "/etc/kubernetes/sp.pfx", "aadClientCertPassword": "pw"}'));
+    expect((await connection.current()).config.credential).toEqual({ kind: 'client-certificate', tenantId: 'file-tenant', clientId: 'c', certificatePath: '/etc/kubernetes/sp.pfx', certificatePassword: 'pw' });
+    informer.deliverUpdate('kube-system/azure-cloud-provider', secret('3', '{"subscriptionId": "sub",\n"aadClientSecret": "s",\n"aadClientCertPassword": "pw"}'));
+    await expect(connection.current()).rejects.toThrow('Secret kube-system/azure-cloud-provider key cloud-config:3: key "aadClientCertPassword": is set without "aadClientCertPath"');
+  });
+
   it('names the Secret and the key when the merged config is incomplete or malformed', async () => {
     const { source: connection, informer } = source();
-    await expect(connection.current()).rejects.toThrow('Secret kube-system/azure-cloud-provider key cloud-config was not found, and azure.json does not set "subscriptionId", "aadClientId", "aadClientSecret"');
+    await expect(connection.current()).rejects.toThrow('Secret kube-system/azure-cloud-provider key cloud-config was not found, and azure.json is not complete: no credential: set "aadClientSecret", "aadClientCertPath", "useManagedIdentityExtension": true, or "useFederatedWorkloadIdentityExtension": true with "aadFederatedTokenFile" (or AZURE_FEDERATED_TOKEN_FILE in the environment); key "subscriptionId" is required');
     informer.deliverAdd('kube-system/azure-cloud-provider', secret('1', '{"subscriptionId": 5}'));
     await expect(connection.current()).rejects.toThrow('Secret kube-system/azure-cloud-provider key cloud-config:1: key "subscriptionId": must be a string, got 5');
   });

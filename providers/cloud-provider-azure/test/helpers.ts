@@ -60,7 +60,8 @@ export interface Harness {
 
 export async function createHarness(config: Record<string, unknown> = CONFIG, options: AzureCloudOptions = {}): Promise<Harness> {
   const compute = new FakeCompute();
-  const network = new FakeNetwork();
+  const network = new FakeNetwork(SUBSCRIPTION);
+  network.poolMembersFrom = (poolId) => compute.poolMembers(poolId);
   compute.addResourceGroup(RESOURCE_GROUP);
   const logger = new RecordingLogger();
   const clock = { now: 1_000_000 };

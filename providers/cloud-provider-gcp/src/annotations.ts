@@ -18,15 +18,13 @@ export interface AnnotationDefinition {
   description: string;
 }
 
-const INTERNAL_NOT_IMPLEMENTED = 'the internal load balancer is not implemented by this provider';
-
 export const ANNOTATIONS = {
   loadBalancerType: {
     key: 'networking.gke.io/load-balancer-type',
     appliesTo: 'both',
     defaultValue: 'external',
     status: 'supported',
-    description: '`Internal` (or `internal`) asks for an internal load balancer, which this provider does not implement: the Service gets a Warning event and nothing is created. Anything else: the external network load balancer.',
+    description: '`Internal` (or `internal`) asks for the internal load balancer (instance groups per zone, a regional backend service, a health check, an INTERNAL forwarding rule, firewalls). Anything else: the external network load balancer. `spec.loadBalancerClass` `networking.gke.io/l4-regional-internal-legacy` / `-external-legacy` take precedence. Switching kinds deletes the other kind\'s resources.',
   },
   legacyLoadBalancerType: {
     key: 'cloud.google.com/load-balancer-type',
@@ -39,33 +37,29 @@ export const ANNOTATIONS = {
     key: 'networking.gke.io/internal-load-balancer-allow-global-access',
     appliesTo: 'internal',
     defaultValue: 'false',
-    status: 'not supported',
-    reason: INTERNAL_NOT_IMPLEMENTED,
-    description: '`true`: the internal forwarding rule is reachable from every region (`allowGlobalAccess`).',
+    status: 'supported',
+    description: '`true`: the internal forwarding rule is reachable from every region (`allowGlobalAccess`); the rule is recreated when it changes. Values other than `true`/`false` are an error (upstream reads them as false).',
   },
   internalSubnet: {
     key: 'networking.gke.io/internal-load-balancer-subnet',
     appliesTo: 'internal',
     defaultValue: 'the cluster subnetwork',
-    status: 'not supported',
-    reason: INTERNAL_NOT_IMPLEMENTED,
-    description: 'Subnetwork of the internal VIP.',
+    status: 'supported',
+    description: 'Subnetwork (name, in the network project and region) of the internal VIP, default `subnetwork-name`. Changing it recreates the forwarding rule with a new IP from that subnetwork. A value that is not a GCE name is an error.',
   },
   backendShare: {
     key: 'alpha.cloud.google.com/load-balancer-backend-share',
     appliesTo: 'internal',
     defaultValue: 'false',
-    status: 'not supported',
-    reason: INTERNAL_NOT_IMPLEMENTED,
+    status: 'supported',
     description: '`true` with externalTrafficPolicy Cluster: a shared regional backend service `k8s-<cluster ID>-internal-<protocol>-nmv1-<hash>`.',
   },
   legacyBackendShare: {
     key: 'cloud.google.com/load-balancer-backend-share',
     appliesTo: 'internal',
     defaultValue: 'false',
-    status: 'not supported',
-    reason: INTERNAL_NOT_IMPLEMENTED,
-    description: 'Deprecated spelling of `alpha.cloud.google.com/load-balancer-backend-share`.',
+    status: 'supported',
+    description: 'Deprecated spelling of `alpha.cloud.google.com/load-balancer-backend-share` (either one set to `true` shares).',
   },
   networkTier: {
     key: 'cloud.google.com/network-tier',
@@ -109,6 +103,33 @@ export function wantsInternalLoadBalancer(service: V1Service): { key: string; va
     if (value !== undefined) return value === 'Internal' || value === 'internal' ? { key, value } : undefined;
   }
   return undefined;
+}
+
+function booleanAnnotation(service: V1Service, key: string): boolean {
+  const value = annotation(service, key);
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw invalid(key, value, 'must be true or false');
+}
+
+/** `networking.gke.io/internal-load-balancer-allow-global-access: true` (upstream `GetLoadBalancerAnnotationAllowGlobalAccess`). */
+export function allowGlobalAccessOf(service: V1Service): boolean {
+  return booleanAnnotation(service, ANNOTATIONS.allowGlobalAccess.key);
+}
+
+/** Either backend-share annotation `true` (upstream `GetLoadBalancerAnnotationBackendShare`, the new key first). */
+export function backendShareOf(service: V1Service): boolean {
+  return booleanAnnotation(service, ANNOTATIONS.backendShare.key) || booleanAnnotation(service, ANNOTATIONS.legacyBackendShare.key);
+}
+
+const GCE_NAME = /^[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?$/;
+
+/** The subnetwork name of the internal VIP, when annotated (upstream `GetLoadBalancerAnnotationSubnet`). */
+export function internalSubnetOf(service: V1Service): string | undefined {
+  const value = annotation(service, ANNOTATIONS.internalSubnet.key)?.trim();
+  if (value === undefined || value === '') return undefined;
+  if (!GCE_NAME.test(value)) throw invalid(ANNOTATIONS.internalSubnet.key, value, 'must be a subnetwork name (lowercase letters, digits and dashes, starting with a letter)');
+  return value;
 }
 
 /** The network tier: the annotation's (case-insensitive `Standard`/`Premium`), else Premium; `explicit` when annotated. */

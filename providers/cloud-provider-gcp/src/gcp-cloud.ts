@@ -2,7 +2,7 @@
  * Composition root of the GCE provider (upstream `newGCECloud`): reads gce.conf, builds the
  * Compute clients and the SDK-backed port behind the port pipeline (retries of transient
  * failures, the provider's one cloud API budget, the observer), the coalescing instance lookups,
- * and wires InstancesV2, LoadBalancer (external network LB) and Routes.
+ * and wires InstancesV2, LoadBalancer (external network LB and internal LB) and Routes.
  *
  * The port pipeline (`composeGcePort`, core's `composeCloudPort`), outside in: instance lookup
  * coalescers -> retries (5xx, network, token source) -> budget -> observer -> SDK adapter.
@@ -21,6 +21,7 @@ import {
   type LoadBalancer,
   type Routes,
 } from '@ccm/core/provider';
+import { completeFromMetadata } from './config/complete-from-metadata.js';
 import { DEFAULT_CLOUD_CONFIG_FILE_NAME, readGceCloudConfig, type GceCloudConfig } from './config/read-gce-cloud-config.js';
 import { GcpInstances } from './gcp-instances.js';
 import { GcpLoadBalancers } from './gcp-load-balancers.js';
@@ -29,17 +30,22 @@ import { ConfigMapClusterId } from './kube/config-map-cluster-id.js';
 import { InstanceLocator } from './operations/instance-locator.js';
 import { CoalescedInstanceLookup } from './operations/instance-lookup.js';
 import { ExternalLoadBalancerOperations } from './operations/load-balancer/external-load-balancer.js';
+import { InternalLoadBalancerOperations } from './operations/load-balancer/internal-load-balancer.js';
 import { ManagedZones } from './operations/managed-zones.js';
 import { ResourceLinks } from './operations/resource-links.js';
 import { RouteOperations } from './operations/route-operations.js';
 import type { ComputePort } from './ports/compute-port.js';
+import type { MetadataPort } from './ports/metadata-port.js';
 import { composeGcePort, createGceApiBudget, createGceCloudApiObserver, type GceApiBudgetOverrides } from './ports/gcp-port-pipeline.js';
 import { createComputeClients } from './ports/sdk/compute-clients.js';
+import { createHttpMetadataPort } from './ports/sdk/http-metadata-port.js';
 import { createSdkComputePort } from './ports/sdk/sdk-compute-port.js';
 import { GCE_PROVIDER_NAME } from './provider-id.js';
 
 export interface GcePorts {
   compute: ComputePort;
+  /** Asked only when gce.conf leaves project-id, local-zone or network-name unset. */
+  metadata: MetadataPort;
 }
 
 /** Seams for tests and simulators; production uses the defaults. */
@@ -103,7 +109,8 @@ export function defineGcpCloudProvider(options: GcpCloudOptions = {}): DefinedCl
     name: GCE_PROVIDER_NAME,
     configSchema: { read: readGceCloudConfig },
     defaultConfigFileName: DEFAULT_CLOUD_CONFIG_FILE_NAME,
-    create: (config, context) => createGcpCloudFromConfig(config, context, options),
+    create: async (config, context) =>
+      createGcpCloudFromConfig(await completeFromMetadata(config, options.ports?.metadata ?? createHttpMetadataPort(), context.configFileName), context, options),
   });
 }
 
@@ -161,9 +168,23 @@ function createGcpCloudFromConfig(config: GceCloudConfig, context: CloudProvider
     config,
     apiBudget: budget,
     instancesV2: new GcpInstances({ locator, project: config.projectId, stackType: config.stackType }),
-    loadBalancers: new GcpLoadBalancers(
-      new ExternalLoadBalancerOperations({ compute, links, locator, region: config.region, networkName: config.networkName, nodeTags: config.nodeTags, clusterId, logger }),
-    ),
+    loadBalancers: new GcpLoadBalancers({
+      external: new ExternalLoadBalancerOperations({ compute, links, locator, region: config.region, networkName: config.networkName, nodeTags: config.nodeTags, clusterId, logger }),
+      internal: new InternalLoadBalancerOperations({
+        compute,
+        links,
+        locator,
+        region: config.region,
+        networkName: config.networkName,
+        subnetworkName: config.subnetworkName,
+        nodeTags: config.nodeTags,
+        clusterId,
+        logger,
+      }),
+      compute,
+      region: config.region,
+      alphaFeatures: config.alphaFeatures,
+    }),
     routes: new GcpRoutes(new RouteOperations({ compute, locator, links, networkName: config.networkName })),
     clusterIdStore,
   });

@@ -1,31 +1,54 @@
 /**
- * LoadBalancer of the GCE provider: the external network load balancer (target pool based).
- * Services asking for an internal load balancer get a Warning (this provider does not implement
- * it) and nothing is changed; Services handed to another controller (`cloud.google.com/l4-rbs:
- * enabled`, a `loadBalancerClass` other than the legacy ones, a backend-service forwarding rule)
- * are left alone (ImplementedElsewhere), as upstream.
+ * LoadBalancer of the GCE provider (upstream `gce_loadbalancer.go`): the external network load
+ * balancer (target pool based) or the internal one (backend-service based), chosen by
+ * `spec.loadBalancerClass` (the two `-legacy` classes) or the load-balancer-type annotation. When
+ * the forwarding rule has the other scheme, the other kind is deleted first. Services handed to
+ * another controller (another `loadBalancerClass`, `cloud.google.com/l4-rbs: enabled` or a
+ * backend-service external rule for the NetLB, the v2 finalizer or the `ILBSubsets` gate for new
+ * ILBs) are left alone (ImplementedElsewhere), as upstream.
  */
 import type { V1Node, V1Service } from '@kubernetes/client-node';
-import {
-  ImplementedElsewhereError,
-  PermanentInvalidServiceConfigurationError,
-  defaultLoadBalancerName,
-  type CloudCallOptions,
-  type LoadBalancer,
-  type LoadBalancerStatus,
-} from '@ccm/core/provider';
+import { ImplementedElsewhereError, defaultLoadBalancerName, type CloudCallOptions, type LoadBalancer, type LoadBalancerStatus } from '@ccm/core/provider';
 import { handedToRegionalBackendService, wantsInternalLoadBalancer } from './annotations.js';
 import type { ExternalLoadBalancerOperations } from './operations/load-balancer/external-load-balancer.js';
+import type { InternalLoadBalancerOperations } from './operations/load-balancer/internal-load-balancer.js';
+import type { ComputePort, GceForwardingRule } from './ports/compute-port.js';
 
 /** The classes upstream's legacy controller still implements (`networking.gke.io/l4-regional-*-legacy`). */
 export const LEGACY_EXTERNAL_CLASS = 'networking.gke.io/l4-regional-external-legacy';
 export const LEGACY_INTERNAL_CLASS = 'networking.gke.io/l4-regional-internal-legacy';
+/** Finalizers upstream's controllers put on ILB Services: v1 this one, v2 the subsetting controller. */
+export const ILB_FINALIZER_V1 = 'gke.networking.io/l4-ilb-v1';
+export const ILB_FINALIZER_V2 = 'gke.networking.io/l4-ilb-v2';
+/** The `alpha-features` gate that leaves new ILBs to the subsetting controller. */
+export const ALPHA_FEATURE_ILB_SUBSETS = 'ILBSubsets';
+
+export type LoadBalancerScheme = 'INTERNAL' | 'EXTERNAL';
+
+/** Upstream `getSvcScheme`: the legacy classes first, then the load-balancer-type annotation. */
+export function schemeOf(service: V1Service): LoadBalancerScheme {
+  const loadBalancerClass = service.spec?.loadBalancerClass;
+  if (loadBalancerClass === LEGACY_INTERNAL_CLASS) return 'INTERNAL';
+  if (loadBalancerClass === LEGACY_EXTERNAL_CLASS) return 'EXTERNAL';
+  return wantsInternalLoadBalancer(service) === undefined ? 'EXTERNAL' : 'INTERNAL';
+}
+
+const schemeOfRule = (rule: GceForwardingRule): LoadBalancerScheme => ((rule.loadBalancingScheme ?? 'EXTERNAL').toUpperCase() === 'INTERNAL' ? 'INTERNAL' : 'EXTERNAL');
+const hasFinalizer = (service: V1Service, finalizer: string): boolean => (service.metadata?.finalizers ?? []).includes(finalizer);
+
+export interface GcpLoadBalancersParts {
+  external: ExternalLoadBalancerOperations;
+  internal: InternalLoadBalancerOperations;
+  compute: ComputePort;
+  region: string;
+  alphaFeatures: readonly string[];
+}
 
 export class GcpLoadBalancers implements LoadBalancer {
-  readonly #external: ExternalLoadBalancerOperations;
+  readonly #parts: GcpLoadBalancersParts;
 
-  constructor(external: ExternalLoadBalancerOperations) {
-    this.#external = external;
+  constructor(parts: GcpLoadBalancersParts) {
+    this.#parts = parts;
   }
 
   getLoadBalancerName(_clusterName: string, service: V1Service): string {
@@ -33,47 +56,84 @@ export class GcpLoadBalancers implements LoadBalancer {
   }
 
   async getLoadBalancer(_clusterName: string, service: V1Service, options?: CloudCallOptions): Promise<{ status: LoadBalancerStatus | undefined; exists: boolean }> {
-    this.#checkImplementedHere(service);
-    const status = await this.#external.status(service, options);
-    // Without a forwarding rule, what a cut-short sync left still has to be deleted with the Service.
-    return { status, exists: status !== undefined || (await this.#external.hasRemnants(service, options)) };
+    this.#checkClass(service);
+    const status = await this.#parts.external.status(service, options);
+    // Without a forwarding rule, what a cut-short sync of an external load balancer left still has to be deleted with the Service.
+    return { status, exists: status !== undefined || (await this.#parts.external.hasRemnants(service, options)) };
   }
 
   async ensureLoadBalancer(_clusterName: string, service: V1Service, nodes: V1Node[], options?: CloudCallOptions): Promise<LoadBalancerStatus> {
-    this.#checkImplementedHere(service);
-    this.#refuseInternal(service);
-    if (await this.#external.managedElsewhere(service, options)) throw new ImplementedElsewhereError('the forwarding rule is backend-service based: another controller owns it');
-    return this.#external.ensure(service, nodes, options);
+    this.#checkClass(service);
+    const scheme = schemeOf(service);
+    if (scheme === 'EXTERNAL') this.#checkExternalHandledHere(service);
+    let rule = await this.#rule(service, options);
+    if (rule !== undefined && schemeOfRule(rule) !== scheme) {
+      await this.#deleteKind(schemeOfRule(rule), service, options);
+      rule = undefined;
+    }
+    if (scheme === 'INTERNAL') {
+      this.#checkNewInternalHandledHere(service, rule);
+      return this.#parts.internal.ensure(service, nodes, options);
+    }
+    if (rule?.backendService !== undefined) throw new ImplementedElsewhereError('the forwarding rule is backend-service based: another controller owns it');
+    return this.#parts.external.ensure(service, nodes, options);
   }
 
   async updateLoadBalancer(_clusterName: string, service: V1Service, nodes: V1Node[], options?: CloudCallOptions): Promise<void> {
-    this.#checkImplementedHere(service);
-    this.#refuseInternal(service);
-    await this.#external.update(service, nodes, options);
+    this.#checkClass(service);
+    if (schemeOf(service) === 'INTERNAL') {
+      if (this.#ilbSubsets() && !hasFinalizer(service, ILB_FINALIZER_V1) && service.spec?.loadBalancerClass !== LEGACY_INTERNAL_CLASS) {
+        const rule = await this.#rule(service, options);
+        if (rule === undefined || schemeOfRule(rule) !== 'INTERNAL') throw new ImplementedElsewhereError(`${ALPHA_FEATURE_ILB_SUBSETS} is enabled: new internal load balancers belong to another controller`);
+      }
+      await this.#parts.internal.update(service, nodes, options);
+      return;
+    }
+    this.#checkExternalHandledHere(service);
+    await this.#parts.external.update(service, nodes, options);
   }
 
+  /** Deletes the wanted kind, and the other kind too when the forwarding rule still has the other scheme. */
   async ensureLoadBalancerDeleted(_clusterName: string, service: V1Service, options?: CloudCallOptions): Promise<void> {
-    this.#checkImplementedHere(service);
-    if (wantsInternalLoadBalancer(service) !== undefined) return;
-    if (await this.#external.managedElsewhere(service, options)) return;
-    await this.#external.delete(service, options);
+    this.#checkClass(service);
+    const scheme = schemeOf(service);
+    const rule = await this.#rule(service, options);
+    if (rule !== undefined && schemeOfRule(rule) !== scheme) await this.#deleteKind(schemeOfRule(rule), service, options);
+    if (scheme === 'EXTERNAL') {
+      if (handedToRegionalBackendService(service)) return;
+      if (rule !== undefined && schemeOfRule(rule) === 'EXTERNAL' && rule.backendService !== undefined) return;
+    }
+    await this.#deleteKind(scheme, service, options);
   }
 
-  #checkImplementedHere(service: V1Service): void {
+  #rule(service: V1Service, options?: CloudCallOptions): Promise<GceForwardingRule | undefined> {
+    return this.#parts.compute.getForwardingRule(this.#parts.region, defaultLoadBalancerName(service), options);
+  }
+
+  async #deleteKind(scheme: LoadBalancerScheme, service: V1Service, options?: CloudCallOptions): Promise<void> {
+    if (scheme === 'INTERNAL') await this.#parts.internal.delete(service, options);
+    else await this.#parts.external.delete(service, options);
+  }
+
+  #ilbSubsets(): boolean {
+    return this.#parts.alphaFeatures.includes(ALPHA_FEATURE_ILB_SUBSETS);
+  }
+
+  #checkClass(service: V1Service): void {
     const loadBalancerClass = service.spec?.loadBalancerClass;
     if (loadBalancerClass !== undefined && loadBalancerClass !== LEGACY_EXTERNAL_CLASS && loadBalancerClass !== LEGACY_INTERNAL_CLASS) {
       throw new ImplementedElsewhereError(`loadBalancerClass ${loadBalancerClass} is implemented by another controller`);
     }
+  }
+
+  #checkExternalHandledHere(service: V1Service): void {
     if (handedToRegionalBackendService(service)) throw new ImplementedElsewhereError('cloud.google.com/l4-rbs: enabled: handled by the backend-service based controller');
   }
 
-  #refuseInternal(service: V1Service): void {
-    const internal = wantsInternalLoadBalancer(service);
-    const classInternal = service.spec?.loadBalancerClass === LEGACY_INTERNAL_CLASS;
-    if (internal !== undefined || classInternal) {
-      const annotation = internal?.key ?? 'spec.loadBalancerClass';
-      const value = internal?.value ?? LEGACY_INTERNAL_CLASS;
-      throw new PermanentInvalidServiceConfigurationError(`${annotation}=${JSON.stringify(value)}: internal load balancers are not implemented by this provider`, { annotation, value });
-    }
+  /** Upstream: a new ILB (no rule, no v1 finalizer, not the legacy class) is left to another controller under ILBSubsets or with the v2 finalizer. */
+  #checkNewInternalHandledHere(service: V1Service, rule: GceForwardingRule | undefined): void {
+    if (rule !== undefined || hasFinalizer(service, ILB_FINALIZER_V1) || service.spec?.loadBalancerClass === LEGACY_INTERNAL_CLASS) return;
+    if (this.#ilbSubsets()) throw new ImplementedElsewhereError(`${ALPHA_FEATURE_ILB_SUBSETS} is enabled: new internal load balancers belong to another controller`);
+    if (hasFinalizer(service, ILB_FINALIZER_V2)) throw new ImplementedElsewhereError(`the Service has the ${ILB_FINALIZER_V2} finalizer: another controller owns its internal load balancer`);
   }
 }

@@ -60,4 +60,4 @@ async function fixture(): Promise<ContractFixture> {
 
 describeInstancesV2Contract('gce', fixture);
 describeLoadBalancerContract('gce', fixture);
-describeRoutesContract('gce', fixture, { ipv6: false, blackholeWhenTargetDeleted: false });
+describeRoutesContract('gce', fixture, { ipv6: true, blackholeWhenTargetDeleted: false });

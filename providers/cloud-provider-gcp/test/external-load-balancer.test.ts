@@ -118,8 +118,8 @@ describe('GCE external network load balancer', () => {
 
   it.each([
     [{ 'cloud.google.com/network-tier': 'Gold' }, /cloud\.google\.com\/network-tier="Gold"/],
-    [{ 'networking.gke.io/load-balancer-type': 'Internal' }, /networking\.gke\.io\/load-balancer-type="Internal": internal load balancers are not implemented/],
-    [{ 'cloud.google.com/load-balancer-type': 'internal' }, /cloud\.google\.com\/load-balancer-type="internal"/],
+    [{ 'networking.gke.io/internal-load-balancer-allow-global-access': 'yes', 'networking.gke.io/load-balancer-type': 'Internal' }, /internal-load-balancer-allow-global-access="yes": must be true or false/],
+    [{ 'networking.gke.io/internal-load-balancer-subnet': 'UPPER', 'cloud.google.com/load-balancer-type': 'internal' }, /internal-load-balancer-subnet="UPPER"/],
     [{ 'service.beta.kubernetes.io/load-balancer-source-ranges': '10.0.0.0/8,not-a-cidr' }, /load-balancer-source-ranges=.*"not-a-cidr" is not a CIDR/],
   ])('refuses bad annotation %o permanently, naming it, before any cloud change', async (annotations, message) => {
     const { cloud, compute } = await harnessWithNodes();

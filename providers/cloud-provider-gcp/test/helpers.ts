@@ -16,8 +16,13 @@ export function gceConf(extra = ''): string {
   return `[global]\nproject-id = ${PROJECT}\nnetwork-name = ${NETWORK}\nlocal-zone = ${ZONE}\n${extra}`;
 }
 
-export function makeNode(name: string, options: { providerId?: string } = {}): V1Node {
-  return { apiVersion: 'v1', kind: 'Node', metadata: { name }, spec: options.providerId === undefined ? {} : { providerID: options.providerId } };
+export function makeNode(name: string, options: { providerId?: string; labels?: Record<string, string> } = {}): V1Node {
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, ...(options.labels === undefined ? {} : { labels: options.labels }) },
+    spec: options.providerId === undefined ? {} : { providerID: options.providerId },
+  };
 }
 
 export interface ServiceOptions {
@@ -32,13 +37,14 @@ export interface ServiceOptions {
   loadBalancerIP?: string;
   loadBalancerSourceRanges?: string[];
   loadBalancerClass?: string;
+  finalizers?: string[];
 }
 
 export function makeService(options: ServiceOptions = {}): V1Service {
   return {
     apiVersion: 'v1',
     kind: 'Service',
-    metadata: { name: options.name ?? 'web', namespace: options.namespace ?? 'default', uid: options.uid ?? '11111111-2222-3333-4444-555555555555', annotations: options.annotations ?? {} },
+    metadata: { name: options.name ?? 'web', namespace: options.namespace ?? 'default', uid: options.uid ?? '11111111-2222-3333-4444-555555555555', annotations: options.annotations ?? {}, ...(options.finalizers === undefined ? {} : { finalizers: options.finalizers }) },
     spec: {
       type: 'LoadBalancer',
       ports: (options.ports ?? [{ name: 'http', port: 80, nodePort: 30080 }]).map((port) => ({ protocol: 'TCP', ...port })),

@@ -104,6 +104,10 @@ export function registerLoadBalancerScenarios(driver: ProviderDriver, suite: Sui
       const { instance } = await addInitializedNode(context, 'lb-joiner');
       const withJoiner = await waitForEligibleBackends(context, service, `after ${instance.nodeName} joined`);
       expect(withJoiner).toContain(instance.nodeName);
+      // The service's own host update, before the node set changes again: where load balancers
+      // share one backend pool (Azure), another service's update already shows the joiner, and the
+      // node sync skips this service if the exclusion below lands before its turn.
+      await waitForEvent(context, { kind: 'Service', namespace: 'default', name: service.metadata.name ?? '', reason: 'UpdatedLoadBalancer', type: 'Normal' });
 
       const client = context.cluster.client;
       await client.patchNode(instance.nodeName, { metadata: { labels: { [LABEL_EXCLUDE_FROM_EXTERNAL_LOAD_BALANCERS]: 'true' } } });

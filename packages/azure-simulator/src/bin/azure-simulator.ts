@@ -3,22 +3,32 @@
  * azure-simulator --port 0 --endpoint-file FILE [--location L] [--subscription-id ID]
  *   [--tenant-id ID] [--client-id ID] [--client-secret S] [--static-token T]
  *   [--polls-before-done N] [--throttle-rps R [--throttle-burst B]] [--page-size N]
- *   [--token-lifetime-seconds S] [--schema-file SCHEMA.json]
+ *   [--token-lifetime-seconds S] [--schema-file SCHEMA.json] [--imds-port N]
+ *   [--client-certificate-file CERT.pem]... [--federated-credential ISSUER,SUBJECT,ISSUER_KEY.pem]...
  *
- * Serves Entra ID + ARM over HTTPS, writes the endpoint JSON to FILE, runs until SIGTERM/SIGINT
+ * Serves Entra ID + ARM over HTTPS and IMDS (managed identity tokens) over HTTP, writes the endpoint JSON to FILE, runs until SIGTERM/SIGINT
  * (exit 0). Bad flags: exit 2 naming the flag.
  */
+import { readFileSync } from 'node:fs';
 import { writeFile, rename } from 'node:fs/promises';
 import { endpointOf, startAzureSimulator, type AzureSimulatorOptions } from '../start-azure-simulator.js';
 
 const USAGE =
-  'usage: azure-simulator --port 0 --endpoint-file FILE [--location L] [--subscription-id ID] [--tenant-id ID] [--client-id ID] [--client-secret S] [--static-token T] [--polls-before-done N] [--throttle-rps R] [--throttle-burst B] [--page-size N] [--token-lifetime-seconds S] [--schema-file SCHEMA.json]';
+  'usage: azure-simulator --port 0 --endpoint-file FILE [--location L] [--subscription-id ID] [--tenant-id ID] [--client-id ID] [--client-secret S] [--static-token T] [--polls-before-done N] [--throttle-rps R] [--throttle-burst B] [--page-size N] [--token-lifetime-seconds S] [--schema-file SCHEMA.json] [--imds-port N] [--client-certificate-file CERT.pem]... [--federated-credential ISSUER,SUBJECT,ISSUER_KEY.pem]...';
 
 class FlagError extends Error {}
 
 interface Flags {
   options: AzureSimulatorOptions;
   endpointFile: string;
+}
+
+function readPem(flag: string, path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new FlagError(`${flag}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
 }
 
 export function parseFlags(argv: readonly string[]): Flags {
@@ -69,6 +79,20 @@ export function parseFlags(argv: readonly string[]): Flags {
       case '--schema-file':
         options.schemaFile = value();
         break;
+      case '--imds-port':
+        options.imdsPort = integer(flag, value(), 0, 65535);
+        break;
+      case '--client-certificate-file':
+        options.clientCertificates = [...(options.clientCertificates ?? []), readPem(flag, value())];
+        break;
+      case '--federated-credential': {
+        const [issuer, subject, keyFile, ...rest] = value().split(',');
+        if (issuer === undefined || issuer === '' || subject === undefined || subject === '' || keyFile === undefined || keyFile === '' || rest.length > 0) {
+          throw new FlagError('--federated-credential must be ISSUER,SUBJECT,ISSUER_KEY.pem');
+        }
+        options.federatedCredentials = [...(options.federatedCredentials ?? []), { issuer, subject, issuerKeyPem: readPem(flag, keyFile) }];
+        break;
+      }
       case '--static-token':
         options.staticToken = value();
         break;
@@ -112,7 +136,7 @@ async function main(): Promise<void> {
   const temporary = `${flags.endpointFile}.${process.pid}.tmp`;
   await writeFile(temporary, `${JSON.stringify(endpointOf(simulator), null, 2)}\n`, { mode: 0o600 });
   await rename(temporary, flags.endpointFile);
-  process.stdout.write(`azure-simulator listening on ${simulator.resourceManagerEndpoint}\nazure-simulator endpoint written to ${flags.endpointFile}\n`);
+  process.stdout.write(`azure-simulator listening on ${simulator.resourceManagerEndpoint} (IMDS on ${simulator.imdsEndpoint})\nazure-simulator endpoint written to ${flags.endpointFile}\n`);
   const stop = () => {
     simulator.close().then(
       () => process.exit(0),

@@ -54,7 +54,11 @@ export function buildConfigz(options: CloudControllerManagerOptions): Record<str
         NodeSyncPeriod: formatGoDuration(options.nodeSyncPeriodMs),
       },
       ServiceController: { ConcurrentServiceSyncs: options.concurrentServiceSyncs },
-      NodeController: { ConcurrentNodeSyncs: options.concurrentNodeSyncs, ConcurrentNodeStatusUpdates: options.concurrentNodeStatusUpdates },
+      NodeController: {
+        ConcurrentNodeSyncs: options.concurrentNodeSyncs,
+        // Upstream NodeControllerOptions.ApplyTo: 0 (unset) takes --concurrent-node-syncs.
+        ConcurrentNodeStatusUpdates: options.concurrentNodeStatusUpdates > 0 ? options.concurrentNodeStatusUpdates : options.concurrentNodeSyncs,
+      },
       NodeStatusUpdateFrequency: formatGoDuration(options.nodeStatusUpdateFrequencyMs),
       Webhook: { Webhooks: options.webhooks },
     },

@@ -10,6 +10,7 @@ import { runnableInMemoryKube, TestCloud, TEST_CLOUD_CONFIG_SCHEMA } from './__t
 import { ControllerManagerMetrics } from './metrics/controller-manager-metrics.js';
 import { FatalStartupError, INFORMER_SYNC_HEALTH_CHECK, runControllers, type RunControllersOptions, type RunnableKubeAccess } from './run-controllers.js';
 import { HealthChecks } from './serving/health-checks.js';
+import { RecordingLogger } from '../controllers/node/test-support/node-test-context.js';
 
 /** The informer with its waitForSync replaced (the other members still reach the real one). */
 function withSync<T extends object>(informer: SharedInformer<T>, waitForSync: () => Promise<void>): SharedInformer<T> {
@@ -185,5 +186,26 @@ describe('runControllers: controllers a provider adds', () => {
     stop.abort();
     await running;
     expect(started).toEqual(expected);
+  });
+});
+
+describe('runControllers: startControllers log lines (upstream app/controllermanager.go)', () => {
+  it('logs a disabled controller as a warning `"<name>" is disabled`, and a started one as `Started "<name>"`', async () => {
+    const logger = new RecordingLogger();
+    const { options } = setup(runnableInMemoryKube(new InMemoryKubeAccess(), { started: 0, stopped: 0 }), 1_000);
+    const idle = (name: string) => () => ({
+      name,
+      run: (signal: AbortSignal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true })),
+    });
+    options.constructors = { 'service-lb-controller': idle('service-lb-controller'), 'node-route-controller': idle('node-route-controller') };
+    options.controllerEntries = ['*', '-node-route-controller'];
+    options.logger = logger;
+    const stop = new AbortController();
+    const running = runControllers(stop.signal, options);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    stop.abort();
+    await running;
+    expect(logger.messages('warn')).toContain('"node-route-controller" is disabled');
+    expect(logger.messages('info')).toContain('Started "service-lb-controller"');
   });
 });

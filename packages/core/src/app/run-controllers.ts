@@ -202,7 +202,8 @@ async function startControllerGroup(
     const constructor = options.constructors[name];
     if (constructor === undefined || signal.aborted) continue;
     if (!isControllerEnabled(name, options.controllerEntries, options.disabledByDefault)) {
-      logger.info(`${JSON.stringify(name)} is disabled`);
+      // Upstream startControllers: klog.Warningf("%q is disabled").
+      logger.warn(`${JSON.stringify(name)} is disabled`);
       continue;
     }
     logger.verbose(1, `Starting ${JSON.stringify(name)}`);

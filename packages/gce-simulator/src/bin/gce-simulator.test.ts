@@ -45,7 +45,7 @@ describe('gce-simulator binary', () => {
     const endpoint = JSON.parse(await readFile(endpointFile, 'utf8')) as Record<string, unknown>;
     const url = String(endpoint['url']);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(endpoint).toEqual({ url, project: 'p1', region: 'europe-west1', zones: ['europe-west1-b', 'europe-west1-c'], network: 'vpc', tokenUrl: `${url}/token` });
+    expect(endpoint).toEqual({ url, project: 'p1', region: 'europe-west1', zones: ['europe-west1-b', 'europe-west1-c'], network: 'vpc', tokenUrl: `${url}/token`, metadataHost: url.replace('http://', '') });
     const token = (await (await fetch(String(endpoint['tokenUrl']), { method: 'POST' })).json()) as { accessToken: string };
     const zones = await fetch(`${url}/compute/v1/projects/p1/zones`, { headers: { authorization: `Bearer ${token.accessToken}` } });
     expect(((await zones.json()) as { items: { name: string }[] }).items.map((zone) => zone.name)).toEqual(['europe-west1-b', 'europe-west1-c']);

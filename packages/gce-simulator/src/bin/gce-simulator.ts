@@ -65,6 +65,7 @@ async function main(): Promise<number> {
     zones: simulator.zones,
     network: simulator.network,
     tokenUrl: simulator.tokenUrl,
+    metadataHost: simulator.metadataHost,
   };
   // Written whole, then renamed, so a reader never sees half a file.
   writeFileSync(`${endpointFile}.tmp`, `${JSON.stringify(endpoint)}\n`);

@@ -60,7 +60,7 @@ describe('readAzureCloudConfig', () => {
     ['an unknown vmType', COMPLETE.replace('"vmType": "standard"', '"vmType": "vmas"'), 'azure.json:9: key "vmType": must be one of vmss, standard, vmssflex; got "vmas"'],
     ['an unknown cloud', COMPLETE.replace('"AzurePublicCloud"', '"AzureMoonCloud"'), 'azure.json:2: key "cloud": unknown cloud "AzureMoonCloud"'],
     ['a missing required key', COMPLETE.replace('"resourceGroup": "rg",', ''), 'azure.json:-: key "resourceGroup" is required'],
-    ['managed identity', COMPLETE.replace('"cloudConfigType": "file"', '"cloudConfigType": "file", "useManagedIdentityExtension": true'), 'only service-principal secrets are supported'],
+    ['a user-assigned identity without managed identity', COMPLETE.replace('"cloudConfigType": "file"', '"cloudConfigType": "file",\n  "userAssignedIdentityID": "u"'), 'azure.json:15: key "userAssignedIdentityID": is set but "useManagedIdentityExtension" is not true'],
     ['bad tags', COMPLETE.replace('"a=b, c=d"', '"a=b, oops"'), 'azure.json:11: key "tags": "oops" is not key=value'],
   ])('reports %s with file, line and key', (_case, text, expected) => {
     expect(problemsOf(text).join('\n')).toContain(expected);
@@ -75,7 +75,7 @@ describe('readAzureCloudConfig', () => {
     const text = COMPLETE.replace('"cloudConfigType": "file"', '"cloudConfigType": "file", "loadBalancerSku": "basic", "cloudProviderBackoff": false, "frobnicate": 1');
     const { warnings } = readAzureCloudConfig(text, 'azure.json');
     expect(warnings.map((warning) => `${warning.line}: ${warning.message}`)).toEqual([
-      '14: key "loadBalancerSku" is not supported by this provider (The LoadBalancer capability is not offered yet.); ignored',
+      '14: key "loadBalancerSku" is not supported by this provider (Only the Standard SKU is offered: load balancers and public IPs are Standard whatever this says.); ignored',
       '14: unknown key "frobnicate"; ignored',
     ]);
   });

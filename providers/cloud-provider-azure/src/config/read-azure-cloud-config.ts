@@ -7,6 +7,7 @@
 import { CloudConfigError, type CloudConfigProblem } from '@ccm/core/config';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node, type Pair } from 'yaml';
 import { AZURE_CONFIG_KEYS_BY_NAME, type ConfigKeySpec } from './azure-config-keys.js';
+import { CREDENTIAL_KEYS, resolveAzureCredential, type AzureCredentialConfig } from './azure-credential-config.js';
 
 export const DEFAULT_CLOUD_CONFIG_FILE_NAME = 'azure.json';
 
@@ -32,6 +33,10 @@ export interface AzureCloudConfig {
   subscriptionId: string;
   aadClientId: string;
   aadClientSecret: string;
+  /** The Entra credential chosen as upstream does; undefined until the Secret brings it (cloudConfigType merge / secret). */
+  credential: AzureCredentialConfig | undefined;
+  /** Credential keys set that lose to the chosen credential (upstream's precedence). */
+  ignoredCredentialKeys: string[];
   cloudConfigType: 'file' | 'secret' | 'merge';
   location: string;
   resourceGroup: string;
@@ -47,6 +52,11 @@ export interface AzureCloudConfig {
   enableVmssFlexNodes: boolean;
   /** From `tags` and `tagsMap`. */
   tags: Record<string, string>;
+  loadBalancerName: string;
+  loadBalancerResourceGroup: string;
+  excludeMasterFromStandardLB: boolean;
+  disableOutboundSnat: boolean;
+  maximumLoadBalancerRuleCount: number;
   vmCacheTtlSeconds: number;
   vmssCacheTtlSeconds: number;
   vmssVirtualMachinesCacheTtlSeconds: number;
@@ -63,16 +73,19 @@ export interface AzureConfigValues {
 }
 
 /** The keys that may come from the `azure-cloud-provider` Secret instead of the file (`cloudConfigType` merge / secret). */
-export const CONNECTION_KEYS: readonly string[] = ['cloud', 'resourceManagerEndpoint', 'activeDirectoryEndpoint', 'tenantId', 'subscriptionId', 'aadClientId', 'aadClientSecret', 'userAgent'];
+export const CONNECTION_KEYS: readonly string[] = ['cloud', 'resourceManagerEndpoint', 'activeDirectoryEndpoint', 'tenantId', 'subscriptionId', 'aadClientId', 'userAgent', ...CREDENTIAL_KEYS];
 
-export function readAzureCloudConfig(text: string | undefined, fileName: string): { config: AzureCloudConfig; warnings: CloudConfigProblem[]; file: AzureConfigValues } {
+/** The environment the credential reads (upstream's workload identity variables); tests pass their own. */
+export type ConfigEnvironment = Readonly<Record<string, string | undefined>>;
+
+export function readAzureCloudConfig(text: string | undefined, fileName: string, environment: ConfigEnvironment = process.env): { config: AzureCloudConfig; warnings: CloudConfigProblem[]; file: AzureConfigValues } {
   if (text === undefined) throw new CloudConfigError({ fileName, message: 'the Azure provider needs a cloud config (azure.json): pass --cloud-config' });
   const parsed = parseAzureConfigValues(text, fileName);
   const cloudConfigType = parsed.values.get('cloudConfigType') ?? 'merge';
   // With merge or secret, the credentials may come from the Secret: checked when it is read.
   let config: AzureCloudConfig;
   try {
-    config = resolveAzureCloudConfig([parsed], { requireConnection: cloudConfigType === 'file' });
+    config = resolveAzureCloudConfig([parsed], { requireConnection: cloudConfigType === 'file', environment });
   } catch (error) {
     if (error instanceof CloudConfigError) throw new CloudConfigError([...parsed.problems, ...error.problems]);
     throw error;
@@ -136,7 +149,7 @@ export function parseAzureConfigValues(text: string, fileName: string): AzureCon
  * (the file, then the Secret). With `requireConnection` false, missing connection keys are left
  * empty (they come from the Secret later).
  */
-export function resolveAzureCloudConfig(sources: readonly AzureConfigValues[], options: { requireConnection: boolean }): AzureCloudConfig {
+export function resolveAzureCloudConfig(sources: readonly AzureConfigValues[], options: { requireConnection: boolean; environment?: ConfigEnvironment }): AzureCloudConfig {
   const problems: CloudConfigProblem[] = [];
   const values = new Map<string, RawValue>();
   const lines = new Map<string, number>();
@@ -180,9 +193,12 @@ export function resolveAzureCloudConfig(sources: readonly AzureConfigValues[], o
   const customCloud = text_('resourceManagerEndpoint') !== '' || known === undefined;
   const audience = customCloud ? resourceManagerEndpoint.replace(/\/+$/, '') : (known?.tokenAudience ?? '');
 
-  if (bool('useManagedIdentityExtension') || text_('aadFederatedTokenFile') !== '' || bool('useFederatedWorkloadIdentityExtension') || text_('aadClientCertPath') !== '') {
-    problems.push({ fileName: lastFile, message: 'only service-principal secrets are supported (aadClientId and aadClientSecret); managed identity, workload identity and client certificates are not' });
-  }
+  const { credential, ignoredKeys: ignoredCredentialKeys, problems: credentialProblems } = resolveAzureCredential(
+    { text: (name) => text_(name), bool: (name) => bool(name), has: (name) => values.has(name), placeOf, fileName: lastFile },
+    options.environment ?? process.env,
+    { requireCredential: options.requireConnection },
+  );
+  problems.push(...credentialProblems);
   const cloudConfigType = text_('cloudConfigType', 'merge');
   if (!['file', 'secret', 'merge'].includes(cloudConfigType)) {
     problems.push({ ...placeOf('cloudConfigType'), message: `key "cloudConfigType": must be one of file, secret, merge; got ${JSON.stringify(cloudConfigType)}` });
@@ -192,6 +208,8 @@ export function resolveAzureCloudConfig(sources: readonly AzureConfigValues[], o
     problems.push({ ...placeOf('vmType'), message: `key "vmType": must be one of vmss, standard, vmssflex; got ${JSON.stringify(vmType)}` });
   }
   const resourceGroup = required('resourceGroup');
+  const maximumLoadBalancerRuleCount = integer('maximumLoadBalancerRuleCount', 250);
+  if (maximumLoadBalancerRuleCount < 1) problems.push({ ...placeOf('maximumLoadBalancerRuleCount'), message: 'key "maximumLoadBalancerRuleCount": must be at least 1' });
   const tags = parseTags(text_('tags'), placeOf('tags').fileName, lines.get('tags'), problems);
   Object.assign(tags, (values.get('tagsMap') as Record<string, string> | undefined) ?? {});
 
@@ -202,10 +220,13 @@ export function resolveAzureCloudConfig(sources: readonly AzureConfigValues[], o
     tokenScope: `${audience}/.default`,
     customCloud,
     userAgent: text_('userAgent'),
-    tenantId: required('tenantId'),
+    // tenantId and aadClientId are checked by the credential that needs them (managed identity does not).
+    tenantId: text_('tenantId'),
     subscriptionId: required('subscriptionId'),
-    aadClientId: required('aadClientId'),
-    aadClientSecret: required('aadClientSecret'),
+    aadClientId: text_('aadClientId'),
+    aadClientSecret: text_('aadClientSecret'),
+    credential,
+    ignoredCredentialKeys,
     cloudConfigType: cloudConfigType as AzureCloudConfig['cloudConfigType'],
     location: required('location'),
     resourceGroup,
@@ -220,6 +241,11 @@ export function resolveAzureCloudConfig(sources: readonly AzureConfigValues[], o
     disableAvailabilitySetNodes: bool('disableAvailabilitySetNodes'),
     enableVmssFlexNodes: bool('enableVmssFlexNodes'),
     tags,
+    loadBalancerName: text_('loadBalancerName'),
+    loadBalancerResourceGroup: text_('loadBalancerResourceGroup') || resourceGroup,
+    excludeMasterFromStandardLB: bool('excludeMasterFromStandardLB', true),
+    disableOutboundSnat: bool('disableOutboundSNAT'),
+    maximumLoadBalancerRuleCount,
     vmCacheTtlSeconds: integer('vmCacheTTLInSeconds', 60),
     vmssCacheTtlSeconds: integer('vmssCacheTTLInSeconds', 600),
     vmssVirtualMachinesCacheTtlSeconds: integer('vmssVirtualMachinesCacheTTLInSeconds', 600),

@@ -1,6 +1,6 @@
 /**
- * The effective connection config (cloud, endpoints, tenant, subscription, client ID and
- * secret) with upstream's `cloudConfigType`: `file` uses `azure.json` alone; `merge` (upstream's
+ * The effective connection config (cloud, endpoints, tenant, subscription, client ID and the
+ * credential keys) with upstream's `cloudConfigType`: `file` uses `azure.json` alone; `merge` (upstream's
  * default) and `secret` overlay it with the `cloud-config` key of the Secret
  * `kube-system/azure-cloud-provider`, read through the CCM's shared Secret informer. When the
  * Secret does not exist the file alone is used if it is complete. The Secret is re-read when it
@@ -65,9 +65,14 @@ export class ConnectionConfigSource {
 
   #requireCompleteFile(why: string): AzureCloudConfig {
     const config = this.#fileConfig;
-    const missing = ['tenantId', 'subscriptionId', 'aadClientId', 'aadClientSecret'].filter((key) => config[key as keyof AzureCloudConfig] === '');
-    if (missing.length > 0) throw new AzureConfigurationError(`${why}, and ${this.#file.fileName} does not set ${missing.map((key) => JSON.stringify(key)).join(', ')}`);
-    return config;
+    if (config.credential !== undefined && config.subscriptionId !== '') return config;
+    try {
+      return resolveAzureCloudConfig([this.#file], { requireConnection: true });
+    } catch (error) {
+      const configError = findCloudConfigError(error);
+      const problems = configError === undefined ? String(error) : configError.problems.map((problem) => problem.message).join('; ');
+      throw new AzureConfigurationError(`${why}, and ${this.#file.fileName} is not complete: ${problems}`, { cause: error });
+    }
   }
 
   #merge(secret: V1Secret): AzureCloudConfig {

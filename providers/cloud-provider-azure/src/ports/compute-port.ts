@@ -32,6 +32,22 @@ export interface AzureVirtualMachine {
   flexibleScaleSetId?: string;
 }
 
+/** One IP configuration of a scale set's (or scale-set VM's) network interface configuration. */
+export interface AzureScaleSetIpConfiguration {
+  /** `<nic configuration name>/<ip configuration name>`. */
+  key: string;
+  primary: boolean;
+  version: 'IPv4' | 'IPv6';
+  loadBalancerBackendAddressPoolIds: string[];
+}
+
+/** The network model of a uniform scale set or of one of its VMs, with the etag to write it back. */
+export interface AzureScaleSetNetwork {
+  etag?: string;
+  /** IP configurations of the primary network interface configuration. */
+  ipConfigurations: AzureScaleSetIpConfiguration[];
+}
+
 export interface ComputePort {
   /** Every VM of a resource group, with instance views (`$expand=instanceView`). */
   listVirtualMachines(resourceGroup: string, options?: CloudCallOptions): Promise<AzureVirtualMachine[]>;
@@ -39,4 +55,12 @@ export interface ComputePort {
   listScaleSets(resourceGroup: string, options?: CloudCallOptions): Promise<string[]>;
   /** Every VM of a uniform scale set, with instance views. */
   listScaleSetVirtualMachines(resourceGroup: string, scaleSetName: string, options?: CloudCallOptions): Promise<AzureVirtualMachine[]>;
+  /** The scale set model's primary network configuration. Throws NotFound. */
+  getScaleSetNetwork(resourceGroup: string, scaleSetName: string, options?: CloudCallOptions): Promise<AzureScaleSetNetwork>;
+  /** Sets the backend pools of one IP configuration (`key`) of the scale set model (If-Match `etag`); waits for the long-running operation. */
+  setScaleSetBackendPools(resourceGroup: string, scaleSetName: string, key: string, poolIds: readonly string[], etag: string | undefined, options?: CloudCallOptions): Promise<void>;
+  /** One scale-set VM's network configuration. Throws NotFound. */
+  getScaleSetVirtualMachineNetwork(resourceGroup: string, scaleSetName: string, instanceId: string, options?: CloudCallOptions): Promise<AzureScaleSetNetwork>;
+  /** Sets the backend pools of one IP configuration of a scale-set VM (If-Match `etag`); waits for the long-running operation. */
+  setScaleSetVirtualMachineBackendPools(resourceGroup: string, scaleSetName: string, instanceId: string, key: string, poolIds: readonly string[], etag: string | undefined, options?: CloudCallOptions): Promise<void>;
 }

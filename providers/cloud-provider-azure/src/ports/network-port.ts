@@ -1,6 +1,8 @@
 /**
  * The Network calls the Azure operations make, in the provider's own types (declared by their
- * consumers, `operations/node-addresses.ts` and `operations/route-table.ts`).
+ * consumers, `operations/node-addresses.ts`, `operations/route-table.ts` and
+ * `operations/load-balancer/`). Writes carry the etag read (If-Match): a stale one fails with
+ * kind PreconditionFailed, and the caller re-reads and plans again.
  */
 import type { CloudCallOptions } from '@ccm/core/provider';
 
@@ -11,12 +13,122 @@ export interface AzureIpConfiguration {
   privateIpVersion: 'IPv4' | 'IPv6';
   /** The public IP address resource attached to this IP configuration. */
   publicIpAddressId?: string;
+  /** Backend pools (ARM IDs) this IP configuration is a member of. */
+  loadBalancerBackendAddressPoolIds?: string[];
 }
 
 export interface AzureNetworkInterface {
   id: string;
   name: string;
+  etag?: string;
   ipConfigurations: AzureIpConfiguration[];
+}
+
+/** A frontend IP configuration: a public IP (external) or a private address in a subnet (internal). */
+export interface AzureFrontendIpConfiguration {
+  name: string;
+  /** ARM ID (set by ARM). */
+  id?: string;
+  publicIpAddressId?: string;
+  subnetId?: string;
+  privateIpAddress?: string;
+  privateIpAllocationMethod?: 'Static' | 'Dynamic';
+  privateIpAddressVersion?: 'IPv4' | 'IPv6';
+}
+
+export interface AzureBackendAddressPool {
+  name: string;
+  id?: string;
+  /** Read-only: the NIC and scale-set VM IP configurations (ARM IDs) in the pool. */
+  backendIpConfigurationIds?: string[];
+}
+
+export type AzureProbeProtocol = 'Tcp' | 'Http' | 'Https';
+
+export interface AzureProbe {
+  name: string;
+  protocol: AzureProbeProtocol;
+  port: number;
+  /** Http and Https probes only. */
+  requestPath?: string;
+  intervalInSeconds: number;
+  /** `probeThreshold` (ARM's `numberOfProbes` is ignored by Standard load balancers). */
+  probeThreshold: number;
+}
+
+export type AzureTransportProtocol = 'Tcp' | 'Udp' | 'All';
+
+export interface AzureLoadBalancingRule {
+  name: string;
+  /** Names of the parts of the same load balancer. */
+  frontendIpConfigurationName: string;
+  backendAddressPoolName: string;
+  probeName?: string;
+  protocol: AzureTransportProtocol;
+  frontendPort: number;
+  backendPort: number;
+  enableFloatingIp: boolean;
+  idleTimeoutInMinutes: number;
+  enableTcpReset: boolean;
+  loadDistribution: 'Default' | 'SourceIP' | 'SourceIPProtocol';
+  disableOutboundSnat: boolean;
+}
+
+/** A load balancer with the parts this provider manages (outbound and NAT rules are kept as ARM has them). */
+export interface AzureLoadBalancer {
+  name: string;
+  id?: string;
+  location: string;
+  etag?: string;
+  sku: 'Standard' | 'Basic';
+  tags: Record<string, string>;
+  frontendIpConfigurations: AzureFrontendIpConfiguration[];
+  backendAddressPools: AzureBackendAddressPool[];
+  probes: AzureProbe[];
+  loadBalancingRules: AzureLoadBalancingRule[];
+  /** What the SDK adapter read and this provider does not model (outbound and inbound NAT rules); written back unchanged. */
+  preserved?: unknown;
+}
+
+export interface AzurePublicIp {
+  name: string;
+  id?: string;
+  location: string;
+  etag?: string;
+  tags: Record<string, string>;
+  version: 'IPv4' | 'IPv6';
+  /** The allocated address ('' while none). */
+  ipAddress: string;
+  domainNameLabel?: string;
+  /** `{ ipTagType, tag }` pairs (e.g. RoutingPreference=Internet). */
+  ipTags: Array<{ ipTagType: string; tag: string }>;
+  /** The IP configuration (NIC or LB frontend) it is attached to. */
+  ipConfigurationId?: string;
+}
+
+export interface AzureSecurityRule {
+  name: string;
+  priority: number;
+  direction: 'Inbound' | 'Outbound';
+  access: 'Allow' | 'Deny';
+  protocol: 'Tcp' | 'Udp' | '*';
+  sourcePortRange: string;
+  sourceAddressPrefixes: string[];
+  destinationAddressPrefixes: string[];
+  destinationPortRanges: string[];
+}
+
+export interface AzureSecurityGroup {
+  name: string;
+  location: string;
+  etag?: string;
+  tags: Record<string, string>;
+  securityRules: AzureSecurityRule[];
+}
+
+/** The etag a write must match (`If-Match`), when the resource was read. */
+export interface WriteCondition {
+  ifMatch?: string;
 }
 
 export interface AzureRoute {
@@ -53,4 +165,24 @@ export interface NetworkPort {
   putRoute(resourceGroup: string, tableName: string, route: AzureRoute, options?: CloudCallOptions): Promise<void>;
   /** Deletes one route; resolves when it is already gone. */
   deleteRoute(resourceGroup: string, tableName: string, routeName: string, options?: CloudCallOptions): Promise<void>;
+  /** Sets the backend pools of one IP configuration of a standalone NIC (If-Match `condition`); waits for the long-running operation. */
+  setNetworkInterfaceBackendPools(networkInterfaceId: string, ipConfigurationName: string, poolIds: readonly string[], condition: WriteCondition, options?: CloudCallOptions): Promise<void>;
+  /** Throws NotFound. */
+  getLoadBalancer(resourceGroup: string, name: string, options?: CloudCallOptions): Promise<AzureLoadBalancer>;
+  /** Creates or replaces the load balancer (If-Match `condition`); waits for the long-running operation. */
+  putLoadBalancer(resourceGroup: string, loadBalancer: AzureLoadBalancer, condition: WriteCondition, options?: CloudCallOptions): Promise<AzureLoadBalancer>;
+  /** Resolves when it is already gone. */
+  deleteLoadBalancer(resourceGroup: string, name: string, options?: CloudCallOptions): Promise<void>;
+  /** Throws NotFound. */
+  getPublicIp(resourceGroup: string, name: string, options?: CloudCallOptions): Promise<AzurePublicIp>;
+  /** Every public IP of a resource group, with tags. */
+  listPublicIps(resourceGroup: string, options?: CloudCallOptions): Promise<AzurePublicIp[]>;
+  /** Creates or updates a Standard static public IP (If-Match `condition`); waits for the long-running operation. */
+  putPublicIp(resourceGroup: string, publicIp: AzurePublicIp, condition: WriteCondition, options?: CloudCallOptions): Promise<AzurePublicIp>;
+  /** Resolves when it is already gone. */
+  deletePublicIp(resourceGroup: string, name: string, options?: CloudCallOptions): Promise<void>;
+  /** Throws NotFound. */
+  getSecurityGroup(resourceGroup: string, name: string, options?: CloudCallOptions): Promise<AzureSecurityGroup>;
+  /** Replaces the security group's rules (If-Match `condition`); waits for the long-running operation. */
+  putSecurityGroup(resourceGroup: string, securityGroup: AzureSecurityGroup, condition: WriteCondition, options?: CloudCallOptions): Promise<AzureSecurityGroup>;
 }

@@ -3,7 +3,8 @@
  * HTTPS with a throwaway CA, trusted by the CCM through NODE_EXTRA_CA_CERTS), seeded through ARM
  * with the pinned SDKs. Instances alternate between availability-set VMs and instances of uniform
  * scale sets (one scale set each, node name = the instance's computer name). Routes are read
- * back from the route table; LoadBalancer is not offered by the provider yet.
+ * back from the route table; load balancers from ARM (frontends, rules, probes and the backend
+ * pool's NIC and scale-set VM IP configurations, mapped back to node names).
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -57,7 +58,13 @@ export interface AzureDriverOptions {
 
 export class AzureDriver implements ProviderDriver {
   readonly name = 'azure';
-  readonly capabilities: ProviderDriverCapabilities = { loadBalancer: false, routes: true, blackholeRoutes: false };
+  readonly capabilities: ProviderDriverCapabilities = {
+    loadBalancer: true,
+    routes: true,
+    blackholeRoutes: false,
+    internalLoadBalancer: { annotations: { 'service.beta.kubernetes.io/azure-load-balancer-internal': 'true' } },
+    externalTrafficPolicyLocal: true,
+  };
   readonly installHint = `${SIMULATOR_INSTALL_HINT}; build the CCM (npx -y pnpm@10.34.8 build)`;
   #simulator: AzureSimulator | undefined;
   #seeder: AzureCloudSeeder | undefined;
@@ -86,6 +93,7 @@ export class AzureDriver implements ProviderDriver {
       resourceGroup: RESOURCE_GROUP,
       vnetName: this.#seeder.vnet,
       subnetName: this.#seeder.subnet,
+      securityGroupName: this.#seeder.securityGroup,
       routeTableName: ROUTE_TABLE,
       vmType: 'vmss',
       // Short refresh periods: the suite deletes and stops instances and waits for the CCM to see it.
@@ -185,18 +193,65 @@ export class AzureDriver implements ProviderDriver {
     this.#machines.delete(instance.nodeName);
   }
 
-  async readLoadBalancer(_service: { namespace: string; name: string; uid: string }): Promise<CloudLoadBalancerView> {
-    throw new Error('the Azure provider offers no LoadBalancer yet (capabilities.loadBalancer is false)');
+  /**
+   * The Service's frontend (`a<uid>` or `a<uid>-<subnet>`) on whichever load balancer holds it,
+   * its rules' frontend ports, its probe's port, and the backend pool's members as node names.
+   */
+  async readLoadBalancer(service: { namespace: string; name: string; uid: string }): Promise<CloudLoadBalancerView> {
+    const base = `a${service.uid.replaceAll('-', '')}`.slice(0, 32);
+    const owned = (name: string | undefined) => name === base || (name ?? '').startsWith(`${base}-`);
+    for (const balancer of await this.#requireSeeder().loadBalancers()) {
+      const frontend = balancer.frontendIPConfigurations?.find((candidate) => owned(candidate.name));
+      if (frontend === undefined) continue;
+      const rules = (balancer.loadBalancingRules ?? []).filter((rule) => owned(rule.name));
+      const probe = (balancer.probes ?? []).find((candidate) => owned(candidate.name));
+      const poolIds = new Set(rules.map((rule) => (rule.backendAddressPool?.id ?? '').toLowerCase()));
+      const members = (balancer.backendAddressPools ?? []).filter((pool) => poolIds.has((pool.id ?? '').toLowerCase())).flatMap((pool) => pool.backendIPConfigurations ?? []);
+      return {
+        exists: true,
+        backendNodeNames: [...new Set(members.map((member) => this.#nodeNameOfMember(member.id ?? '')).filter((name): name is string => name !== undefined))],
+        ports: rules.map((rule) => rule.frontendPort ?? 0).sort((left, right) => left - right),
+        internal: frontend.publicIPAddress === undefined,
+        ...(probe?.port === undefined ? {} : { healthCheckNodePort: probe.port }),
+      };
+    }
+    return { exists: false, backendNodeNames: [], ports: [] };
+  }
+
+  /** The node of a backend pool member: a VM's NIC (`<vm>-nic`) or a scale-set VM. */
+  #nodeNameOfMember(ipConfigurationId: string): string | undefined {
+    const segments = ipConfigurationId.split('/');
+    const lower = segments.map((segment) => segment.toLowerCase());
+    const scaleSetIndex = lower.indexOf('virtualmachinescalesets');
+    if (scaleSetIndex >= 0) {
+      const scaleSet = lower[scaleSetIndex + 1];
+      const instanceId = segments[scaleSetIndex + 3];
+      return [...this.#machines.values()].find((machine) => machine.scaleSet?.name.toLowerCase() === scaleSet && machine.scaleSet?.instanceId === instanceId)?.name;
+    }
+    const nicIndex = lower.indexOf('networkinterfaces');
+    const nic = nicIndex >= 0 ? segments[nicIndex + 1] : undefined;
+    return [...this.#machines.values()].find((machine) => machine.kind === 'vm' && `${machine.name}-nic`.toLowerCase() === nic?.toLowerCase())?.name;
   }
 
   async readRoutes(): Promise<CloudRouteView[]> {
     return (await this.#requireSeeder().routes(ROUTE_TABLE)).map((route) => ({ destinationCidr: route.addressPrefix, targetNodeName: nodeNameOfRoute(route.name) }));
   }
 
-  /** Routes still pointing at nodes this driver created. */
+  /**
+   * Routes still pointing at nodes this driver created, and every load balancer, public IP
+   * tagged `k8s-azure-service` and `k8s-azure-lb_` security rule left in the cluster's resource
+   * group (the CCM creates them; with no Service left, none may remain).
+   */
   async leakedResources(): Promise<string[]> {
+    const seeder = this.#requireSeeder();
     const created = new Set([...this.#machines.keys()]);
-    return (await this.#requireSeeder().routes(ROUTE_TABLE)).filter((route) => created.has(nodeNameOfRoute(route.name))).map((route) => `route ${route.name} ${route.addressPrefix}`);
+    const routes = (await seeder.routes(ROUTE_TABLE)).filter((route) => created.has(nodeNameOfRoute(route.name))).map((route) => `route ${route.name} ${route.addressPrefix}`);
+    const balancers = (await seeder.loadBalancers()).map((balancer) => `load balancer ${balancer.name ?? ''} (frontends ${(balancer.frontendIPConfigurations ?? []).map((frontend) => frontend.name).join(', ')})`);
+    const addresses = (await seeder.publicIps())
+      .filter((address) => address.tags?.['k8s-azure-service'] !== undefined)
+      .map((address) => `public IP ${address.name ?? ''} (${address.ipAddress ?? ''}, services ${address.tags?.['k8s-azure-service'] ?? ''})`);
+    const rules = (await seeder.securityRules()).filter((rule) => (rule.name ?? '').startsWith('k8s-azure-lb_')).map((rule) => `security rule ${rule.name ?? ''}`);
+    return [...routes, ...balancers, ...addresses, ...rules];
   }
 
   async injectRoute(route: InjectedRoute): Promise<void> {

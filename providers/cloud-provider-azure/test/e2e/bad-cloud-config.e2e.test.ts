@@ -37,6 +37,22 @@ describe.skipIf(!built)('azure-cloud-controller-manager with a bad azure.json', 
     expect(output).not.toContain('SHOULD-NOT-LEAK');
   });
 
+  it('exits 1 naming the file, line and key of contradictory or unusable credential keys, without echoing the password', () => {
+    const base = '"subscriptionId": "s", "resourceGroup": "rg", "location": "eastus", "cloudConfigType": "file", "tenantId": "t", "aadClientId": "c"';
+    const contradictory = run(`{\n  ${base},\n  "aadClientSecret": "SHOULD-NOT-LEAK",\n  "userAssignedIdentityID": "u"\n}\n`);
+    expect(contradictory.status).toBe(1);
+    expect(contradictory.output).toContain(`${contradictory.configPath}:4: key "userAssignedIdentityID": is set but "useManagedIdentityExtension" is not true`);
+    const none = run(`{\n  ${base}\n}\n`);
+    expect(none.status).toBe(1);
+    expect(none.output).toContain(`${none.configPath}: no credential: set "aadClientSecret", "aadClientCertPath"`);
+    const missingCertificate = run(`{\n  ${base},\n  "aadClientCertPath": "/nonexistent/sp.pfx",\n  "aadClientCertPassword": "SHOULD-NOT-LEAK-EITHER"\n}\n`);
+    expect(missingCertificate.status).toBe(1);
+    expect(missingCertificate.output).toContain(`${missingCertificate.configPath}:3: key "aadClientCertPath": cannot read /nonexistent/sp.pfx: ENOENT`);
+    for (const { output } of [contradictory, none, missingCertificate]) {
+      expect(output).not.toContain('SHOULD-NOT-LEAK');
+    }
+  });
+
   it('exits 1 on malformed JSON, naming the line', () => {
     const { status, output, configPath } = run('{\n  "tenantId": "t",\n  "location": \n}\n');
     expect(status).toBe(1);

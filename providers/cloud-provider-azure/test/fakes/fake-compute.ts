@@ -1,12 +1,79 @@
 /** An in-memory Compute: VMs per resource group and uniform scale sets with their VMs. */
-import type { AzureVirtualMachine, ComputePort } from '../../src/ports/compute-port.js';
+import type { AzureScaleSetNetwork, AzureVirtualMachine, ComputePort } from '../../src/ports/compute-port.js';
 import { armError, FakeCallLog } from './fake-errors.js';
+
+/** Writes whose etag is not the current one fail as ARM does (412). */
+function checkEtag(operation: string, current: string | undefined, given: string | undefined): void {
+  if (given !== undefined && current !== given) throw armError(operation, 'PreconditionFailed', 'PreconditionFailed', { httpStatus: 412 });
+}
 
 export class FakeCompute implements ComputePort {
   readonly log = new FakeCallLog();
   readonly #virtualMachines = new Map<string, AzureVirtualMachine[]>();
   readonly #scaleSets = new Map<string, Map<string, AzureVirtualMachine[]>>();
   readonly #resourceGroups = new Set<string>();
+  /** Scale-set models (`<rg>/<set>`) and scale-set VM networks (`<rg>/<set>/<instance>`), lower-cased keys. */
+  readonly scaleSetNetworks = new Map<string, AzureScaleSetNetwork>();
+  readonly instanceNetworks = new Map<string, AzureScaleSetNetwork>();
+  #etag = 0;
+
+  /** The IP configuration IDs of scale-set VMs in `poolId` (the fake network's pool members). */
+  poolMembers(poolId: string): string[] {
+    const members: string[] = [];
+    for (const [key, network] of this.instanceNetworks) {
+      const [resourceGroup, scaleSet, instanceId] = key.split('/') as [string, string, string];
+      const vm = this.#scaleSets.get(resourceGroup)?.get(scaleSet) ?? [...(this.#scaleSets.get(resourceGroup)?.entries() ?? [])].find(([name]) => name.toLowerCase() === scaleSet)?.[1];
+      const instance = vm?.find((candidate) => candidate.scaleSet?.instanceId === instanceId);
+      if (!instance) continue;
+      for (const configuration of network.ipConfigurations) {
+        if (!configuration.loadBalancerBackendAddressPoolIds.some((id) => id.toLowerCase() === poolId.toLowerCase())) continue;
+        const [nic, ip] = configuration.key.split('/') as [string, string];
+        members.push(`${instance.id}/networkInterfaces/${nic}/ipConfigurations/${ip}`);
+      }
+    }
+    return members;
+  }
+
+  #nextEtag(): string {
+    this.#etag += 1;
+    return `"compute-${this.#etag}"`;
+  }
+
+  async getScaleSetNetwork(resourceGroup: string, scaleSetName: string): Promise<AzureScaleSetNetwork> {
+    this.log.record('compute.getScaleSetNetwork', [resourceGroup, scaleSetName]);
+    const network = this.scaleSetNetworks.get(`${resourceGroup}/${scaleSetName}`.toLowerCase());
+    if (!network) throw armError('compute.getScaleSetNetwork', 'NotFound', 'ResourceNotFound');
+    return structuredClone(network);
+  }
+
+  async setScaleSetBackendPools(resourceGroup: string, scaleSetName: string, key: string, poolIds: readonly string[], etag: string | undefined): Promise<void> {
+    this.log.record('compute.setScaleSetBackendPools', [resourceGroup, scaleSetName, key, poolIds, etag]);
+    const network = this.scaleSetNetworks.get(`${resourceGroup}/${scaleSetName}`.toLowerCase());
+    if (!network) throw armError('compute.setScaleSetBackendPools', 'NotFound', 'ResourceNotFound');
+    checkEtag('compute.setScaleSetBackendPools', network.etag, etag);
+    const configuration = network.ipConfigurations.find((candidate) => candidate.key === key);
+    if (!configuration) throw armError('compute.setScaleSetBackendPools', 'NotFound', 'NotFound');
+    configuration.loadBalancerBackendAddressPoolIds = [...poolIds];
+    network.etag = this.#nextEtag();
+  }
+
+  async getScaleSetVirtualMachineNetwork(resourceGroup: string, scaleSetName: string, instanceId: string): Promise<AzureScaleSetNetwork> {
+    this.log.record('compute.getScaleSetVirtualMachineNetwork', [resourceGroup, scaleSetName, instanceId]);
+    const network = this.instanceNetworks.get(`${resourceGroup}/${scaleSetName}/${instanceId}`.toLowerCase());
+    if (!network) throw armError('compute.getScaleSetVirtualMachineNetwork', 'NotFound', 'ResourceNotFound');
+    return structuredClone(network);
+  }
+
+  async setScaleSetVirtualMachineBackendPools(resourceGroup: string, scaleSetName: string, instanceId: string, key: string, poolIds: readonly string[], etag: string | undefined): Promise<void> {
+    this.log.record('compute.setScaleSetVirtualMachineBackendPools', [resourceGroup, scaleSetName, instanceId, key, poolIds, etag]);
+    const network = this.instanceNetworks.get(`${resourceGroup}/${scaleSetName}/${instanceId}`.toLowerCase());
+    if (!network) throw armError('compute.setScaleSetVirtualMachineBackendPools', 'NotFound', 'ResourceNotFound');
+    checkEtag('compute.setScaleSetVirtualMachineBackendPools', network.etag, etag);
+    const configuration = network.ipConfigurations.find((candidate) => candidate.key === key);
+    if (!configuration) throw armError('compute.setScaleSetVirtualMachineBackendPools', 'NotFound', 'NotFound');
+    configuration.loadBalancerBackendAddressPoolIds = [...poolIds];
+    network.etag = this.#nextEtag();
+  }
 
   addResourceGroup(name: string): void {
     this.#resourceGroups.add(name.toLowerCase());
@@ -27,6 +94,10 @@ export class FakeCompute implements ComputePort {
     list.push(vm);
     scaleSets.set(vm.scaleSet.name, list);
     this.#scaleSets.set(vm.resourceGroup.toLowerCase(), scaleSets);
+    const model = () => ({ etag: this.#nextEtag(), ipConfigurations: [{ key: `${vm.scaleSet?.name}-nic/ipconfig1`, primary: true, version: 'IPv4' as const, loadBalancerBackendAddressPoolIds: [] }] });
+    const scaleSetKey = `${vm.resourceGroup}/${vm.scaleSet.name}`.toLowerCase();
+    if (!this.scaleSetNetworks.has(scaleSetKey)) this.scaleSetNetworks.set(scaleSetKey, model());
+    this.instanceNetworks.set(`${scaleSetKey}/${vm.scaleSet.instanceId}`.toLowerCase(), model());
   }
 
   removeVirtualMachine(id: string): void {

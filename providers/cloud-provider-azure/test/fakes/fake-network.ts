@@ -1,6 +1,25 @@
-/** An in-memory Network: NICs, public IPs and route tables with their routes. */
-import type { AzureNetworkInterface, AzureRoute, AzureRouteTable, NetworkPort } from '../../src/ports/network-port.js';
+/**
+ * An in-memory Network: NICs, public IPs, route tables with their routes, load balancers and
+ * security groups. Writes check etags (412 PreconditionFailed) and references as ARM does:
+ * a rule naming a missing frontend, pool or probe, a frontend naming a missing public IP, a public
+ * IP used by two frontends, deleting a public IP still in use or a load balancer whose pool still
+ * has members are refused with ARM's codes.
+ */
+import type {
+  AzureLoadBalancer,
+  AzureNetworkInterface,
+  AzurePublicIp,
+  AzureRoute,
+  AzureRouteTable,
+  AzureSecurityGroup,
+  NetworkPort,
+  WriteCondition,
+} from '../../src/ports/network-port.js';
 import { armError, FakeCallLog } from './fake-errors.js';
+
+function checkEtag(operation: string, current: string | undefined, condition: WriteCondition): void {
+  if (condition.ifMatch !== undefined && current !== condition.ifMatch) throw armError(operation, 'PreconditionFailed', 'PreconditionFailed', { httpStatus: 412 });
+}
 
 /** `/subscriptions/<sub>/resourcegroups/<rg>` of `id` (lower-cased) when it is in `resourceGroup`, else a prefix nothing matches. */
 function resourceGroupPrefix(id: string, resourceGroup: string): string {
@@ -14,10 +33,214 @@ export class FakeNetwork implements NetworkPort {
   readonly networkInterfaces = new Map<string, AzureNetworkInterface>();
   readonly publicIps = new Map<string, string>();
   readonly routeTables = new Map<string, AzureRouteTable>();
+  readonly loadBalancers = new Map<string, AzureLoadBalancer>();
+  readonly publicIpResources = new Map<string, AzurePublicIp>();
+  readonly securityGroups = new Map<string, AzureSecurityGroup>();
+  /** Other members of a backend pool (the fake compute's scale-set VMs). */
+  poolMembersFrom: (poolId: string) => string[] = () => [];
   #etag = 0;
+  #publicAddress = 0;
+  #privateAddress = 0;
+  readonly #subscription: string;
+
+  constructor(subscription = '00000000-0000-0000-0000-000000000001') {
+    this.#subscription = subscription;
+  }
+
+  #id(resourceGroup: string, type: string, name: string): string {
+    return `/subscriptions/${this.#subscription}/resourceGroups/${resourceGroup}/providers/Microsoft.Network/${type}/${name}`;
+  }
+
+  addSecurityGroup(resourceGroup: string, name: string, rules: AzureSecurityGroup['securityRules'] = []): void {
+    this.securityGroups.set(`${resourceGroup}/${name}`.toLowerCase(), { name, location: 'eastus', tags: {}, securityRules: rules, etag: this.#nextEtag() });
+  }
+
+  /** A public IP created outside the provider (a user's). */
+  addPublicIp(resourceGroup: string, name: string, ipAddress: string, tags: Record<string, string> = {}): AzurePublicIp {
+    const address: AzurePublicIp = { name, id: this.#id(resourceGroup, 'publicIPAddresses', name), location: 'eastus', tags, version: 'IPv4', ipAddress, ipTags: [], etag: this.#nextEtag() };
+    this.publicIpResources.set(`${resourceGroup}/${name}`.toLowerCase(), address);
+    return address;
+  }
+
+  loadBalancer(resourceGroup: string, name: string): AzureLoadBalancer | undefined {
+    return this.loadBalancers.get(`${resourceGroup}/${name}`.toLowerCase());
+  }
+
+  securityGroup(resourceGroup: string, name: string): AzureSecurityGroup | undefined {
+    return this.securityGroups.get(`${resourceGroup}/${name}`.toLowerCase());
+  }
+
+  publicIp(resourceGroup: string, name: string): AzurePublicIp | undefined {
+    return this.publicIpResources.get(`${resourceGroup}/${name}`.toLowerCase());
+  }
+
+  #members(poolId: string): string[] {
+    const nics = [...this.networkInterfaces.values()].flatMap((nic) =>
+      nic.ipConfigurations.filter((configuration) => (configuration.loadBalancerBackendAddressPoolIds ?? []).some((id) => id.toLowerCase() === poolId.toLowerCase())).map((configuration) => `${nic.id}/ipConfigurations/${configuration.name}`),
+    );
+    return [...nics, ...this.poolMembersFrom(poolId)];
+  }
+
+  #render(balancer: AzureLoadBalancer): AzureLoadBalancer {
+    const copy = structuredClone(balancer);
+    for (const pool of copy.backendAddressPools) pool.backendIpConfigurationIds = pool.id === undefined ? [] : this.#members(pool.id);
+    return copy;
+  }
+
+  /** Which frontend uses a public IP. */
+  #publicIpUser(publicIpId: string): string | undefined {
+    for (const balancer of this.loadBalancers.values()) {
+      const frontend = balancer.frontendIpConfigurations.find((candidate) => (candidate.publicIpAddressId ?? '').toLowerCase() === publicIpId.toLowerCase());
+      if (frontend) return frontend.id;
+    }
+    return undefined;
+  }
+
+  async setNetworkInterfaceBackendPools(networkInterfaceId: string, ipConfigurationName: string, poolIds: readonly string[], condition: WriteCondition): Promise<void> {
+    this.log.record('network.setNetworkInterfaceBackendPools', [networkInterfaceId, ipConfigurationName, poolIds, condition]);
+    const nic = this.networkInterfaces.get(networkInterfaceId.toLowerCase());
+    if (!nic) throw armError('network.setNetworkInterfaceBackendPools', 'NotFound', 'ResourceNotFound');
+    checkEtag('network.setNetworkInterfaceBackendPools', nic.etag, condition);
+    const configuration = nic.ipConfigurations.find((candidate) => candidate.name === ipConfigurationName);
+    if (!configuration) throw armError('network.setNetworkInterfaceBackendPools', 'NotFound', 'NotFound');
+    for (const poolId of poolIds) {
+      const [balancerId] = poolId.split('/backendAddressPools/');
+      const balancer = [...this.loadBalancers.values()].find((candidate) => candidate.id?.toLowerCase() === balancerId?.toLowerCase());
+      if (!balancer?.backendAddressPools.some((pool) => pool.id?.toLowerCase() === poolId.toLowerCase())) throw armError('network.setNetworkInterfaceBackendPools', 'Invalid', 'InvalidResourceReference');
+    }
+    configuration.loadBalancerBackendAddressPoolIds = [...poolIds];
+    nic.etag = this.#nextEtag();
+  }
+
+  async getLoadBalancer(resourceGroup: string, name: string): Promise<AzureLoadBalancer> {
+    this.log.record('network.getLoadBalancer', [resourceGroup, name]);
+    const balancer = this.loadBalancer(resourceGroup, name);
+    if (!balancer) throw armError('network.getLoadBalancer', 'NotFound', 'ResourceNotFound');
+    return this.#render(balancer);
+  }
+
+  async putLoadBalancer(resourceGroup: string, balancer: AzureLoadBalancer, condition: WriteCondition): Promise<AzureLoadBalancer> {
+    const operation = 'network.putLoadBalancer';
+    this.log.record(operation, [resourceGroup, structuredClone(balancer), condition]);
+    const existing = this.loadBalancer(resourceGroup, balancer.name);
+    checkEtag(operation, existing?.etag, condition);
+    const id = this.#id(resourceGroup, 'loadBalancers', balancer.name);
+    const names = (items: Array<{ name: string }>) => new Set(items.map((item) => item.name));
+    const frontends = names(balancer.frontendIpConfigurations);
+    const pools = names(balancer.backendAddressPools);
+    const probes = names(balancer.probes);
+    for (const rule of balancer.loadBalancingRules) {
+      if (!frontends.has(rule.frontendIpConfigurationName) || !pools.has(rule.backendAddressPoolName) || (rule.probeName !== undefined && !probes.has(rule.probeName))) {
+        throw armError(operation, 'Invalid', 'InvalidResourceReference');
+      }
+    }
+    const frontendIds = balancer.frontendIpConfigurations.map((frontend) => ({ ...frontend, id: `${id}/frontendIPConfigurations/${frontend.name}` }));
+    for (const frontend of frontendIds) {
+      if (frontend.publicIpAddressId !== undefined) {
+        if (![...this.publicIpResources.values()].some((address) => address.id?.toLowerCase() === frontend.publicIpAddressId?.toLowerCase())) throw armError(operation, 'Invalid', 'InvalidResourceReference');
+        const user = this.#publicIpUser(frontend.publicIpAddressId);
+        if (user !== undefined && user.toLowerCase() !== frontend.id.toLowerCase()) throw armError(operation, 'Conflict', 'PublicIPAddressInUse');
+      }
+      if (frontend.subnetId !== undefined && frontend.privateIpAddress === undefined) {
+        const previous = existing?.frontendIpConfigurations.find((candidate) => candidate.name === frontend.name)?.privateIpAddress;
+        this.#privateAddress += 1;
+        frontend.privateIpAddress = previous ?? `10.240.0.${100 + this.#privateAddress}`;
+      }
+    }
+    for (const previous of existing?.backendAddressPools ?? []) {
+      if (!pools.has(previous.name) && previous.id !== undefined && this.#members(previous.id).length > 0) throw armError(operation, 'Conflict', 'OperationNotAllowed');
+    }
+    const stored: AzureLoadBalancer = {
+      ...structuredClone(balancer),
+      id,
+      etag: this.#nextEtag(),
+      frontendIpConfigurations: frontendIds,
+      backendAddressPools: balancer.backendAddressPools.map((pool) => ({ name: pool.name, id: `${id}/backendAddressPools/${pool.name}` })),
+    };
+    this.loadBalancers.set(`${resourceGroup}/${balancer.name}`.toLowerCase(), stored);
+    return this.#render(stored);
+  }
+
+  async deleteLoadBalancer(resourceGroup: string, name: string): Promise<void> {
+    this.log.record('network.deleteLoadBalancer', [resourceGroup, name]);
+    const balancer = this.loadBalancer(resourceGroup, name);
+    if (!balancer) return;
+    for (const pool of balancer.backendAddressPools) {
+      if (pool.id !== undefined && this.#members(pool.id).length > 0) throw armError('network.deleteLoadBalancer', 'Conflict', 'LoadBalancerInUseByVirtualMachineScaleSet');
+    }
+    this.loadBalancers.delete(`${resourceGroup}/${name}`.toLowerCase());
+  }
+
+  async getPublicIp(resourceGroup: string, name: string): Promise<AzurePublicIp> {
+    this.log.record('network.getPublicIp', [resourceGroup, name]);
+    const address = this.publicIp(resourceGroup, name);
+    if (!address) throw armError('network.getPublicIp', 'NotFound', 'ResourceNotFound');
+    return this.#renderPublicIp(address);
+  }
+
+  #renderPublicIp(address: AzurePublicIp): AzurePublicIp {
+    const copy = structuredClone(address);
+    const user = copy.id === undefined ? undefined : this.#publicIpUser(copy.id);
+    if (user === undefined) delete copy.ipConfigurationId;
+    else copy.ipConfigurationId = user;
+    return copy;
+  }
+
+  async listPublicIps(resourceGroup: string): Promise<AzurePublicIp[]> {
+    this.log.record('network.listPublicIps', [resourceGroup]);
+    return [...this.publicIpResources.entries()].filter(([key]) => key.startsWith(`${resourceGroup.toLowerCase()}/`)).map(([, address]) => this.#renderPublicIp(address));
+  }
+
+  async putPublicIp(resourceGroup: string, address: AzurePublicIp, condition: WriteCondition): Promise<AzurePublicIp> {
+    this.log.record('network.putPublicIp', [resourceGroup, structuredClone(address), condition]);
+    const existing = this.publicIp(resourceGroup, address.name);
+    checkEtag('network.putPublicIp', existing?.etag, condition);
+    if (existing === undefined) this.#publicAddress += 1;
+    const stored: AzurePublicIp = {
+      ...structuredClone(address),
+      id: this.#id(resourceGroup, 'publicIPAddresses', address.name),
+      etag: this.#nextEtag(),
+      ipAddress: existing?.ipAddress ?? `20.0.0.${this.#publicAddress}`,
+      ipTags: existing?.ipTags ?? address.ipTags,
+    };
+    delete stored.ipConfigurationId;
+    this.publicIpResources.set(`${resourceGroup}/${address.name}`.toLowerCase(), stored);
+    return this.#renderPublicIp(stored);
+  }
+
+  async deletePublicIp(resourceGroup: string, name: string): Promise<void> {
+    this.log.record('network.deletePublicIp', [resourceGroup, name]);
+    const address = this.publicIp(resourceGroup, name);
+    if (!address) return;
+    if (address.id !== undefined && this.#publicIpUser(address.id) !== undefined) throw armError('network.deletePublicIp', 'Invalid', 'PublicIPAddressCannotBeDeleted');
+    this.publicIpResources.delete(`${resourceGroup}/${name}`.toLowerCase());
+  }
+
+  async getSecurityGroup(resourceGroup: string, name: string): Promise<AzureSecurityGroup> {
+    this.log.record('network.getSecurityGroup', [resourceGroup, name]);
+    const group = this.securityGroup(resourceGroup, name);
+    if (!group) throw armError('network.getSecurityGroup', 'NotFound', 'ResourceNotFound');
+    return structuredClone(group);
+  }
+
+  async putSecurityGroup(resourceGroup: string, group: AzureSecurityGroup, condition: WriteCondition): Promise<AzureSecurityGroup> {
+    this.log.record('network.putSecurityGroup', [resourceGroup, structuredClone(group), condition]);
+    const existing = this.securityGroup(resourceGroup, group.name);
+    checkEtag('network.putSecurityGroup', existing?.etag, condition);
+    const seen = new Set<string>();
+    for (const rule of group.securityRules) {
+      const key = `${rule.direction}/${rule.priority}`;
+      if (seen.has(key)) throw armError('network.putSecurityGroup', 'Invalid', 'SecurityRuleConflict');
+      if (rule.priority < 100 || rule.priority > 4096) throw armError('network.putSecurityGroup', 'Invalid', 'SecurityRuleInvalidPriority');
+      seen.add(key);
+    }
+    const stored = { ...structuredClone(group), etag: this.#nextEtag() };
+    this.securityGroups.set(`${resourceGroup}/${group.name}`.toLowerCase(), stored);
+    return structuredClone(stored);
+  }
 
   addNetworkInterface(nic: AzureNetworkInterface): void {
-    this.networkInterfaces.set(nic.id.toLowerCase(), nic);
+    this.networkInterfaces.set(nic.id.toLowerCase(), { etag: this.#nextEtag(), ...nic });
   }
 
   routeTable(resourceGroup: string, name: string): AzureRouteTable | undefined {
@@ -49,6 +272,8 @@ export class FakeNetwork implements NetworkPort {
 
   async getPublicIpAddress(publicIpAddressId: string): Promise<string> {
     this.log.record('network.getPublicIpAddress', [publicIpAddressId]);
+    const resource = [...this.publicIpResources.values()].find((candidate) => candidate.id?.toLowerCase() === publicIpAddressId.toLowerCase());
+    if (resource) return resource.ipAddress;
     const address = this.publicIps.get(publicIpAddressId.toLowerCase());
     if (address === undefined) throw armError('network.getPublicIpAddress', 'NotFound', 'ResourceNotFound');
     return address;

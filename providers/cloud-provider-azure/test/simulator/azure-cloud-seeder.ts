@@ -5,7 +5,7 @@
  * route table the CCM programs. Used by the adapter tests and the conformance driver.
  */
 import { ComputeManagementClient } from '@azure/arm-compute';
-import { NetworkManagementClient } from '@azure/arm-network';
+import { NetworkManagementClient, type LoadBalancer, type PublicIPAddress, type SecurityRule } from '@azure/arm-network';
 import { ClientSecretCredential } from '@azure/identity';
 
 export interface SimulatorAccess {
@@ -41,6 +41,8 @@ export class AzureCloudSeeder {
   readonly resourceGroup: string;
   readonly vnet = 'cluster-vnet';
   readonly subnet = 'nodes';
+  /** The cluster security group (`securityGroupName`), attached to the subnet. */
+  readonly securityGroup = 'cluster-nsg';
   #subnetId = '';
 
   constructor(access: SimulatorAccess, resourceGroup: string) {
@@ -75,10 +77,11 @@ export class AzureCloudSeeder {
       outgoing.on('error', reject);
       outgoing.end(body);
     });
+    const securityGroup = await this.network.networkSecurityGroups.beginCreateOrUpdateAndWait(this.resourceGroup, this.securityGroup, { location }, poll);
     const vnet = await this.network.virtualNetworks.beginCreateOrUpdateAndWait(
       this.resourceGroup,
       this.vnet,
-      { location, addressSpace: { addressPrefixes: ['10.0.0.0/8'] }, subnets: [{ name: this.subnet, addressPrefix: '10.240.0.0/16' }] },
+      { location, addressSpace: { addressPrefixes: ['10.0.0.0/8'] }, subnets: [{ name: this.subnet, addressPrefix: '10.240.0.0/16', networkSecurityGroup: { id: securityGroup.id } }] },
       poll,
     );
     this.#subnetId = `${vnet.id ?? ''}/subnets/${this.subnet}`;
@@ -182,6 +185,25 @@ export class AzureCloudSeeder {
     }
     await this.compute.virtualMachines.delete(this.resourceGroup, machine.name, poll);
     await this.network.networkInterfaces.beginDeleteAndWait(this.resourceGroup, `${machine.name}-nic`, poll);
+  }
+
+  /** Every load balancer of the resource group. */
+  async loadBalancers(): Promise<LoadBalancer[]> {
+    const all: LoadBalancer[] = [];
+    for await (const balancer of this.network.loadBalancers.list(this.resourceGroup)) all.push(balancer);
+    return all;
+  }
+
+  /** Every public IP of the resource group. */
+  async publicIps(): Promise<PublicIPAddress[]> {
+    const all: PublicIPAddress[] = [];
+    for await (const address of this.network.publicIPAddresses.list(this.resourceGroup)) all.push(address);
+    return all;
+  }
+
+  /** The rules of the cluster security group. */
+  async securityRules(): Promise<SecurityRule[]> {
+    return (await this.network.networkSecurityGroups.get(this.resourceGroup, this.securityGroup)).securityRules ?? [];
   }
 
   /** The routes of a route table (none when it does not exist). */

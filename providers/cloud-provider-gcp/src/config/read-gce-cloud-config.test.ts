@@ -43,12 +43,16 @@ describe('readGceCloudConfig', () => {
 
   it('reports every problem with file and line at once', () => {
     expect(problemsOf('[global]\nproject-id = p1\nlocal-zone = nozone\nstack-type = IPV5\napi-endpoint = ftp://x/compute/v1/\nregional = maybe\n')).toEqual([
-      expect.stringMatching(/^gce\.conf:1: .*network-name/),
       expect.stringMatching(/^gce\.conf:3: .*local-zone.*nozone/),
       expect.stringMatching(/^gce\.conf:4: .*stack-type/),
       expect.stringMatching(/^gce\.conf:5: .*api-endpoint.*unsupported scheme/),
       expect.stringMatching(/^gce\.conf:6: .*regional/),
     ]);
+  });
+
+  it('accepts a file that leaves project-id, local-zone and network-name to the metadata server', () => {
+    expect(readGceCloudConfig('[global]\n').config).toMatchObject({ projectId: '', localZone: '', region: '', networkName: '' });
+    expect(readGceCloudConfig(undefined).config.projectId).toBe('');
   });
 
   it('reports a syntax error with its line', () => {

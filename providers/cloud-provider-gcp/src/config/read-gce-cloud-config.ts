@@ -1,7 +1,7 @@
 /**
  * Reads gce.conf: parse everything, report every problem with file and line, then validate
- * (upstream `readConfig` with `gcfg.FatalOnly`: unknown keys are warnings). No file at all is an
- * error here, since the project, network and zone cannot come from the metadata server.
+ * (upstream `readConfig` with `gcfg.FatalOnly`: unknown keys are warnings). The project, zone and
+ * network may be left out: `completeFromMetadata` then asks the metadata server, as upstream.
  */
 import { CloudConfigError, parseGcfg, type CloudConfigProblem } from '@ccm/core/config';
 import { DEFAULT_API_ENDPOINT, GCE_CLOUD_CONFIG_SCHEMA, TOKEN_URL_NIL } from './cloud-config-schema.js';

@@ -12,7 +12,7 @@ import { CLUSTER_ID_CONFIG_MAP_NAME, CLUSTER_ID_CONFIG_MAP_NAMESPACE, CLUSTER_ID
 import { INSTANCE_LOOKUP_COALESCING, MAX_NAMES_PER_LIST } from '../operations/instance-lookup.js';
 import { MAX_INSTANCES_PER_TARGET_POOL_UPDATE, MAX_TARGET_POOL_CREATE_INSTANCES, PRECONDITION_RETRIES } from '../operations/load-balancer/external-load-balancer.js';
 import { HEALTH_CHECK_TIMING, L4_HEALTH_CHECK_SOURCE_RANGES, NODE_HEALTH_CHECK_PATH, NODE_HEALTH_CHECK_PORT } from '../operations/load-balancer/load-balancer-names.js';
-import { ROUTE_CLUSTER_NAME_LENGTH, ROUTE_DESCRIPTION, ROUTE_PRIORITY } from '../operations/route-operations.js';
+import { IPV6_ROUTE_SUFFIX, ROUTE_CLUSTER_NAME_LENGTH, ROUTE_DESCRIPTION, ROUTE_PRIORITY } from '../operations/route-operations.js';
 import { GCE_API_BUDGET_DEFAULTS, GCE_RETRY_DEFAULTS } from '../ports/gcp-port-pipeline.js';
 import { OPERATION_POLL_INTERVAL_MS } from '../ports/sdk/sdk-compute-port.js';
 import { GCE_THROTTLING_REASONS } from '../ports/sdk/sdk-errors.js';
@@ -54,8 +54,8 @@ export function renderGcpReference(): string {
     '| --- | --- |',
     `| InstancesV2 | supported: provider ID \`gce://<project>/<zone>/<instance>\`, addresses, machine type, zone, region; existence ignores the status (as upstream); shutdown when the status is ${SHUTDOWN_STATUSES.map((status) => `\`${status}\``).join(', ')} (upstream: not implemented) |`,
     '| LoadBalancer | supported: the external network load balancer (target pool, forwarding rule, firewalls, legacy HTTP health checks) |',
-    '| Internal load balancer (`networking.gke.io/load-balancer-type: Internal`) | not supported: not implemented; such a Service gets one Warning event and nothing is created |',
-    '| Routes | supported: one route per pod CIDR with `nextHopInstance` (IPv4) |',
+    '| Internal load balancer (`networking.gke.io/load-balancer-type: Internal`, `cloud.google.com/load-balancer-type`, class `networking.gke.io/l4-regional-internal-legacy`) | supported: shared unmanaged instance groups `k8s-ig--<cluster ID>` per zone (members from node names and zone labels), HTTP health check (shared `k8s-<cluster ID>-node` on 10256 or the Service\'s own on `healthCheckNodePort`), regional backend service (fingerprinted updates), INTERNAL forwarding rule on the subnetwork, `k8s-fw-<lb>` and health-check firewalls (`k8s-<cluster ID>-node-hc` / `<lb>-hc`); switching external/internal deletes the other kind; the `gke.networking.io/l4-ilb-v1` finalizer is read, not written |',
+    '| Routes | supported: one route per pod CIDR with `nextHopInstance`, IPv4 and IPv6 (dual-stack), on the network of the instance\'s first interface |',
     '| Instances (v1), Zones | not supported: every controller uses InstancesV2 |',
     '| Clusters (GKE container API) | not supported |',
     '| Metadata server | not used: `project-id`, `network-name` and `local-zone` must be set in gce.conf |',
@@ -100,7 +100,7 @@ export function renderGcpReference(): string {
     `| Health checker sources | ${L4_HEALTH_CHECK_SOURCE_RANGES.map((range) => `\`${range}\``).join(', ')} |`,
     '| Descriptions (ownership) | `{"kubernetes.io/service-name":"<ns>/<name>"}`; traffic firewall `{"kubernetes.io/service-name":"<ns>/<name>", "kubernetes.io/service-ip":"<ip>"}`; shared check and its firewall `{"kubernetes.io/cluster-id":"<id>"}`. Resources whose description names another Service are never changed or deleted |',
     `| Cluster ID | ConfigMap \`${CLUSTER_ID_CONFIG_MAP_NAMESPACE}/${CLUSTER_ID_CONFIG_MAP_NAME}\`, key \`${PROVIDER_UID_KEY}\` else \`${CLUSTER_ID_KEY}\`; created with 8 random bytes (hex) when missing |`,
-    `| Routes | \`<cluster name[:${ROUTE_CLUSTER_NAME_LENGTH}]>-<node UID hint>\`, description \`${ROUTE_DESCRIPTION}\`, priority ${ROUTE_PRIORITY}; only routes with the prefix and the description are listed or deleted |`,
+    `| Routes | \`<cluster name[:${ROUTE_CLUSTER_NAME_LENGTH}]>-<node UID hint>\` (IPv6: \`<cluster name[:${ROUTE_CLUSTER_NAME_LENGTH}]>-<hint without dashes>${IPV6_ROUTE_SUFFIX}\`), description \`${ROUTE_DESCRIPTION}\`, priority ${ROUTE_PRIORITY}; only routes with the prefix and the description are listed or deleted |`,
     '',
     '## Load balancer behaviour',
     '',

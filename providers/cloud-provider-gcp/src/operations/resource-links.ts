@@ -26,6 +26,23 @@ export class ResourceLinks {
     return `${this.#base}projects/${this.#project}/global/httpHealthChecks/${name}`;
   }
 
+  /** Subnetworks live in the network project (shared VPC). */
+  subnetwork(region: string, name: string): string {
+    return `${this.#base}projects/${this.#networkProject}/regions/${region}/subnetworks/${name}`;
+  }
+
+  healthCheck(name: string): string {
+    return `${this.#base}projects/${this.#project}/global/healthChecks/${name}`;
+  }
+
+  regionBackendService(region: string, name: string): string {
+    return `${this.#base}projects/${this.#project}/regions/${region}/backendServices/${name}`;
+  }
+
+  instanceGroup(zone: string, name: string): string {
+    return `${this.#base}projects/${this.#project}/zones/${zone}/instanceGroups/${name}`;
+  }
+
   targetPool(region: string, name: string): string {
     return `${this.#base}projects/${this.#project}/regions/${region}/targetPools/${name}`;
   }

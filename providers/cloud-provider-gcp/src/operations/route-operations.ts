@@ -1,8 +1,13 @@
 /**
  * Pod routes (upstream `gce_routes.go`): one global route per pod CIDR, named
  * `<cluster name[:26]>-<name hint>` with description `k8s-node-route`, `nextHopInstance` the node's
- * instance, priority 1000, on the cluster network (in the network project). Only routes carrying
- * the cluster's name prefix and the description are listed, so only those are ever deleted.
+ * instance, priority 1000, on the network of the instance's first interface (upstream; the cluster
+ * network when the instance shows none), in the network project. Only routes carrying the
+ * cluster's name prefix and the description on the cluster network are listed, so only those are
+ * ever deleted. Dual-stack: the core route controller gives both pod CIDRs of a node the same
+ * name hint; upstream would name both routes alike and silently lose the IPv6 one to the 409, so
+ * an IPv6 route is named `<cluster name[:26]>-<hint without dashes>-v6` (IPv4 routes keep the
+ * upstream name, so existing routes are adopted).
  */
 import { InstanceNotFoundError, type Route } from '@ccm/core/provider';
 import { isGceErrorKind } from '../errors.js';
@@ -16,8 +21,19 @@ export const ROUTE_PRIORITY = 1000;
 /** Upstream `truncateClusterName`: at most 26 characters of the cluster name in route names. */
 export const ROUTE_CLUSTER_NAME_LENGTH = 26;
 
+/** GCE resource names are at most 63 characters. */
+export const MAX_ROUTE_NAME_LENGTH = 63;
+export const IPV6_ROUTE_SUFFIX = '-v6';
+
 export function routeNamePrefix(clusterName: string): string {
   return `${clusterName.slice(0, ROUTE_CLUSTER_NAME_LENGTH)}-`;
+}
+
+/** Upstream `<cluster name[:26]>-<name hint>` for IPv4; for IPv6 the hint without dashes and `-v6` (a node UID fits: 26 + 1 + 32 + 3 = 62). */
+export function routeName(clusterName: string, nameHint: string, destinationCidr: string): string {
+  if (!destinationCidr.includes(':')) return `${routeNamePrefix(clusterName)}${nameHint}`;
+  const room = MAX_ROUTE_NAME_LENGTH - routeNamePrefix(clusterName).length - IPV6_ROUTE_SUFFIX.length;
+  return `${routeNamePrefix(clusterName)}${nameHint.replaceAll('-', '').slice(0, room)}${IPV6_ROUTE_SUFFIX}`;
 }
 
 export class RouteOperations {
@@ -49,8 +65,8 @@ export class RouteOperations {
     try {
       await this.#compute.insertRoute(
         {
-          name: `${routeNamePrefix(clusterName)}${nameHint}`,
-          network: this.#links.network(this.#networkName),
+          name: routeName(clusterName, nameHint, route.destinationCidr),
+          network: instance.networkInterfaces[0]?.network ?? this.#links.network(this.#networkName),
           destRange: route.destinationCidr,
           nextHopInstance: instance.selfLink === '' ? this.#links.instance(instance.zone, instance.name) : instance.selfLink,
           priority: ROUTE_PRIORITY,

@@ -50,6 +50,8 @@ export interface GceAddress {
   description?: string;
   networkTier?: string;
   addressType?: string;
+  /** INTERNAL addresses: the subnetwork URL the IP comes from. */
+  subnetwork?: string;
 }
 
 export interface GceForwardingRule {
@@ -62,6 +64,12 @@ export interface GceForwardingRule {
   networkTier?: string;
   loadBalancingScheme?: string;
   description?: string;
+  /** INTERNAL rules: at most 5 ports, else `allPorts`. */
+  ports?: string[];
+  allPorts?: boolean;
+  network?: string;
+  subnetwork?: string;
+  allowGlobalAccess?: boolean;
 }
 
 export interface GceTargetPool {
@@ -82,6 +90,46 @@ export interface GceHttpHealthCheck {
   timeoutSec: number;
   healthyThreshold: number;
   unhealthyThreshold: number;
+  description?: string;
+}
+
+/** A global `healthChecks` resource of type HTTP (what regional backend services take). */
+export interface GceHealthCheck {
+  name: string;
+  selfLink?: string;
+  type: string;
+  /** `httpHealthCheck.port` and `.requestPath`; undefined when the check is not HTTP. */
+  port?: number;
+  requestPath?: string;
+  checkIntervalSec: number;
+  timeoutSec: number;
+  healthyThreshold: number;
+  unhealthyThreshold: number;
+  description?: string;
+}
+
+export interface GceBackend {
+  /** Instance group URL. */
+  group: string;
+}
+
+export interface GceBackendService {
+  name: string;
+  selfLink?: string;
+  protocol?: string;
+  description?: string;
+  healthChecks: string[];
+  backends: GceBackend[];
+  sessionAffinity?: string;
+  loadBalancingScheme?: string;
+  /** Optimistic lock: an update with a stale one fails with PreconditionFailed (412). */
+  fingerprint?: string;
+}
+
+export interface GceInstanceGroup {
+  name: string;
+  zone: string;
+  selfLink?: string;
   description?: string;
 }
 
@@ -135,6 +183,28 @@ export interface ComputePort {
   insertHttpHealthCheck(check: GceHttpHealthCheck, options?: CallOptions): Promise<void>;
   updateHttpHealthCheck(check: GceHttpHealthCheck, options?: CallOptions): Promise<void>;
   deleteHttpHealthCheck(name: string, options?: CallOptions): Promise<void>;
+
+  getHealthCheck(name: string, options?: CallOptions): Promise<GceHealthCheck | undefined>;
+  insertHealthCheck(check: GceHealthCheck, options?: CallOptions): Promise<void>;
+  updateHealthCheck(check: GceHealthCheck, options?: CallOptions): Promise<void>;
+  deleteHealthCheck(name: string, options?: CallOptions): Promise<void>;
+
+  getRegionBackendService(region: string, name: string, options?: CallOptions): Promise<GceBackendService | undefined>;
+  insertRegionBackendService(region: string, service: GceBackendService, options?: CallOptions): Promise<void>;
+  /** A full update carrying the fingerprint read before. */
+  updateRegionBackendService(region: string, service: GceBackendService, options?: CallOptions): Promise<void>;
+  deleteRegionBackendService(region: string, name: string, options?: CallOptions): Promise<void>;
+
+  getInstanceGroup(zone: string, name: string, options?: CallOptions): Promise<GceInstanceGroup | undefined>;
+  insertInstanceGroup(group: GceInstanceGroup, options?: CallOptions): Promise<void>;
+  deleteInstanceGroup(zone: string, name: string, options?: CallOptions): Promise<void>;
+  /** Instance URLs of the members, in every state (`instanceState: ALL`). */
+  listInstanceGroupInstances(zone: string, name: string, options?: CallOptions): Promise<string[]>;
+  addInstanceGroupInstances(zone: string, name: string, instanceUrls: readonly string[], options?: CallOptions): Promise<void>;
+  removeInstanceGroupInstances(zone: string, name: string, instanceUrls: readonly string[], options?: CallOptions): Promise<void>;
+
+  /** Names of the zones of `region`. */
+  listZones(region: string, options?: CallOptions): Promise<string[]>;
 
   getFirewall(name: string, options?: CallOptions): Promise<GceFirewall | undefined>;
   insertFirewall(firewall: GceFirewall, options?: CallOptions): Promise<void>;

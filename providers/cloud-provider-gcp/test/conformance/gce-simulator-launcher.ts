@@ -10,7 +10,7 @@ import type { GceSimulator } from '@ccm/gce-simulator';
 export const GCE_SIMULATOR_INSTALL_HINT = 'build the workspace (`npx -y pnpm@10.34.8 build`, or `pnpm exec tsc -b packages/gce-simulator`)';
 
 /** The simulator as the tests use it (its own type, loaded at run time: see `startSimulator`). */
-export type RunningGceSimulator = Pick<GceSimulator, 'url' | 'project' | 'region' | 'zones' | 'network' | 'tokenUrl' | 'discoveryViolations' | 'close'>;
+export type RunningGceSimulator = Pick<GceSimulator, 'url' | 'project' | 'region' | 'zones' | 'network' | 'tokenUrl' | 'metadataHost' | 'discoveryViolations' | 'close'>;
 
 const require = createRequire(import.meta.url);
 
@@ -27,7 +27,7 @@ export function gceSimulatorUnavailableReason(): string | undefined {
   return entry !== undefined && existsSync(entry) ? undefined : '@ccm/gce-simulator is not built (its dist/index.js is missing)';
 }
 
-export async function startSimulator(options: { project?: string; region?: string; zones?: string[]; network?: string } = {}): Promise<RunningGceSimulator> {
+export async function startSimulator(options: { project?: string; region?: string; zones?: string[]; network?: string; allowAnonymous?: boolean } = {}): Promise<RunningGceSimulator> {
   const simulator = (await import('@ccm/gce-simulator')) as typeof import('@ccm/gce-simulator');
   const document = simulator.discoveryDocumentPath();
   return simulator.startGceSimulator({ ...options, ...(existsSync(document) ? { discoveryDocument: document } : {}) });

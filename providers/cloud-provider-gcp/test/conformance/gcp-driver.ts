@@ -55,7 +55,7 @@ export function gceOperationOf(request: CloudRequest): string {
     const previous = segments[index - 1];
     if (previous === 'zones') return '{zone}';
     if (previous === 'regions') return '{region}';
-    if (previous !== undefined && /^(instances|routes|firewalls|targetPools|forwardingRules|addresses|httpHealthChecks|operations|networks|subnetworks)$/.test(previous)) return '{name}';
+    if (previous !== undefined && /^(instances|routes|firewalls|targetPools|forwardingRules|addresses|httpHealthChecks|healthChecks|backendServices|instanceGroups|operations|networks|subnetworks)$/.test(previous)) return '{name}';
     return segment;
   });
   return `${request.method} ${generic.join('/')}`;
@@ -84,7 +84,13 @@ interface RestRoute {
 export class GcpDriver implements ProviderDriver {
   readonly name = 'gcp';
   /** GCE routes to a deleted instance are not reported as blackholes by the simulator's list. */
-  readonly capabilities: ProviderDriverCapabilities = { loadBalancer: true, routes: true, blackholeRoutes: false };
+  readonly capabilities: ProviderDriverCapabilities = {
+    loadBalancer: true,
+    routes: true,
+    blackholeRoutes: false,
+    internalLoadBalancer: { annotations: { 'networking.gke.io/load-balancer-type': 'Internal' } },
+    externalTrafficPolicyLocal: true,
+  };
   readonly installHint = `${GCE_SIMULATOR_INSTALL_HINT}, and build the CCM (pnpm exec tsc -b providers/cloud-provider-gcp)`;
   readonly clusterName: string;
   #simulator: RunningGceSimulator | undefined;
@@ -223,19 +229,45 @@ export class GcpDriver implements ProviderDriver {
     await this.rest.mutate('DELETE', `zones/${seeded.zone}/instances/${seeded.name}`);
   }
 
-  /** The forwarding rule says whether the load balancer exists; the target pool its backends; the `k8s-fw-` firewall its exact ports. */
+  /**
+   * The forwarding rule says whether the load balancer exists and whether it is internal; the
+   * backends are the target pool's instances (external) or the members of the backend service's
+   * instance groups (internal); the `k8s-fw-` firewall gives the exact ports; the health check
+   * (legacy HTTP check of the pool, or the backend service's check) its node port.
+   */
   async readLoadBalancer(service: { namespace: string; name: string; uid: string }): Promise<CloudLoadBalancerView> {
     const name = loadBalancerName(service.uid);
     const region = this.simulator.region;
-    const rule = await this.rest.get<{ portRange?: string }>(`regions/${region}/forwardingRules/${name}`);
+    const rule = await this.rest.get<{ portRange?: string; ports?: string[]; loadBalancingScheme?: string; backendService?: string }>(`regions/${region}/forwardingRules/${name}`);
     if (rule === undefined) return { exists: false, backendNodeNames: [], ports: [] };
-    const pool = await this.rest.get<{ instances?: string[] }>(`regions/${region}/targetPools/${name}`);
     const firewall = await this.rest.get<RestFirewall>(`global/firewalls/k8s-fw-${name}`);
-    const ports = firewall === undefined ? expandPorts(rule.portRange ? [rule.portRange] : []) : expandPorts((firewall.allowed ?? []).flatMap((allowed) => allowed.ports ?? []));
+    const rulePorts = rule.portRange ? [rule.portRange] : (rule.ports ?? []);
+    const ports = firewall === undefined ? expandPorts(rulePorts) : expandPorts((firewall.allowed ?? []).flatMap((allowed) => allowed.ports ?? []));
+    const internal = rule.loadBalancingScheme === 'INTERNAL';
+    let backendNodeNames: string[] = [];
+    let healthCheckNodePort: number | undefined;
+    if (internal) {
+      const backendService = rule.backendService === undefined ? undefined : await this.rest.get<{ backends?: Array<{ group?: string }>; healthChecks?: string[] }>(`regions/${region}/backendServices/${last(rule.backendService)}`);
+      for (const backend of backendService?.backends ?? []) {
+        const group = backend.group ?? '';
+        const zone = /\/zones\/([^/]+)\//.exec(group)?.[1] ?? '';
+        const listed = await this.rest.request<{ items?: Array<{ instance?: string }> }>('POST', `zones/${zone}/instanceGroups/${last(group)}/listInstances`, { instanceState: 'ALL' });
+        backendNodeNames.push(...(listed.items ?? []).map((item) => last(item.instance ?? '')));
+      }
+      const check = backendService?.healthChecks?.[0];
+      if (check !== undefined) healthCheckNodePort = (await this.rest.get<{ httpHealthCheck?: { port?: number } }>(`global/healthChecks/${last(check)}`))?.httpHealthCheck?.port;
+    } else {
+      const pool = await this.rest.get<{ instances?: string[]; healthChecks?: string[] }>(`regions/${region}/targetPools/${name}`);
+      backendNodeNames = (pool?.instances ?? []).map(last);
+      const check = pool?.healthChecks?.[0];
+      if (check !== undefined) healthCheckNodePort = (await this.rest.get<{ port?: number }>(`global/httpHealthChecks/${last(check)}`))?.port;
+    }
     return {
       exists: true,
-      backendNodeNames: (pool?.instances ?? []).map(last).sort(),
+      backendNodeNames: [...new Set(backendNodeNames)].sort(),
       ports: [...new Set(ports)].sort((a, b) => a - b),
+      internal,
+      ...(healthCheckNodePort === undefined ? {} : { healthCheckNodePort }),
     };
   }
 
@@ -256,9 +288,18 @@ export class GcpDriver implements ProviderDriver {
       ...(await names(`regions/${region}/targetPools`)).map((name) => `target pool ${name}`),
       ...(await names(`regions/${region}/addresses`)).map((name) => `address ${name}`),
       ...(await names('global/httpHealthChecks')).map((name) => `http health check ${name}`),
-      ...(await names('global/firewalls')).filter((name) => name.startsWith('k8s-')).map((name) => `firewall ${name}`),
+      ...(await names(`regions/${region}/backendServices`)).map((name) => `backend service ${name}`),
+      ...(await names('global/healthChecks')).map((name) => `health check ${name}`),
+      ...(await this.#instanceGroupNames()).map((name) => `instance group ${name}`),
+      ...(await names('global/firewalls')).filter((name) => name.startsWith('k8s-') || /^a[0-9a-f]{31}(-hc)?$/.test(name)).map((name) => `firewall ${name}`),
       ...(await this.#nodeRoutes()).filter((route) => !this.#foreign.has(last(route.nextHopInstance ?? ''))).map((route) => `route ${route.name} ${route.destRange}`),
     ];
+  }
+
+  async #instanceGroupNames(): Promise<string[]> {
+    const found: string[] = [];
+    for (const zone of this.simulator.zones) found.push(...(await this.rest.list<{ name: string }>(`zones/${zone}/instanceGroups`)).map((group) => `${zone}/${group.name}`));
+    return found;
   }
 
   /** A route named like the cluster's, to an instance that is not a node of this cluster. */

@@ -3,14 +3,20 @@
  * list filters, `undefined` for missing resources on get, NotFound on deleting a missing one,
  * AlreadyExists on inserting a duplicate, InUse when a health check is used by a target pool or
  * a target pool by a forwarding rule, NotFound for a forwarding rule whose target pool is missing;
- * regional addresses get an IP when none is given. It logs every call and lets a test inject
- * failures.
+ * regional addresses get an IP when none is given (INTERNAL ones from 10.128.0.0/20); for the
+ * internal load balancer: InUse when a health check is used by a backend service, a backend
+ * service by a forwarding rule or an instance group by a backend service, NotFound for references
+ * to missing ones, PreconditionFailed for a backend service update with a stale fingerprint. It
+ * logs every call and lets a test inject failures.
  */
 import { GceApiError, type GceApiErrorKind } from '../../src/errors.js';
 import type {
   ComputePort,
   GceAddress,
+  GceBackendService,
   GceFirewall,
+  GceHealthCheck,
+  GceInstanceGroup,
   GceForwardingRule,
   GceHttpHealthCheck,
   GceInstance,
@@ -38,6 +44,15 @@ export class FakeCompute implements ComputePort {
   readonly targetPools = new Map<string, GceTargetPool>();
   readonly healthChecks = new Map<string, GceHttpHealthCheck>();
   readonly firewalls = new Map<string, GceFirewall>();
+  /** Global `healthChecks` (the legacy `httpHealthChecks` are in `healthChecks`). */
+  readonly globalHealthChecks = new Map<string, GceHealthCheck>();
+  /** `<region>/<name>`. */
+  readonly backendServices = new Map<string, GceBackendService>();
+  /** `<zone>/<name>`, with the member instance URLs. */
+  readonly instanceGroups = new Map<string, GceInstanceGroup & { members: string[] }>();
+  zones: string[] = ['us-central1-a', 'us-central1-b', 'us-central1-c', 'us-central1-f'];
+  #fingerprint = 1;
+  #nextInternalIp = 10;
   readonly #failures = new Map<string, unknown[]>();
   #nextIp = 10;
 
@@ -129,7 +144,8 @@ export class FakeCompute implements ComputePort {
   async insertAddress(region: string, address: GceAddress): Promise<void> {
     this.#enter('insertAddress');
     if (this.addresses.has(`${region}/${address.name}`)) throw fakeError('AlreadyExists', 'insertAddress');
-    this.addresses.set(`${region}/${address.name}`, { networkTier: 'PREMIUM', ...clone(address), address: address.address ?? `203.0.113.${this.#nextIp++}` });
+    const ip = address.address ?? (address.addressType === 'INTERNAL' ? `10.128.0.${this.#nextInternalIp++}` : `203.0.113.${this.#nextIp++}`);
+    this.addresses.set(`${region}/${address.name}`, { networkTier: 'PREMIUM', ...clone(address), address: ip });
   }
 
   async deleteAddress(region: string, name: string): Promise<void> {
@@ -149,12 +165,135 @@ export class FakeCompute implements ComputePort {
     if (rule.target !== undefined && ![...this.targetPools.keys()].some((key) => resourcePath(rule.target ?? '').endsWith(`regions/${key.replace('/', '/targetPools/')}`))) {
       throw fakeError('NotFound', 'insertForwardingRule');
     }
-    this.forwardingRules.set(`${region}/${rule.name}`, { networkTier: 'PREMIUM', ...clone(rule), IPAddress: rule.IPAddress ?? `198.51.100.${this.#nextIp++}` });
+    if (rule.backendService !== undefined && !this.backendServices.has(this.#regional(rule.backendService, 'backendServices'))) throw fakeError('NotFound', 'insertForwardingRule');
+    const ip = rule.IPAddress ?? (rule.loadBalancingScheme === 'INTERNAL' ? `10.128.0.${this.#nextInternalIp++}` : `198.51.100.${this.#nextIp++}`);
+    this.forwardingRules.set(`${region}/${rule.name}`, { networkTier: 'PREMIUM', ...clone(rule), IPAddress: ip });
   }
 
   async deleteForwardingRule(region: string, name: string): Promise<void> {
     this.#enter('deleteForwardingRule');
     if (!this.forwardingRules.delete(`${region}/${name}`)) throw this.#missing('deleteForwardingRule');
+  }
+
+  /** `https://.../regions/r/backendServices/n` -> `r/n` (zones alike). */
+  #regional(url: string, collection: string): string {
+    const match = new RegExp(`/(?:regions|zones)/([^/]+)/${collection}/([^/]+)$`).exec(url);
+    return match === null ? url : `${match[1]}/${match[2]}`;
+  }
+
+  async getHealthCheck(name: string): Promise<GceHealthCheck | undefined> {
+    this.#enter('getHealthCheck');
+    const found = this.globalHealthChecks.get(name);
+    return found === undefined ? undefined : clone(found);
+  }
+
+  async insertHealthCheck(check: GceHealthCheck): Promise<void> {
+    this.#enter('insertHealthCheck');
+    if (this.globalHealthChecks.has(check.name)) throw fakeError('AlreadyExists', 'insertHealthCheck');
+    this.globalHealthChecks.set(check.name, { ...clone(check), selfLink: `${FAKE_BASE_URL}projects/${this.project}/global/healthChecks/${check.name}` });
+  }
+
+  async updateHealthCheck(check: GceHealthCheck): Promise<void> {
+    this.#enter('updateHealthCheck');
+    const found = this.globalHealthChecks.get(check.name);
+    if (found === undefined) throw this.#missing('updateHealthCheck');
+    this.globalHealthChecks.set(check.name, { ...clone(check), ...(found.selfLink === undefined ? {} : { selfLink: found.selfLink }) });
+  }
+
+  async deleteHealthCheck(name: string): Promise<void> {
+    this.#enter('deleteHealthCheck');
+    if (!this.globalHealthChecks.has(name)) throw this.#missing('deleteHealthCheck');
+    if ([...this.backendServices.values()].some((service) => service.healthChecks.some((url) => url.endsWith(`/global/healthChecks/${name}`)))) throw fakeError('InUse', 'deleteHealthCheck');
+    this.globalHealthChecks.delete(name);
+  }
+
+  async getRegionBackendService(region: string, name: string): Promise<GceBackendService | undefined> {
+    this.#enter('getRegionBackendService');
+    const found = this.backendServices.get(`${region}/${name}`);
+    return found === undefined ? undefined : clone(found);
+  }
+
+  #checkBackendReferences(service: GceBackendService, method: string): void {
+    if (service.healthChecks.some((url) => !this.globalHealthChecks.has(url.split('/').at(-1) ?? ''))) throw fakeError('NotFound', method);
+    if (service.backends.some((backend) => !this.instanceGroups.has(this.#regional(backend.group, 'instanceGroups')))) throw fakeError('NotFound', method);
+  }
+
+  async insertRegionBackendService(region: string, service: GceBackendService): Promise<void> {
+    this.#enter('insertRegionBackendService');
+    if (this.backendServices.has(`${region}/${service.name}`)) throw fakeError('AlreadyExists', 'insertRegionBackendService');
+    this.#checkBackendReferences(service, 'insertRegionBackendService');
+    this.backendServices.set(`${region}/${service.name}`, {
+      ...clone(service),
+      selfLink: `${FAKE_BASE_URL}projects/${this.project}/regions/${region}/backendServices/${service.name}`,
+      fingerprint: `fp-${this.#fingerprint++}`,
+    });
+  }
+
+  async updateRegionBackendService(region: string, service: GceBackendService): Promise<void> {
+    this.#enter('updateRegionBackendService');
+    const found = this.backendServices.get(`${region}/${service.name}`);
+    if (found === undefined) throw this.#missing('updateRegionBackendService');
+    if (service.fingerprint !== found.fingerprint) throw fakeError('PreconditionFailed', 'updateRegionBackendService');
+    this.#checkBackendReferences(service, 'updateRegionBackendService');
+    this.backendServices.set(`${region}/${service.name}`, { ...clone(service), ...(found.selfLink === undefined ? {} : { selfLink: found.selfLink }), fingerprint: `fp-${this.#fingerprint++}` });
+  }
+
+  async deleteRegionBackendService(region: string, name: string): Promise<void> {
+    this.#enter('deleteRegionBackendService');
+    if (!this.backendServices.has(`${region}/${name}`)) throw this.#missing('deleteRegionBackendService');
+    if ([...this.forwardingRules.values()].some((rule) => rule.backendService !== undefined && this.#regional(rule.backendService, 'backendServices') === `${region}/${name}`)) {
+      throw fakeError('InUse', 'deleteRegionBackendService');
+    }
+    this.backendServices.delete(`${region}/${name}`);
+  }
+
+  async getInstanceGroup(zone: string, name: string): Promise<GceInstanceGroup | undefined> {
+    this.#enter('getInstanceGroup');
+    const found = this.instanceGroups.get(`${zone}/${name}`);
+    if (found === undefined) return undefined;
+    const { members: _members, ...group } = clone(found);
+    return group;
+  }
+
+  async insertInstanceGroup(group: GceInstanceGroup): Promise<void> {
+    this.#enter('insertInstanceGroup');
+    if (this.instanceGroups.has(`${group.zone}/${group.name}`)) throw fakeError('AlreadyExists', 'insertInstanceGroup');
+    this.instanceGroups.set(`${group.zone}/${group.name}`, { ...clone(group), selfLink: `${FAKE_BASE_URL}projects/${this.project}/zones/${group.zone}/instanceGroups/${group.name}`, members: [] });
+  }
+
+  async deleteInstanceGroup(zone: string, name: string): Promise<void> {
+    this.#enter('deleteInstanceGroup');
+    if (!this.instanceGroups.has(`${zone}/${name}`)) throw this.#missing('deleteInstanceGroup');
+    if ([...this.backendServices.values()].some((service) => service.backends.some((backend) => this.#regional(backend.group, 'instanceGroups') === `${zone}/${name}`))) {
+      throw fakeError('InUse', 'deleteInstanceGroup');
+    }
+    this.instanceGroups.delete(`${zone}/${name}`);
+  }
+
+  async listInstanceGroupInstances(zone: string, name: string): Promise<string[]> {
+    this.#enter('listInstanceGroupInstances');
+    const found = this.instanceGroups.get(`${zone}/${name}`);
+    if (found === undefined) throw this.#missing('listInstanceGroupInstances');
+    return [...found.members];
+  }
+
+  async addInstanceGroupInstances(zone: string, name: string, instanceUrls: readonly string[]): Promise<void> {
+    this.#enter('addInstanceGroupInstances');
+    const found = this.instanceGroups.get(`${zone}/${name}`);
+    if (found === undefined) throw this.#missing('addInstanceGroupInstances');
+    found.members = [...found.members, ...instanceUrls.filter((url) => !found.members.includes(url))];
+  }
+
+  async removeInstanceGroupInstances(zone: string, name: string, instanceUrls: readonly string[]): Promise<void> {
+    this.#enter('removeInstanceGroupInstances');
+    const found = this.instanceGroups.get(`${zone}/${name}`);
+    if (found === undefined) throw this.#missing('removeInstanceGroupInstances');
+    found.members = found.members.filter((url) => !instanceUrls.includes(url));
+  }
+
+  async listZones(region: string): Promise<string[]> {
+    this.#enter('listZones');
+    return this.zones.filter((zone) => zone.startsWith(`${region}-`));
   }
 
   async getTargetPool(region: string, name: string): Promise<GceTargetPool | undefined> {

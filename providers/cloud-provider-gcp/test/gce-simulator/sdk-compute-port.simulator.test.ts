@@ -97,6 +97,13 @@ describe.skipIf(unavailable !== undefined)('the Compute SDK adapter against the 
     expect(await failureOf(() => port.deleteRoute('kubernetes-uid-1'))).toEqual({ kind: 'NotFound', retryable: false });
   });
 
+  it('inserts and lists an IPv6 pod route (dual-stack)', async () => {
+    const network = link(`global/networks/${NETWORK}`);
+    await port.insertRoute({ name: 'kubernetes-uid2-v6', network, destRange: 'fd00:10:64:1::/64', nextHopInstance: link(`zones/${zone}/instances/node-a`), priority: 1000, description: 'k8s-node-route' });
+    expect(await port.listRoutes({ namePrefix: 'kubernetes-', network, description: 'k8s-node-route' })).toEqual([expect.objectContaining({ name: 'kubernetes-uid2-v6', destRange: 'fd00:10:64:1::/64' })]);
+    await port.deleteRoute('kubernetes-uid2-v6');
+  });
+
   it('runs the external load balancer resources through their lifecycle', async () => {
     await port.insertAddress(region, { name: 'lb1', description: '{"kubernetes.io/service-name":"default/web"}', networkTier: 'PREMIUM' });
     const address = await port.getAddress(region, 'lb1');

@@ -52,6 +52,8 @@ export async function evaluateHealth(
   checks: readonly HealthCheck[],
   request: { endpoint: string; verbose: boolean; exclude: readonly string[] },
   logger: Logger,
+  /** Told the outcome of every check run (the `/metrics/slis` SLIs). */
+  observe?: (checkName: string, status: 'success' | 'error') => void,
 ): Promise<HealthResponse> {
   const excluded = new Set(request.exclude.map((name) => name.trim()).filter((name) => name !== ''));
   const unmatched = new Set(excluded);
@@ -65,8 +67,10 @@ export async function evaluateHealth(
     }
     try {
       await check.check();
+      observe?.(check.name, 'success');
       output += `[+]${check.name} ok\n`;
     } catch (error) {
+      observe?.(check.name, 'error');
       output += `[-]${check.name} failed: reason withheld\n`;
       failures.push(check.name);
       logger.warn('Health check failed', { endpoint: request.endpoint, check: check.name, err: error });

@@ -92,6 +92,26 @@ describe('secure server', () => {
     expect((await get(port(), '/healthz?exclude=cloud-node-controller')).body).toBe('ok');
   });
 
+  it('serves the health check SLIs on /metrics/slis, as component-base slis (kubernetes_healthcheck, kubernetes_healthchecks_total)', async () => {
+    checks.add({ name: 'leaderElection', check() {} });
+    checks.add({ name: 'cloud-node-controller', check: () => Promise.reject(new Error('stopped')) });
+    await get(port(), '/healthz');
+    await get(port(), '/healthz?exclude=cloud-node-controller');
+    const slis = await get(port(), '/metrics/slis');
+    expect(slis.status).toBe(200);
+    expect(slis.body).toContain('# TYPE kubernetes_healthcheck gauge');
+    expect(slis.body).toContain('kubernetes_healthcheck{name="leaderElection",type="healthz"} 1');
+    expect(slis.body).toContain('kubernetes_healthcheck{name="cloud-node-controller",type="healthz"} 0');
+    expect(slis.body).toContain('kubernetes_healthchecks_total{name="leaderElection",type="healthz",status="success"} 2');
+    // An excluded check is not run, so not observed.
+    expect(slis.body).toContain('kubernetes_healthchecks_total{name="cloud-node-controller",type="healthz",status="error"} 1');
+    // Separate from /metrics.
+    expect((await get(port(), '/metrics')).body).not.toContain('kubernetes_healthcheck');
+    // DELETE resets them (upstream SLIMetricsWithReset).
+    expect(await get(port(), '/metrics/slis', { method: 'DELETE' })).toMatchObject({ status: 200, body: 'metrics reset\n' });
+    expect((await get(port(), '/metrics/slis')).body).not.toContain('leaderElection');
+  });
+
   it('serves /livez and /readyz with the same checks', async () => {
     checks.add({ name: 'x', check: () => Promise.reject(new Error('no')) });
     expect(await get(port(), '/livez')).toMatchObject({ status: 500, body: '[-]x failed: reason withheld\nlivez check failed\n' });

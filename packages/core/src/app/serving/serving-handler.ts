@@ -1,12 +1,14 @@
 /**
  * The routes of the secure port: `/healthz`, `/livez`, `/readyz` (plus the readiness-only checks), `/metrics`
- * (Prometheus text of the shared registry), `/configz` (the effective configuration). Anything
+ * (Prometheus text of the shared registry), `/metrics/slis` (the health check SLIs, upstream
+ * `slis.SLIMetricsWithReset`), `/configz` (the effective configuration). Anything
  * else is 404. Delegated authentication and authorization run before these routes
  * (`delegated-auth/protect-handler.ts`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../../logging/logger.js';
+import { HealthCheckSlis } from './health-check-slis.js';
 import { evaluateHealth, type HealthChecks } from './health-checks.js';
 import { sendResponse as send } from './send-response.js';
 
@@ -21,8 +23,9 @@ export interface ServingHandlerOptions {
 const HEALTH_ENDPOINTS = new Set(['healthz', 'livez', 'readyz']);
 
 export function createServingHandler(options: ServingHandlerOptions): (request: IncomingMessage, response: ServerResponse) => void {
+  const slis = new HealthCheckSlis();
   return (request, response) => {
-    handle(options, request, response).catch((error: unknown) => {
+    handle(options, slis, request, response).catch((error: unknown) => {
       options.logger.error('HTTP handler failed', { path: request.url, err: error });
       if (!response.headersSent) send(response, 500, 'text/plain; charset=utf-8', 'internal error\n');
       else response.destroy();
@@ -30,12 +33,17 @@ export function createServingHandler(options: ServingHandlerOptions): (request: 
   };
 }
 
-async function handle(options: ServingHandlerOptions, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function handle(options: ServingHandlerOptions, slis: HealthCheckSlis, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const url = new URL(request.url ?? '/', 'https://localhost');
   const endpoint = url.pathname.replace(/^\//, '');
-  const known = HEALTH_ENDPOINTS.has(endpoint) || endpoint === 'metrics' || endpoint === 'configz';
+  const known = HEALTH_ENDPOINTS.has(endpoint) || endpoint === 'metrics' || endpoint === 'metrics/slis' || endpoint === 'configz';
   if (!known) {
     send(response, 404, 'text/plain; charset=utf-8', '404 page not found\n');
+    return;
+  }
+  if (endpoint === 'metrics/slis' && request.method === 'DELETE') {
+    slis.reset();
+    send(response, 200, 'text/plain; charset=utf-8', 'metrics reset\n');
     return;
   }
   if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -48,8 +56,13 @@ async function handle(options: ServingHandlerOptions, request: IncomingMessage, 
       options.healthChecks.list(endpoint),
       { endpoint, verbose: url.searchParams.has('verbose'), exclude: url.searchParams.getAll('exclude') },
       options.logger,
+      (checkName, status) => slis.observe(checkName, endpoint, status),
     );
     send(response, result.status, 'text/plain; charset=utf-8', result.body);
+    return;
+  }
+  if (endpoint === 'metrics/slis') {
+    send(response, 200, slis.registry.contentType, await slis.registry.metrics());
     return;
   }
   if (endpoint === 'metrics') {

@@ -419,6 +419,33 @@ describe('Test_syncNode (upstream): writes, events and metrics', () => {
     expect(node?.spec?.providerID).toBe('fake://12345');
   });
 
+  it('stops without writing when the fresh GET after a conflict shows the node already initialized (a sync from a stale cache)', async () => {
+    const cloud = new FakeCloud({ ...v2Cloud, instanceTypes: { node0: 't1' } });
+    const harness = createNodeTestContext({ cloud });
+    harness.kube.addNode(makeNode('node0', { taints: [UNINITIALIZED_TAINT] }));
+    const controller = new CloudNodeController(harness.context, { retry: noSleep });
+    // The cached copy still has the taint, but the node was initialized and then relabelled by
+    // an operator before our write.
+    const realUpdate = harness.kube.nodes.update.bind(harness.kube.nodes);
+    let first = true;
+    harness.kube.nodes.update = async (node) => {
+      if (first) {
+        first = false;
+        await harness.kube.nodes.patch(
+          'node0',
+          { metadata: { labels: { 'beta.kubernetes.io/instance-type': 'custom', 'node.kubernetes.io/instance-type': 'custom' } }, spec: { taints: [] } },
+          'merge',
+        );
+      }
+      return realUpdate(node);
+    };
+    await controller.syncNode('node0');
+    const verbs = harness.kube.actions.map((action) => `${action.verb}${action.subresource ? '/status' : ''}`);
+    expect(verbs).toEqual(['patch', 'update', 'get']);
+    expect(harness.kube.getNode('node0')?.metadata?.labels).toEqual({ 'beta.kubernetes.io/instance-type': 'custom', 'node.kubernetes.io/instance-type': 'custom' });
+    expect(harness.kube.eventLog.find({ reason: 'Synced' })).toEqual([]);
+  });
+
   it('a node that is gone from the cache is skipped without error', async () => {
     const cloud = new FakeCloud(v2Cloud);
     const harness = createNodeTestContext({ cloud });

@@ -185,6 +185,14 @@ export class CloudNodeController implements Controller {
       async (attemptIndex) => {
         // The first attempt uses the informer's copy; after a conflict, read the current object.
         const current = attemptIndex === 0 ? cached : await this.#context.kube.nodes.get(nodeName);
+        // A deliberate difference from upstream (which re-applies its modifiers to whatever it
+        // reads): when the conflict came from this node's own initialization finishing (a sync
+        // queued from a stale cache), writing again would put the cloud's labels back over any
+        // change made since. The node is initialized: nothing to do.
+        if (attemptIndex > 0 && !hasUninitializedTaint(current)) {
+          this.#logger.info(`Node ${nodeName} was initialized meanwhile; skipping its initialization`, { node: nodeName });
+          return undefined;
+        }
         const { node: newNode, discardedLabels } = initialization.apply(current);
         await this.#context.kube.nodes.update(newNode);
         const delay = secondsSinceCreation(newNode, this.#now());
@@ -205,6 +213,7 @@ export class CloudNodeController implements Controller {
       },
       this.#retry,
     );
+    if (initializedNode === undefined) return;
 
     this.#recorder.event(nodeSubject(initializedNode), 'Normal', NODE_SYNCED_REASON, NODE_SYNCED_MESSAGE);
     const delay = secondsSinceCreation(initializedNode, this.#now());

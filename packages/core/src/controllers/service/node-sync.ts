@@ -30,7 +30,7 @@ export class NodeSync {
     try {
       this.#context.logger.verbose(2, 'Syncing backends for all LB services');
       const servicesToRetry = await this.updateLoadBalancerHosts(services, workers);
-      this.#context.logger.verbose(2, 'Updated load balancers to direct traffic to the updated set of nodes', {
+      this.#context.logger.verbose(2, 'Successfully updated load balancers to direct traffic to the updated set of nodes', {
         updated: services.length - servicesToRetry.size,
         total: services.length,
       });

@@ -21,6 +21,11 @@ import {
   tweakPorts,
 } from './test-support/builders.js';
 import { createServiceHarness, type ServiceHarness } from './test-support/service-harness.js';
+import { RecordingLogger } from '../node/test-support/node-test-context.js';
+
+async function waitUntil(condition: () => boolean): Promise<void> {
+  for (let attempt = 0; attempt < 200 && !condition(); attempt++) await new Promise((resolve) => setTimeout(resolve, 5));
+}
 
 const keyOf = (service: V1Service) => `${service.metadata?.namespace ?? 'default'}/${service.metadata?.name}`;
 const servicePatches = (harness: ServiceHarness) => harness.kube.actions.filter((action) => action.verb === 'patch' && action.resource === 'services');
@@ -530,6 +535,21 @@ describe('service handler resync (30 s)', () => {
     expect(harness.serviceQueue.numRequeues('default/stuck')).toBe(1);
     harness.controller.resyncServicesNeedingCleanup();
     expect(harness.serviceQueue.pendingKeys()).toEqual(['default/stuck']);
+    harness.serviceQueue.shutDown();
+  });
+});
+
+describe('service update handler (upstream New: UpdateFunc with needsUpdate)', () => {
+  it('logs why a service update needs a load balancer sync, with the old and new values as upstream needsUpdate', async () => {
+    const logger = new RecordingLogger();
+    const harness = createServiceHarness({ logger });
+    const created = store(harness, newService('web', 'LoadBalancer'));
+    await harness.kube.services.patch('default', created.metadata!.name!, { spec: { loadBalancerIP: '192.0.2.7' } }, 'merge');
+    await waitUntil(() => logger.entries.some((entry) => entry.message === 'Service needs a load balancer sync'));
+    const entry = logger.entries.find((candidate) => candidate.message === 'Service needs a load balancer sync');
+    expect(entry?.level).toBe('verbose');
+    expect(entry?.fields).toMatchObject({ service: 'default/web', reason: 'LoadBalancerIP changed from  to 192.0.2.7' });
+    expect(harness.serviceQueue.pendingKeys()).toContain('default/web');
     harness.serviceQueue.shutDown();
   });
 });

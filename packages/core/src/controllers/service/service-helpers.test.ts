@@ -49,6 +49,12 @@ describe('TestGetLoadBalancerSourceRanges', () => {
     expect(getLoadBalancerSourceRanges(service)).toEqual(['10.0.0.0/8', '2001:db8::/32']);
   });
 
+  it('prints an IPv4-mapped IPv6 range of /96 or longer as IPv4, as Go IPNet.String, so ::ffff:0.0.0.0/96 allows all', () => {
+    const ranges = getLoadBalancerSourceRanges(withSpecRanges('::ffff:10.1.2.3/120,::ffff:0.0.0.0/96,::ffff:1.2.3.4/80'));
+    expect(ranges).toEqual(['10.1.2.0/24', '0.0.0.0/0', '::/80']);
+    expect(isAllowAll(ranges)).toBe(true);
+  });
+
   it('names the offending input with upstream messages', () => {
     expect(() => getLoadBalancerSourceRanges(withAnnotation('10.0.0.0/8,foo'))).toThrow(
       'service.beta.kubernetes.io/load-balancer-source-ranges: 10.0.0.0/8,foo is not valid. Expecting a comma-separated list of source IP ranges. For example, 10.0.0.0/24,192.168.2.0/24',

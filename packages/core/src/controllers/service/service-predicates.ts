@@ -45,7 +45,13 @@ export function portsEqualForLoadBalancer(left: V1Service, right: V1Service): bo
   return leftPorts.length === rightPorts.length && leftPorts.every((port, index) => portEqualForLoadBalancer(port, rightPorts[index] as V1ServicePort));
 }
 
-/** Why {@link needsUpdate} answered true (for logs); undefined when no update is needed. */
+/** Go's `%v` of a string slice: `[a b]`. */
+const goList = (items: readonly string[]): string => `[${items.join(' ')}]`;
+
+/**
+ * Why {@link needsUpdate} answered true, worded like upstream's V(2) log lines (with the old and
+ * new values where upstream logs them); undefined when no update is needed.
+ */
 export function loadBalancerUpdateReason(oldService: V1Service, newService: V1Service): string | undefined {
   const oldWants = wantsLoadBalancer(oldService);
   const newWants = wantsLoadBalancer(newService);
@@ -54,22 +60,28 @@ export function loadBalancerUpdateReason(oldService: V1Service, newService: V1Se
   const oldSpec = oldService.spec ?? {};
   const newSpec = newService.spec ?? {};
   if (newWants && !jsonEqual(asJson(listOrEmpty(oldSpec.loadBalancerSourceRanges)), asJson(listOrEmpty(newSpec.loadBalancerSourceRanges)))) {
-    return 'LoadBalancerSourceRanges changed';
+    return `LoadBalancerSourceRanges changed from ${goList(listOrEmpty(oldSpec.loadBalancerSourceRanges))} to ${goList(listOrEmpty(newSpec.loadBalancerSourceRanges))}`;
   }
   if (!portsEqualForLoadBalancer(oldService, newService)) return 'ports changed';
   if ((oldSpec.sessionAffinity ?? '') !== (newSpec.sessionAffinity ?? '')) return 'SessionAffinity changed';
   if (!jsonEqual(asJson(oldSpec.sessionAffinityConfig), asJson(newSpec.sessionAffinityConfig))) return 'SessionAffinityConfig changed';
-  if ((oldSpec.loadBalancerIP ?? '') !== (newSpec.loadBalancerIP ?? '')) return 'LoadBalancerIP changed';
+  if ((oldSpec.loadBalancerIP ?? '') !== (newSpec.loadBalancerIP ?? '')) return `LoadBalancerIP changed from ${oldSpec.loadBalancerIP ?? ''} to ${newSpec.loadBalancerIP ?? ''}`;
   const oldExternalIps = listOrEmpty(oldSpec.externalIPs);
   const newExternalIps = listOrEmpty(newSpec.externalIPs);
-  if (oldExternalIps.length !== newExternalIps.length) return "ExternalIPs' count changed";
+  if (oldExternalIps.length !== newExternalIps.length) return `ExternalIPs' count changed from ${oldExternalIps.length} to ${newExternalIps.length}`;
   const changedIndex = oldExternalIps.findIndex((address, index) => address !== newExternalIps[index]);
-  if (changedIndex !== -1) return `ExternalIPs[${changedIndex}] changed`;
+  if (changedIndex !== -1) return `ExternalIPs[${changedIndex}] changed from ${oldExternalIps[changedIndex] ?? ''} to ${newExternalIps[changedIndex] ?? ''}`;
   if (!jsonEqual(asJson(oldService.metadata?.annotations ?? {}), asJson(newService.metadata?.annotations ?? {}))) return 'annotations changed';
-  if ((oldService.metadata?.uid ?? '') !== (newService.metadata?.uid ?? '')) return 'UID changed';
-  if ((oldSpec.externalTrafficPolicy ?? '') !== (newSpec.externalTrafficPolicy ?? '')) return 'ExternalTrafficPolicy changed';
-  if ((oldSpec.healthCheckNodePort ?? 0) !== (newSpec.healthCheckNodePort ?? 0)) return 'HealthCheckNodePort changed';
-  if (listOrEmpty(oldSpec.ipFamilies).length !== listOrEmpty(newSpec.ipFamilies).length) return "IPFamilies' count changed";
+  if ((oldService.metadata?.uid ?? '') !== (newService.metadata?.uid ?? '')) return `UID changed from ${oldService.metadata?.uid ?? ''} to ${newService.metadata?.uid ?? ''}`;
+  if ((oldSpec.externalTrafficPolicy ?? '') !== (newSpec.externalTrafficPolicy ?? '')) {
+    return `ExternalTrafficPolicy changed from ${oldSpec.externalTrafficPolicy ?? ''} to ${newSpec.externalTrafficPolicy ?? ''}`;
+  }
+  if ((oldSpec.healthCheckNodePort ?? 0) !== (newSpec.healthCheckNodePort ?? 0)) {
+    return `HealthCheckNodePort changed from ${oldSpec.healthCheckNodePort ?? 0} to ${newSpec.healthCheckNodePort ?? 0}`;
+  }
+  if (listOrEmpty(oldSpec.ipFamilies).length !== listOrEmpty(newSpec.ipFamilies).length) {
+    return `IPFamilies' count changed from ${listOrEmpty(oldSpec.ipFamilies).length} to ${listOrEmpty(newSpec.ipFamilies).length}`;
+  }
   return undefined;
 }
 

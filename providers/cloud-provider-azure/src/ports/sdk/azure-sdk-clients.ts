@@ -1,12 +1,16 @@
 /**
- * The Azure SDK clients of one provider: an Entra client-secret credential against the
- * configured authority, and the Compute and Network clients against the configured ARM endpoint.
+ * The Azure SDK clients of one provider: the Entra credential of the configured kind (client
+ * secret, client certificate, managed identity, workload identity: `credentials/azure-token-credential.ts`)
+ * against the configured authority, and the Compute and Network clients against the configured ARM endpoint.
  * The SDK's own retry policies are turned off (`maxRetries: 0`): retries, throttling waits and
  * Retry-After are the port pipeline's job (`ports/azure-port-pipeline.ts`).
  */
 import { ComputeManagementClient } from '@azure/arm-compute';
 import { NetworkManagementClient } from '@azure/arm-network';
-import { ClientSecretCredential, type TokenCredential } from '@azure/identity';
+import type { TokenCredential } from '@azure/identity';
+import type { Logger } from '@ccm/core/logging';
+import type { AzureCredentialConfig } from '../../config/azure-credential-config.js';
+import { createAzureTokenCredential } from './credentials/azure-token-credential.js';
 
 export interface AzureSdkClientSettings {
   /** ARM, e.g. `https://management.azure.com/`. */
@@ -15,9 +19,10 @@ export interface AzureSdkClientSettings {
   activeDirectoryEndpoint: string;
   /** The token audience: `<resource>/.default`. */
   tokenScope: string;
-  tenantId: string;
-  clientId: string;
-  clientSecret: string;
+  /** Which credential, with its tenant and client where it has them. */
+  credential: AzureCredentialConfig;
+  /** Where the credential reports refusals (once per problem). */
+  logger: Logger;
   subscriptionId: string;
   /** Trust this CA (PEM) in addition to the system's (tests against a simulator). */
   caPem?: string;
@@ -39,10 +44,12 @@ export function createAzureSdkClients(settings: AzureSdkClientSettings): AzureSd
     ...(tlsOptions === undefined ? {} : { tlsOptions }),
     ...(settings.userAgent === undefined || settings.userAgent === '' ? {} : { userAgentOptions: { userAgentPrefix: settings.userAgent } }),
   };
-  const credential = new ClientSecretCredential(settings.tenantId, settings.clientId, settings.clientSecret, {
+  const credential = createAzureTokenCredential({
+    credential: settings.credential,
     authorityHost: settings.activeDirectoryEndpoint,
     disableInstanceDiscovery: settings.disableInstanceDiscovery,
-    ...common,
+    clientOptions: common,
+    logger: settings.logger,
   });
   const endpoint = settings.resourceManagerEndpoint.replace(/\/+$/, '');
   const compute = new ComputeManagementClient(credential, settings.subscriptionId, { ...common, endpoint, credentials: { scopes: [settings.tokenScope] } });

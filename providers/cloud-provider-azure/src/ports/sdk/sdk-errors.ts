@@ -14,7 +14,7 @@ interface RestErrorShape {
 }
 
 /** Entra (identity) failures: wrong tenant, client or secret, or no token endpoint. */
-const CREDENTIAL_ERROR_NAMES = new Set(['AuthenticationError', 'AuthenticationRequiredError', 'CredentialUnavailableError', 'AggregateAuthenticationError']);
+const CREDENTIAL_ERROR_NAMES = new Set(['AuthenticationError', 'AuthenticationRequiredError', 'CredentialUnavailableError', 'AggregateAuthenticationError', 'AzureCredentialSetupError']);
 
 function kindOfStatus(status: number | undefined, code: string): { kind: AzureApiErrorKind; retryable: boolean } {
   if (status === 429 || code === 'TooManyRequests' || code === 'SubscriptionRequestsThrottled') return { kind: 'Throttled', retryable: true };
@@ -43,7 +43,9 @@ export function toAzureApiError(error: unknown, operation: string): AzureApiErro
   const shape = (typeof error === 'object' && error !== null ? error : {}) as RestErrorShape;
   if (shape.name !== undefined && CREDENTIAL_ERROR_NAMES.has(shape.name)) {
     // Entra's message names the tenant and client and the AADSTS code, never the secret.
-    return new AzureApiError(`could not get an Entra token: ${firstLine(shape.message)}`, { kind: 'Unauthorized', code: shape.name, operation, retryable: false, cause: error });
+    // A throttled (429) or failing (5xx) token endpoint is retried like ARM; a refusal is not.
+    const { kind, retryable } = shape.statusCode === 429 ? { kind: 'Throttled' as const, retryable: true } : shape.statusCode !== undefined && shape.statusCode >= 500 ? { kind: 'Unavailable' as const, retryable: true } : { kind: 'Unauthorized' as const, retryable: false };
+    return new AzureApiError(`could not get an Entra token: ${firstLine(shape.message)}`, { kind, code: shape.name, operation, retryable, ...(shape.statusCode === undefined ? {} : { httpStatus: shape.statusCode }), cause: error });
   }
   if (shape.name === 'AbortError') return new AzureApiError('aborted', { kind: 'Unknown', code: 'AbortError', operation, retryable: false, cause: error });
   const code = typeof shape.code === 'string' ? shape.code : '';

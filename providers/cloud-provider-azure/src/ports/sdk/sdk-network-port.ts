@@ -2,22 +2,26 @@
 import type { NetworkInterface, NetworkManagementClient, Route, RouteTable } from '@azure/arm-network';
 import { AzureApiError } from '../../errors.js';
 import type { AzureNetworkInterface, AzureRoute, AzureRouteTable, NetworkPort } from '../network-port.js';
+import { createSdkLoadBalancingPort, ifMatchOptions } from './sdk-load-balancing-port.js';
 import { parseArmResourceId } from '../../arm-resource-id.js';
 import { callAzure, toAzureApiError } from './sdk-errors.js';
 
-/** How often the SDK polls a long-running operation (ARM's Retry-After wins when it sends one). */
-export const LRO_POLL_INTERVAL_MS = 500;
+import { LRO_POLL_INTERVAL_MS, pollSimplePoller } from './lro-poll-interval.js';
+
+export { LRO_POLL_INTERVAL_MS };
 
 function networkInterfaceOf(nic: NetworkInterface): AzureNetworkInterface {
   return {
     id: nic.id ?? '',
     name: nic.name ?? '',
+    ...(nic.etag === undefined ? {} : { etag: nic.etag }),
     ipConfigurations: (nic.ipConfigurations ?? []).map((config) => ({
       name: config.name ?? '',
       primary: config.primary === true,
       ...(config.privateIPAddress === undefined ? {} : { privateIpAddress: config.privateIPAddress }),
       privateIpVersion: config.privateIPAddressVersion === 'IPv6' ? 'IPv6' : 'IPv4',
       ...(config.publicIPAddress?.id === undefined ? {} : { publicIpAddressId: config.publicIPAddress.id }),
+      loadBalancerBackendAddressPoolIds: (config.loadBalancerBackendAddressPools ?? []).map((pool) => pool.id ?? '').filter((id) => id !== ''),
     })),
   };
 }
@@ -53,6 +57,24 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 
 export function createSdkNetworkPort(client: NetworkManagementClient): NetworkPort {
   return {
+    ...createSdkLoadBalancingPort(client),
+    setNetworkInterfaceBackendPools: (networkInterfaceId, ipConfigurationName, poolIds, condition, options) => {
+      const operation = 'network.setNetworkInterfaceBackendPools';
+      const parsed = parseArmResourceId(networkInterfaceId);
+      const types = parsed?.segments.map(([type]) => type.toLowerCase()).join('/');
+      return callAzure(operation, async () => {
+        if (!parsed || types !== 'networkinterfaces') throw badId(operation, networkInterfaceId);
+        const name = parsed.segments[0]?.[1] as string;
+        const nic = await client.networkInterfaces.get(parsed.resourceGroup, name, { abortSignal: options?.signal });
+        if (condition.ifMatch !== undefined && nic.etag !== condition.ifMatch) {
+          throw new AzureApiError(`the network interface changed since it was read (etag ${String(nic.etag)}, expected ${condition.ifMatch})`, { kind: 'PreconditionFailed', code: 'PreconditionFailed', operation, retryable: false, httpStatus: 412 });
+        }
+        const configuration = (nic.ipConfigurations ?? []).find((candidate) => candidate.name === ipConfigurationName);
+        if (!configuration) throw new AzureApiError(`no IP configuration ${ipConfigurationName} on ${networkInterfaceId}`, { kind: 'NotFound', code: 'NotFound', operation, retryable: false });
+        configuration.loadBalancerBackendAddressPools = poolIds.map((id) => ({ id }));
+        await pollSimplePoller(await client.networkInterfaces.beginCreateOrUpdate(parsed.resourceGroup, name, nic, { ...ifMatchOptions(nic.etag), abortSignal: options?.signal }), options?.signal);
+      });
+    },
     listNetworkInterfaces: (resourceGroup, options) =>
       callAzure('network.listNetworkInterfaces', async () => (await collect(client.networkInterfaces.list(resourceGroup, { abortSignal: options?.signal }))).map(networkInterfaceOf)),
     listScaleSetNetworkInterfaces: (resourceGroup, scaleSetName, options) =>

@@ -99,12 +99,6 @@ export class ExternalLoadBalancerOperations {
     return false;
   }
 
-  /** Whether an existing forwarding rule belongs to another implementation (a backend-service based one). */
-  async managedElsewhere(service: V1Service, options?: CallOptions): Promise<boolean> {
-    const rule = await this.#context.compute.getForwardingRule(this.#context.region, defaultLoadBalancerName(service), options);
-    return rule !== undefined && (rule.backendService !== undefined || (rule.loadBalancingScheme !== undefined && rule.loadBalancingScheme !== 'EXTERNAL'));
-  }
-
   async ensure(service: V1Service, nodes: readonly V1Node[], options?: CallOptions): Promise<LoadBalancerStatus> {
     const spec = buildExternalLoadBalancerSpec(service, await this.#context.clusterId());
     for (let attempt = 1; ; attempt++) {

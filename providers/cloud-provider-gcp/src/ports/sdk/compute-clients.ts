@@ -10,11 +10,15 @@ import {
   FirewallsClient,
   ForwardingRulesClient,
   GlobalOperationsClient,
+  HealthChecksClient,
+  InstanceGroupsClient,
   InstancesClient,
+  RegionBackendServicesClient,
   RegionOperationsClient,
   RoutesClient,
   TargetPoolsClient,
   ZoneOperationsClient,
+  ZonesClient,
 } from '@google-cloud/compute/build/src/v1/index.js';
 import { GoogleAuth } from 'google-auth-library';
 import type { ComputeEndpoint, GceCredentialsSource } from '../../config/read-gce-cloud-config.js';
@@ -31,6 +35,10 @@ export interface ComputeClients {
   /** Legacy `httpHealthChecks` (target pools accept only those): the SDK has no client for them, so plain REST with the same credentials. */
   httpHealthChecks: ComputeRestClient;
   firewalls: FirewallsClient;
+  healthChecks: HealthChecksClient;
+  regionBackendServices: RegionBackendServicesClient;
+  instanceGroups: InstanceGroupsClient;
+  zones: ZonesClient;
   zoneOperations: ZoneOperationsClient;
   regionOperations: RegionOperationsClient;
   globalOperations: GlobalOperationsClient;
@@ -72,6 +80,10 @@ export function createComputeClients(endpoint: ComputeEndpoint, credentials: Gce
     targetPools: new TargetPoolsClient(options),
     httpHealthChecks: createComputeRestClient(endpoint.baseUrl, headers),
     firewalls: new FirewallsClient(options),
+    healthChecks: new HealthChecksClient(options),
+    regionBackendServices: new RegionBackendServicesClient(options),
+    instanceGroups: new InstanceGroupsClient(options),
+    zones: new ZonesClient(options),
     zoneOperations: new ZoneOperationsClient(options),
     regionOperations: new RegionOperationsClient(options),
     globalOperations: new GlobalOperationsClient(options),

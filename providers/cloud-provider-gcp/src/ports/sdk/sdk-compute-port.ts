@@ -8,6 +8,8 @@ import { isGceErrorKind } from '../../errors.js';
 import type {
   ComputePort,
   GceAddress,
+  GceBackendService,
+  GceHealthCheck,
   GceFirewall,
   GceForwardingRule,
   GceHttpHealthCheck,
@@ -94,6 +96,7 @@ function toAddress(address: protos.google.cloud.compute.v1.IAddress): GceAddress
     ...(address.description ? { description: address.description } : {}),
     ...(address.networkTier ? { networkTier: address.networkTier } : {}),
     ...(address.addressType ? { addressType: address.addressType } : {}),
+    ...(address.subnetwork ? { subnetwork: address.subnetwork } : {}),
   };
 }
 
@@ -107,6 +110,11 @@ function toForwardingRule(rule: protos.google.cloud.compute.v1.IForwardingRule):
   if (rule.networkTier) fields.networkTier = rule.networkTier;
   if (rule.loadBalancingScheme) fields.loadBalancingScheme = rule.loadBalancingScheme;
   if (rule.description) fields.description = rule.description;
+  if (rule.ports && rule.ports.length > 0) fields.ports = strings(rule.ports);
+  if (rule.allPorts) fields.allPorts = true;
+  if (rule.network) fields.network = rule.network;
+  if (rule.subnetwork) fields.subnetwork = rule.subnetwork;
+  if (rule.allowGlobalAccess) fields.allowGlobalAccess = true;
   return fields;
 }
 
@@ -132,6 +140,61 @@ function toHealthCheck(check: RestHttpHealthCheck): GceHttpHealthCheck {
     healthyThreshold: check.healthyThreshold ?? 2,
     unhealthyThreshold: check.unhealthyThreshold ?? 2,
     ...(check.description ? { description: check.description } : {}),
+  };
+}
+
+function toNewHealthCheck(check: protos.google.cloud.compute.v1.IHealthCheck): GceHealthCheck {
+  return {
+    name: check.name ?? '',
+    ...(check.selfLink ? { selfLink: check.selfLink } : {}),
+    type: check.type ?? '',
+    ...(typeof check.httpHealthCheck?.port === 'number' ? { port: check.httpHealthCheck.port } : {}),
+    ...(check.httpHealthCheck ? { requestPath: check.httpHealthCheck.requestPath ?? '/' } : {}),
+    checkIntervalSec: check.checkIntervalSec ?? 5,
+    timeoutSec: check.timeoutSec ?? 5,
+    healthyThreshold: check.healthyThreshold ?? 2,
+    unhealthyThreshold: check.unhealthyThreshold ?? 2,
+    ...(check.description ? { description: check.description } : {}),
+  };
+}
+
+function newHealthCheckResource(check: GceHealthCheck): protos.google.cloud.compute.v1.IHealthCheck {
+  return {
+    name: check.name,
+    type: check.type,
+    description: check.description ?? '',
+    checkIntervalSec: check.checkIntervalSec,
+    timeoutSec: check.timeoutSec,
+    healthyThreshold: check.healthyThreshold,
+    unhealthyThreshold: check.unhealthyThreshold,
+    httpHealthCheck: { ...(check.port === undefined ? {} : { port: check.port }), ...(check.requestPath === undefined ? {} : { requestPath: check.requestPath }) },
+  };
+}
+
+function toBackendService(service: protos.google.cloud.compute.v1.IBackendService): GceBackendService {
+  return {
+    name: service.name ?? '',
+    ...(service.selfLink ? { selfLink: service.selfLink } : {}),
+    ...(service.protocol ? { protocol: service.protocol } : {}),
+    ...(service.description ? { description: service.description } : {}),
+    healthChecks: strings(service.healthChecks),
+    backends: (service.backends ?? []).filter((backend) => typeof backend.group === 'string').map((backend) => ({ group: backend.group ?? '' })),
+    ...(service.sessionAffinity ? { sessionAffinity: service.sessionAffinity } : {}),
+    ...(service.loadBalancingScheme ? { loadBalancingScheme: service.loadBalancingScheme } : {}),
+    ...(service.fingerprint ? { fingerprint: service.fingerprint } : {}),
+  };
+}
+
+function backendServiceResource(service: GceBackendService): protos.google.cloud.compute.v1.IBackendService {
+  return {
+    name: service.name,
+    description: service.description ?? '',
+    healthChecks: service.healthChecks,
+    backends: service.backends.map((backend) => ({ group: backend.group })),
+    ...(service.protocol ? { protocol: service.protocol } : {}),
+    ...(service.sessionAffinity ? { sessionAffinity: service.sessionAffinity } : {}),
+    ...(service.loadBalancingScheme ? { loadBalancingScheme: service.loadBalancingScheme } : {}),
+    ...(service.fingerprint ? { fingerprint: service.fingerprint } : {}),
   };
 }
 
@@ -274,6 +337,7 @@ export function createSdkComputePort(clients: ComputeClients, options: SdkComput
             ...(address.description ? { description: address.description } : {}),
             ...(address.networkTier ? { networkTier: address.networkTier } : {}),
             ...(address.addressType ? { addressType: address.addressType } : {}),
+            ...(address.subnetwork ? { subnetwork: address.subnetwork } : {}),
           },
         }),
       ),
@@ -319,6 +383,58 @@ export function createSdkComputePort(clients: ComputeClients, options: SdkComput
       ]),
     deleteHttpHealthCheck: (name) =>
       mutate('deleteHttpHealthCheck', project, async () => [await clients.httpHealthChecks.request<IOperation>('DELETE', `projects/${project}/global/httpHealthChecks/${encodeURIComponent(name)}`)]),
+
+    getHealthCheck: (name) => get('getHealthCheck', async () => toNewHealthCheck((await clients.healthChecks.get({ project, healthCheck: name }))[0])),
+    insertHealthCheck: (check) => mutate('insertHealthCheck', project, () => clients.healthChecks.insert({ project, healthCheckResource: newHealthCheckResource(check) })),
+    updateHealthCheck: (check) =>
+      mutate('updateHealthCheck', project, () => clients.healthChecks.update({ project, healthCheck: check.name, healthCheckResource: newHealthCheckResource(check) })),
+    deleteHealthCheck: (name) => mutate('deleteHealthCheck', project, () => clients.healthChecks.delete({ project, healthCheck: name })),
+
+    getRegionBackendService: (region, name) =>
+      get('getRegionBackendService', async () => toBackendService((await clients.regionBackendServices.get({ project, region, backendService: name }))[0])),
+    insertRegionBackendService: (region, service) =>
+      mutate('insertRegionBackendService', project, () => clients.regionBackendServices.insert({ project, region, backendServiceResource: backendServiceResource(service) })),
+    updateRegionBackendService: (region, service) =>
+      mutate('updateRegionBackendService', project, () =>
+        clients.regionBackendServices.update({ project, region, backendService: service.name, backendServiceResource: backendServiceResource(service) }),
+      ),
+    deleteRegionBackendService: (region, name) => mutate('deleteRegionBackendService', project, () => clients.regionBackendServices.delete({ project, region, backendService: name })),
+
+    getInstanceGroup: (zone, name) =>
+      get('getInstanceGroup', async () => {
+        const [group] = await clients.instanceGroups.get({ project, zone, instanceGroup: name });
+        return { name: group.name ?? '', zone: lastElement(group.zone) || zone, ...(group.selfLink ? { selfLink: group.selfLink } : {}), ...(group.description ? { description: group.description } : {}) };
+      }),
+    insertInstanceGroup: (group) =>
+      mutate('insertInstanceGroup', project, () =>
+        clients.instanceGroups.insert({ project, zone: group.zone, instanceGroupResource: { name: group.name, ...(group.description ? { description: group.description } : {}) } }),
+      ),
+    deleteInstanceGroup: (zone, name) => mutate('deleteInstanceGroup', project, () => clients.instanceGroups.delete({ project, zone, instanceGroup: name })),
+    listInstanceGroupInstances: (zone, name) =>
+      call('listInstanceGroupInstances', async () => {
+        const members: string[] = [];
+        for await (const member of clients.instanceGroups.listInstancesAsync({ project, zone, instanceGroup: name, instanceGroupsListInstancesRequestResource: { instanceState: 'ALL' } })) {
+          if (member.instance) members.push(member.instance);
+        }
+        return members;
+      }),
+    addInstanceGroupInstances: (zone, name, instanceUrls) =>
+      mutate('addInstanceGroupInstances', project, () =>
+        clients.instanceGroups.addInstances({ project, zone, instanceGroup: name, instanceGroupsAddInstancesRequestResource: { instances: instanceUrls.map((instance) => ({ instance })) } }),
+      ),
+    removeInstanceGroupInstances: (zone, name, instanceUrls) =>
+      mutate('removeInstanceGroupInstances', project, () =>
+        clients.instanceGroups.removeInstances({ project, zone, instanceGroup: name, instanceGroupsRemoveInstancesRequestResource: { instances: instanceUrls.map((instance) => ({ instance })) } }),
+      ),
+
+    listZones: (region) =>
+      call('listZones', async () => {
+        const names: string[] = [];
+        for await (const zone of clients.zones.listAsync({ project, filter: `region eq ".*/regions/${escapeRegex(region)}"` })) {
+          if (zone.name && lastElement(zone.region) === region) names.push(zone.name);
+        }
+        return names;
+      }),
 
     getFirewall: (name) => get('getFirewall', async () => toFirewall((await clients.firewalls.get({ project: networkProject, firewall: name }))[0])),
     insertFirewall: (firewall) => mutate('insertFirewall', networkProject, () => clients.firewalls.insert({ project: networkProject, firewallResource: firewallResource(firewall) })),

@@ -5,7 +5,7 @@
 import { InMemoryKubeAccess } from '@ccm/testing/kube';
 import type { V1Node, V1Service } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
-import { silentLogger } from '../../../logging/logger.js';
+import { silentLogger, type Logger } from '../../../logging/logger.js';
 import { ServiceController, SERVICE_CONTROLLER_EVENT_COMPONENT, SERVICE_MAX_RETRY_DELAY_MS, SERVICE_MIN_RETRY_DELAY_MS } from '../service-controller.js';
 import { registerServiceControllerMetrics } from '../service-metrics.js';
 import { FakeLoadBalancer } from './fake-load-balancer.js';
@@ -18,6 +18,8 @@ export interface ServiceHarnessOptions {
   services?: V1Service[];
   workers?: number;
   listNodes?: () => V1Node[];
+  /** Default: a silent logger. */
+  logger?: Logger;
 }
 
 export interface ServiceHarness {
@@ -49,7 +51,7 @@ export function createServiceHarness(options: ServiceHarnessOptions = {}): Servi
     serviceQueue,
     nodeQueue,
     metrics: registerServiceControllerMetrics(registry),
-    logger: silentLogger,
+    logger: options.logger ?? silentLogger,
     workers: options.workers ?? 1,
     ...(options.listNodes !== undefined ? { listNodes: options.listNodes } : {}),
   });

@@ -1,0 +1,170 @@
+import { describe, expect, it } from 'vitest';
+import type { AzureLoadBalancer, AzureSecurityRule } from '../../ports/network-port.js';
+import type { AzureVirtualMachine } from '../../ports/compute-port.js';
+import { allowRuleNameOf, frontendNameOf, ownedBy, publicIpNameOf, ruleNameOf } from './load-balancer-names.js';
+import { planLoadBalancer, RuleCountExceededError } from './plan-load-balancer.js';
+import { planPoolMembership, withPool } from './plan-pool-membership.js';
+import { planPublicIp, planPublicIpRelease } from './plan-public-ip.js';
+import { planSecurityRules } from './plan-security-rules.js';
+
+const BASE = 'a0123456789abcdef0123456789abcd';
+const SHELL = { name: 'kubernetes', location: 'eastus', tags: {}, poolName: 'kubernetes' };
+const rule = (base: string, port: number) => ({
+  name: `${base}-TCP-${port}`,
+  frontendIpConfigurationName: base,
+  backendAddressPoolName: 'kubernetes',
+  protocol: 'Tcp' as const,
+  frontendPort: port,
+  backendPort: port,
+  enableFloatingIp: true,
+  idleTimeoutInMinutes: 4,
+  enableTcpReset: true,
+  loadDistribution: 'Default' as const,
+  disableOutboundSnat: false,
+});
+const balancer = (frontends: string[], rules = frontends.map((name) => rule(name, 80))): AzureLoadBalancer => ({
+  name: 'kubernetes',
+  location: 'eastus',
+  etag: 'W/"1"',
+  sku: 'Standard',
+  tags: {},
+  frontendIpConfigurations: frontends.map((name) => ({ name, publicIpAddressId: `/pip/${name}` })),
+  backendAddressPools: [{ name: 'kubernetes', id: '/lb/pool' }],
+  probes: [],
+  loadBalancingRules: rules,
+});
+
+describe('names', () => {
+  it.each([
+    [frontendNameOf(BASE, undefined), BASE],
+    [frontendNameOf(BASE, 'ilb'), `${BASE}-ilb`],
+    [frontendNameOf(BASE, 'x'.repeat(60)), `${BASE}-${'x'.repeat(75 - BASE.length - 1)}`],
+    [ruleNameOf(BASE, undefined, 'TCP', 80), `${BASE}-TCP-80`],
+    [ruleNameOf(BASE, 'ilb', 'UDP', 53), `${BASE}-ilb-UDP-53`],
+    [ruleNameOf(BASE, 'y'.repeat(60), 'TCP', 8080).length, 80],
+    [publicIpNameOf('kubernetes', BASE), `kubernetes-${BASE}`],
+    [ownedBy(BASE, `${BASE}-TCP-80`), true],
+    [ownedBy(BASE, `${BASE}x-TCP-80`), false],
+    [allowRuleNameOf('Tcp', ['b', 'a'], ['80']) === allowRuleNameOf('Tcp', ['a', 'b'], ['80']), true],
+    [allowRuleNameOf('Tcp', ['a'], ['80']) === allowRuleNameOf('Udp', ['a'], ['80']), false],
+  ])('%s', (actual, expected) => {
+    expect(actual).toEqual(expected);
+  });
+});
+
+describe('planLoadBalancer', () => {
+  const spec = { base: BASE, rules: [rule(BASE, 80)], probes: [] };
+  const frontend = { name: BASE, publicIpAddressId: `/pip/${BASE}` };
+  it.each([
+    ['nothing there, nothing wanted', undefined, undefined, 'none', []],
+    ['creates the load balancer with the pool', undefined, frontend, 'put', [BASE]],
+    ['adds beside another Service', balancer(['other']), frontend, 'put', ['other', BASE]],
+    ['unchanged: no write', balancer([BASE]), frontend, 'none', [BASE]],
+    ['removes its parts, keeps the others', balancer(['other', BASE]), undefined, 'put', ['other']],
+    ['the last frontend goes: delete', balancer([BASE]), undefined, 'delete', [BASE]],
+    ['not there to remove: no write', balancer(['other']), undefined, 'none', ['other']],
+  ] as const)('%s', (_name, existing, wanted, action, frontends) => {
+    const plan = planLoadBalancer(existing, SHELL, spec, wanted, 250);
+    expect(plan.action).toBe(action);
+    expect(plan.loadBalancer?.frontendIpConfigurations.map((item) => item.name) ?? []).toEqual(frontends);
+    if (plan.action === 'put') expect(plan.loadBalancer.backendAddressPools.map((pool) => pool.name)).toEqual(['kubernetes']);
+  });
+
+  it('a changed rule or a frontend on another public IP is a write', () => {
+    expect(planLoadBalancer(balancer([BASE]), SHELL, { ...spec, rules: [{ ...rule(BASE, 80), idleTimeoutInMinutes: 10 }] }, frontend, 250).action).toBe('put');
+    expect(planLoadBalancer(balancer([BASE]), SHELL, spec, { name: BASE, publicIpAddressId: '/pip/other' }, 250).action).toBe('put');
+  });
+
+  it('keeps a dynamic private address ARM allocated', () => {
+    const internal: AzureLoadBalancer = { ...balancer([]), frontendIpConfigurations: [{ name: BASE, subnetId: '/subnet', privateIpAllocationMethod: 'Dynamic', privateIpAddress: '10.0.0.9' }], loadBalancingRules: [rule(BASE, 80)] };
+    expect(planLoadBalancer(internal, SHELL, spec, { name: BASE, subnetId: '/subnet', privateIpAllocationMethod: 'Dynamic' }, 250).action).toBe('none');
+    expect(planLoadBalancer(internal, SHELL, spec, { name: BASE, subnetId: '/subnet', privateIpAllocationMethod: 'Static', privateIpAddress: '10.0.0.7' }, 250).action).toBe('put');
+  });
+
+  it('refuses to grow past maximumLoadBalancerRuleCount', () => {
+    expect(() => planLoadBalancer(balancer(['other']), SHELL, spec, frontend, 1)).toThrow(RuleCountExceededError);
+  });
+});
+
+describe('planSecurityRules', () => {
+  const user: AzureSecurityRule = { name: 'user', priority: 500, direction: 'Inbound', access: 'Allow', protocol: '*', sourcePortRange: '*', sourceAddressPrefixes: ['*'], destinationAddressPrefixes: ['*'], destinationPortRanges: ['22'] };
+  const spec = { protocol: 'Tcp' as const, sources: ['Internet'], ports: ['80'] };
+  const name = allowRuleNameOf('Tcp', ['Internet'], ['80']);
+  const managed = (destinations: string[], priority = 501): AzureSecurityRule => ({ ...user, name, priority, protocol: 'Tcp', sourceAddressPrefixes: ['Internet'], destinationAddressPrefixes: destinations, destinationPortRanges: ['80'] });
+
+  it.each([
+    ['creates at the first free priority, user rules untouched', [user], [], '1.1.1.1', [user, managed(['1.1.1.1'])], true],
+    ['shares an identical rule', [user, managed(['2.2.2.2'])], [], '1.1.1.1', [user, managed(['1.1.1.1', '2.2.2.2'])], true],
+    ['unchanged: no write', [user, managed(['1.1.1.1'])], [], '1.1.1.1', [user, managed(['1.1.1.1'])], false],
+    ['removal keeps the rule for others', [user, managed(['1.1.1.1', '2.2.2.2'])], ['1.1.1.1'], undefined, [user, managed(['2.2.2.2'])], true],
+    ['removal of the last address drops the rule', [user, managed(['1.1.1.1'])], ['1.1.1.1'], undefined, [user], true],
+    ['an address that moved is taken out of its old rule', [user, managed(['9.9.9.9'])], ['9.9.9.9'], '1.1.1.1', [user, managed(['1.1.1.1'])], true],
+  ] as const)('%s', (_name, rules, remove, address, expected, changed) => {
+    const plan = planSecurityRules(rules, remove, address, address === undefined ? [] : [spec], false);
+    expect(plan.rules).toEqual(expected);
+    expect(plan.changed).toBe(changed);
+  });
+
+  it('a deny-all rule goes at the highest free priority', () => {
+    const plan = planSecurityRules([], [], '1.1.1.1', [spec], true);
+    expect(plan.rules.map((item) => [item.name.replace(/_[0-9a-f]{32}$/, ''), item.priority, item.access])).toEqual([
+      ['k8s-azure-lb_allow_IPv4', 500, 'Allow'],
+      ['k8s-azure-lb_deny-all_IPv4', 4096, 'Deny'],
+    ]);
+  });
+});
+
+describe('planPublicIp', () => {
+  const wish = { name: 'kubernetes-a1', location: 'eastus', serviceKey: 'ns/web', clusterName: 'kubernetes', configTags: { team: 'x' }, extraTags: {}, ipTags: [] };
+  it('creates with the ownership tags; a second Service joins the tag list; unchanged is no write', () => {
+    const created = planPublicIp(undefined, wish);
+    expect(created.changed).toBe(true);
+    expect(created.publicIp.tags).toEqual({ team: 'x', 'k8s-azure-service': 'ns/web', 'k8s-azure-cluster-name': 'kubernetes' });
+    const stored = { ...created.publicIp, ipAddress: '20.0.0.1', etag: '"1"' };
+    expect(planPublicIp(stored, wish).changed).toBe(false);
+    expect(planPublicIp(stored, { ...wish, serviceKey: 'ns/api' }).publicIp.tags['k8s-azure-service']).toBe('ns/api,ns/web');
+    expect(planPublicIp({ ...stored, tags: { service: 'ns/old' } }, wish).publicIp.tags).toMatchObject({ 'k8s-azure-service': 'ns/old,ns/web' });
+  });
+  it('DNS label: set records the Service, empty removes, absent leaves it', () => {
+    const labelled = planPublicIp(undefined, { ...wish, dnsLabelName: 'web' }).publicIp;
+    expect([labelled.domainNameLabel, labelled.tags['k8s-azure-dns-label-service']]).toEqual(['web', 'ns/web']);
+    expect(planPublicIp(labelled, wish).publicIp.domainNameLabel).toBe('web');
+    const removed = planPublicIp(labelled, { ...wish, dnsLabelName: '' });
+    expect([removed.changed, removed.publicIp.domainNameLabel, removed.publicIp.tags['k8s-azure-dns-label-service']]).toEqual([true, undefined, undefined]);
+  });
+  it.each([
+    ['ns/web', 'delete'],
+    ['ns/web,ns/api', 'untag'],
+    ['ns/api', 'none'],
+  ])('release with tag %s: %s', (tag, action) => {
+    expect(planPublicIpRelease({ name: 'p', location: 'eastus', tags: { 'k8s-azure-service': tag }, version: 'IPv4', ipAddress: '1.1.1.1', ipTags: [] }, 'ns/web').action).toBe(action);
+  });
+});
+
+describe('planPoolMembership', () => {
+  const sub = '/subscriptions/s/resourceGroups/rg/providers';
+  const vm = (name: string): AzureVirtualMachine => ({ id: `${sub}/Microsoft.Compute/virtualMachines/${name}`, name, resourceGroup: 'rg', location: 'eastus', zones: [], vmSize: 'x', powerState: 'running', provisioningState: 'Succeeded', networkInterfaceIds: [`${sub}/Microsoft.Network/networkInterfaces/${name}-nic`] });
+  const instance = (set: string, id: string): AzureVirtualMachine => ({ ...vm(`${set}_${id}`), id: `${sub}/Microsoft.Compute/virtualMachineScaleSets/${set}/virtualMachines/${id}`, scaleSet: { name: set, instanceId: id } });
+  const nicMember = (name: string) => `${sub}/Microsoft.Network/networkInterfaces/${name}-nic/ipConfigurations/ipconfig1`;
+  const instanceMember = (set: string, id: string) => `${sub}/Microsoft.Compute/virtualMachineScaleSets/${set}/virtualMachines/${id}/networkInterfaces/nic/ipConfigurations/ipconfig1`;
+
+  it.each([
+    ['all new', [vm('a'), instance('ss', '0')], [], { nics: ['a'], instances: ['ss/0'], removeNics: [], removeInstances: [] }],
+    ['already members', [vm('a'), instance('ss', '0')], [nicMember('a'), instanceMember('ss', '0')], { nics: [], instances: [], removeNics: [], removeInstances: [] }],
+    ['gone nodes leave', [vm('a')], [nicMember('a'), nicMember('b'), instanceMember('ss', '1')], { nics: [], instances: [], removeNics: ['b'], removeInstances: ['ss/1'] }],
+  ] as const)('%s', (_name, wanted, members, expected) => {
+    const plan = planPoolMembership(wanted, members);
+    expect({
+      nics: plan.addNetworkInterfaces.map((id) => id.split('/').pop()?.replace(/-nic$/, '')),
+      instances: plan.addInstances.map((ref) => `${ref.scaleSet}/${ref.instanceId}`),
+      removeNics: plan.removeNetworkInterfaces.map((id) => id.split('/').pop()?.replace(/-nic$/, '')),
+      removeInstances: plan.removeInstances.map((ref) => `${ref.scaleSet}/${ref.instanceId}`),
+    }).toEqual(expected);
+  });
+
+  it('withPool adds and removes case-insensitively, reporting no change when there is none', () => {
+    expect(withPool(['/A'], '/a', true)).toEqual({ pools: ['/A'], changed: false });
+    expect(withPool(['/A'], '/b', true)).toEqual({ pools: ['/A', '/b'], changed: true });
+    expect(withPool(['/A', '/b'], '/a', false)).toEqual({ pools: ['/b'], changed: true });
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * The tags of a public IP this provider manages (upstream `ensurePublicIPExists` and
+ * `bindServicesToPIP`): `k8s-azure-service` lists every Service (`ns/name`) using it,
+ * `k8s-azure-cluster-name` the cluster, `k8s-azure-dns-label-service` the Service that set the DNS
+ * label; the config's tags and `azure-pip-tags` are merged in. Pure.
+ */
+import type { AzurePublicIp } from '../../ports/network-port.js';
+import { LEGACY_TAG_SERVICE, TAG_CLUSTER_NAME, TAG_DNS_LABEL_SERVICE, TAG_SERVICE } from './load-balancer-names.js';
+
+/** The Services a public IP's tags name (current and legacy tag). */
+export function servicesOf(publicIp: Pick<AzurePublicIp, 'tags'>): string[] {
+  const value = publicIp.tags[TAG_SERVICE] ?? publicIp.tags[LEGACY_TAG_SERVICE] ?? '';
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+}
+
+export interface PublicIpWish {
+  name: string;
+  location: string;
+  serviceKey: string;
+  clusterName: string;
+  configTags: Record<string, string>;
+  extraTags: Record<string, string>;
+  ipTags: Array<{ ipTagType: string; tag: string }>;
+  /** undefined: leave the DNS label alone; '': remove it. */
+  dnsLabelName?: string;
+}
+
+/** The public IP as it should be (`existing` undefined: to create), and whether it differs. */
+export function planPublicIp(existing: AzurePublicIp | undefined, wish: PublicIpWish): { publicIp: AzurePublicIp; changed: boolean } {
+  const services = [...new Set([...(existing ? servicesOf(existing) : []), wish.serviceKey])].sort();
+  const tags: Record<string, string> = { ...(existing?.tags ?? {}), ...wish.configTags, ...wish.extraTags, [TAG_SERVICE]: services.join(','), [TAG_CLUSTER_NAME]: wish.clusterName };
+  delete tags[LEGACY_TAG_SERVICE];
+  let domainNameLabel = existing?.domainNameLabel;
+  if (wish.dnsLabelName !== undefined) {
+    if (wish.dnsLabelName === '') {
+      domainNameLabel = undefined;
+      if (tags[TAG_DNS_LABEL_SERVICE] === wish.serviceKey) delete tags[TAG_DNS_LABEL_SERVICE];
+    } else {
+      domainNameLabel = wish.dnsLabelName;
+      tags[TAG_DNS_LABEL_SERVICE] = wish.serviceKey;
+    }
+  }
+  const publicIp: AzurePublicIp = {
+    name: wish.name,
+    ...(existing?.id === undefined ? {} : { id: existing.id }),
+    location: existing?.location ?? wish.location,
+    ...(existing?.etag === undefined ? {} : { etag: existing.etag }),
+    tags,
+    version: 'IPv4',
+    ipAddress: existing?.ipAddress ?? '',
+    ...(domainNameLabel === undefined ? {} : { domainNameLabel }),
+    ipTags: existing ? existing.ipTags : wish.ipTags,
+    ...(existing?.ipConfigurationId === undefined ? {} : { ipConfigurationId: existing.ipConfigurationId }),
+  };
+  const changed = existing === undefined || JSON.stringify(sortKeys(existing.tags)) !== JSON.stringify(sortKeys(tags)) || existing.domainNameLabel !== domainNameLabel;
+  return { publicIp, changed };
+}
+
+/** The public IP without `serviceKey` in its tags; `delete` when no Service is left. */
+export function planPublicIpRelease(existing: AzurePublicIp, serviceKey: string): { action: 'delete' } | { action: 'untag'; publicIp: AzurePublicIp } | { action: 'none' } {
+  const services = servicesOf(existing);
+  if (!services.includes(serviceKey)) return { action: 'none' };
+  const left = services.filter((entry) => entry !== serviceKey);
+  if (left.length === 0) return { action: 'delete' };
+  const tags: Record<string, string> = { ...existing.tags, [TAG_SERVICE]: left.join(',') };
+  delete tags[LEGACY_TAG_SERVICE];
+  if (tags[TAG_DNS_LABEL_SERVICE] === serviceKey) delete tags[TAG_DNS_LABEL_SERVICE];
+  return { action: 'untag', publicIp: { ...existing, tags } };
+}
+
+function sortKeys(tags: Record<string, string>): Array<[string, string]> {
+  return Object.entries(tags).sort(([left], [right]) => left.localeCompare(right));
+}
