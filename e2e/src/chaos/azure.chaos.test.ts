@@ -3,8 +3,8 @@
 // it answers ARM's own errors (500/503 `{"error":{"code","message"}}`, 429 TooManyRequests /
 // SubscriptionRequestsThrottled with Retry-After) and OAuth errors on Entra's token endpoint,
 // faulted like any other operation (the discovery document names the proxy: X-Forwarded-Host).
-// No LoadBalancer yet: nodes join and leave, routes follow; the leader is killed during a route
-// write. Refresh periods of 1 s so that deleted instances are seen within the run. The cloud call
+// Nodes join and leave, routes follow, Services share the cluster's Standard load balancer
+// (created, updated, deleted); the leader is killed during a cloud write. Refresh periods of 1 s so that deleted instances are seen within the run. The cloud call
 // budget is fixed (AZURE_API_BUDGET_DEFAULTS): the call rate is checked against it.
 import { AZURE_API_BUDGET_DEFAULTS } from '@ccm/cloud-provider-azure';
 import { AzureDriver } from '@ccm/cloud-provider-azure/conformance';
@@ -15,7 +15,7 @@ await describeChaos(
   {
     seed: chaosSeed(1305),
     nodes: 20,
-    services: 0,
+    services: 8,
     churnMs: 40_000,
     cloudFaultRate: 0.2,
     watchCutEveryMs: 4_000,
