@@ -386,6 +386,7 @@ export class FakeLoadBalancerNetwork implements LoadBalancerNetworkPort {
   readonly ports = new Map<string, NeutronPortSummary>();
   readonly subnets = new Map<string, NeutronSubnetSummary>();
   readonly calls: string[] = [];
+  readonly createdFloatingIps: FloatingIpCreateSpec[] = [];
   #next = 1;
   #nextFloating = 10;
   #nextFixed = new Map<string, number>();
@@ -416,6 +417,7 @@ export class FakeLoadBalancerNetwork implements LoadBalancerNetworkPort {
 
   async createFloatingIp(spec: FloatingIpCreateSpec): Promise<NeutronFloatingIp> {
     this.calls.push(`createFloatingIp ${spec.floatingNetworkId}`);
+    this.createdFloatingIps.push({ ...spec });
     if (!this.ports.has(spec.portId)) throw notFound(`port ${spec.portId}`, 'network.createFloatingIp');
     if (spec.address !== undefined && [...this.floatingIps.values()].some((floating) => floating.address === spec.address)) {
       throw new OpenStackApiError(`IP address ${spec.address} already allocated`, { kind: 'Conflict', operation: 'network.createFloatingIp', retryable: false, httpStatus: 409 });
