@@ -4,20 +4,33 @@
  * behind the port pipeline (`composeOpenStackPort`: retries of transient failures -> the one cloud
  * API budget -> the observer -> the SDK adapter), and the capabilities.
  *
- * Capabilities as upstream: InstancesV2 always; Instances (v1), Zones and Clusters are not
- * offered; `HasClusterID` is always true.
+ * Capabilities as upstream: InstancesV2 always; Routes when `[Route] router-id` is set;
+ * Instances (v1), Zones and Clusters are not offered; `HasClusterID` is always true.
+ *
+ * The port pipeline, outside in: server and port lookup coalescers -> retries (5xx, transport,
+ * timeouts) -> budget -> observer -> SDK adapter.
  */
-import type { CloudApiBudget, CloudRetryPolicy } from '@ccm/core/cloud';
+import { createCoalescerMetrics, type CloudApiBudget, type CloudRetryPolicy } from '@ccm/core/cloud';
 import {
   cloudProviders,
   defineCloudProvider,
+  type CloudInitializeContext,
   type CloudProvider,
   type CloudProviderCreateContext,
   type CloudProviderFactoryContext,
   type CloudProviderRegistry,
   type DefinedCloudProvider,
+  type InstancesV2,
+  type Routes,
 } from '@ccm/core/provider';
 import { DEFAULT_CLOUD_CONFIG_FILE_NAME, readOpenStackCloudConfig, type OpenStackCloudConfig, type ReadOpenStackCloudConfigOptions } from './config/read-openstack-cloud-config.js';
+import { NodeListDirectory } from './kube/node-addresses-directory.js';
+import { OpenStackInstances } from './openstack-instances.js';
+import { OpenStackRoutes } from './openstack-routes.js';
+import { InstanceLocator } from './operations/instance-locator.js';
+import { InstanceTypes } from './operations/instance-type.js';
+import { RouterRouteOperations } from './operations/router-routes.js';
+import { CoalescedServerLookup } from './operations/server-lookup.js';
 import type { ComputePort } from './ports/compute-port.js';
 import type { NetworkPort } from './ports/network-port.js';
 import { composeOpenStackPort, createOpenStackApiBudget, createOpenStackCloudApiObserver, type OpenStackApiBudgetOverrides, type OpenStackPortPipeline } from './ports/openstack-port-pipeline.js';
@@ -52,6 +65,10 @@ export interface OpenStackCloudParts {
   ports: OpenStackPorts;
   /** `openstack://<region>/<id>` provider IDs (`OS_CCM_REGIONAL=true`). */
   regionalProviderIds: boolean;
+  instancesV2: InstancesV2;
+  routes: Routes | undefined;
+  /** The nodes the routes read, attached to the shared Node informer in `initialize`. */
+  nodes: NodeListDirectory;
 }
 
 export class OpenStackCloud implements CloudProvider {
@@ -59,14 +76,34 @@ export class OpenStackCloud implements CloudProvider {
   readonly config: OpenStackCloudConfig;
   readonly apiBudget: CloudApiBudget;
   readonly ports: OpenStackPorts;
+  readonly #instancesV2: InstancesV2;
+  readonly #routes: Routes | undefined;
+  readonly #nodes: NodeListDirectory;
 
   constructor(parts: OpenStackCloudParts) {
     this.config = parts.config;
     this.apiBudget = parts.apiBudget;
     this.ports = parts.ports;
+    this.#instancesV2 = parts.instancesV2;
+    this.#routes = parts.routes;
+    this.#nodes = parts.nodes;
+  }
+
+  /** The routes read the nodes from the controllers' shared Node informer (upstream: its own informer). */
+  initialize(context: CloudInitializeContext): void {
+    this.#nodes.attach(context.informers.nodes);
   }
 
   // Instances (v1), Zones and Clusters are not offered (upstream: InstancesV2 only).
+
+  instancesV2(): InstancesV2 {
+    return this.#instancesV2;
+  }
+
+  /** `undefined` without `[Route] router-id` (upstream: no routes without a router). */
+  routes(): Routes | undefined {
+    return this.#routes;
+  }
 
   /** Upstream `HasClusterID` returns true unconditionally. */
   hasClusterId(): boolean {
@@ -132,5 +169,31 @@ function createOpenStackCloudFromConfig(config: OpenStackCloudConfig, context: C
     regionalProviderIds,
     router: config.route.routerId === '' ? '(none: routes off)' : config.route.routerId,
   });
-  return new OpenStackCloud({ config, apiBudget: budget, ports, regionalProviderIds });
+  const lookup = new CoalescedServerLookup(ports.compute, ports.network, {
+    observers: {
+      byName: createCoalescerMetrics(context.metrics, OPENSTACK_PROVIDER_NAME, 'ServersListByName'),
+      ports: createCoalescerMetrics(context.metrics, OPENSTACK_PROVIDER_NAME, 'PortsListByDevice'),
+    },
+  });
+  const instancesV2 = new OpenStackInstances({
+    locator: new InstanceLocator(lookup, { region: config.global.region }),
+    lookup,
+    instanceTypes: new InstanceTypes(ports.compute),
+    addressOptions: config.networking,
+    region: config.global.region,
+    regionalProviderIds,
+  });
+  const nodes = new NodeListDirectory();
+  const routes =
+    config.route.routerId === ''
+      ? undefined
+      : new OpenStackRoutes({
+          router: new RouterRouteOperations(ports.network, {
+            routerId: config.route.routerId,
+            onUndoFailure: (what, error) => logger.warn(`unable to ${what} while unwinding a failed route change`, { error: error instanceof Error ? error.message : String(error) }),
+          }),
+          nodes,
+          logger,
+        });
+  return new OpenStackCloud({ config, apiBudget: budget, ports, regionalProviderIds, instancesV2, routes, nodes });
 }

@@ -1,7 +1,8 @@
 /**
  * OpenStack provider IDs (upstream `instances.go`): `openstack:///<server-id>`, or
- * `openstack://<region>/<server-id>` when `OS_CCM_REGIONAL=true`. The parser accepts both, and a
- * bare server ID; a region that differs from the configured one is an error, as upstream.
+ * `openstack://<region>/<server-id>` when `OS_CCM_REGIONAL=true`. The parser accepts both; a value
+ * without `://` gets the `openstack://` prefix first (kubernetes#85731, so `<region>/<id>` parses),
+ * and a region that differs from the configured one is an error, as upstream.
  */
 export const OPENSTACK_PROVIDER_NAME = 'openstack';
 /** The environment variable that switches provider IDs to the regional form. */
@@ -29,9 +30,9 @@ export function formatOpenStackProviderId(serverId: string, regional?: { region:
   return `${OPENSTACK_PROVIDER_NAME}://${regional?.region ?? ''}/${serverId}`;
 }
 
-/** The server a provider ID names; a bare ID is read as `openstack:///<id>`. */
+/** The server a provider ID names (upstream `instanceIDFromProviderID`). */
 export function parseOpenStackProviderId(providerId: string): OpenStackServerRef {
-  const full = providerId.includes('://') ? providerId : `${OPENSTACK_PROVIDER_NAME}:///${providerId}`;
+  const full = providerId !== '' && !providerId.includes('://') ? `${OPENSTACK_PROVIDER_NAME}://${providerId}` : providerId;
   const match = PROVIDER_ID_PATTERN.exec(full);
   if (!match) throw new OpenStackProviderIdError(`ProviderID ${JSON.stringify(providerId)} didn't match expected format "openstack://region/InstanceID"`);
   return { region: match[1] as string, serverId: match[2] as string };

@@ -170,7 +170,7 @@ export function readOpenStackCloudConfig(
   const addressSortOrder: string[] = [];
   for (const item of raw.networking.addressSortOrder.split(',').map((value) => value.trim()).filter((value) => value !== '')) {
     if (isCidr(item)) addressSortOrder.push(item);
-    else problem('Networking', 'address-sort-order', `${JSON.stringify(item)} is not a CIDR`);
+    else warning('Networking', 'address-sort-order', `ignoring invalid sort order item ${JSON.stringify(item)}: not a CIDR`);
   }
 
   // [LoadBalancer]: typed here; the load balancer decides what each value means.
