@@ -114,9 +114,9 @@ describe('members', () => {
 
   it('selectNodes: every label; an empty value only needs the key', () => {
     const nodes = [node('a', [], { role: 'lb', zone: 'x' }), node('b', [], { role: 'web' }), node('c', [], { zone: 'y' })];
-    expect(selectNodes(nodes, {}).map((entry) => entry.metadata.name)).toEqual(['a', 'b', 'c']);
-    expect(selectNodes(nodes, { role: 'lb' }).map((entry) => entry.metadata.name)).toEqual(['a']);
-    expect(selectNodes(nodes, { zone: '' }).map((entry) => entry.metadata.name)).toEqual(['a', 'c']);
+    expect(selectNodes(nodes, {}).map((entry) => entry.metadata?.name)).toEqual(['a', 'b', 'c']);
+    expect(selectNodes(nodes, { role: 'lb' }).map((entry) => entry.metadata?.name)).toEqual(['a']);
+    expect(selectNodes(nodes, { zone: '' }).map((entry) => entry.metadata?.name)).toEqual(['a', 'c']);
   });
 });
 
