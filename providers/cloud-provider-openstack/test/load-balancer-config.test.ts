@@ -61,7 +61,7 @@ describe('annotation registry', () => {
 describe('[LoadBalancer] settings', () => {
   it('upstream defaults', () => {
     const { settings, warnings } = settingsOf('');
-    expect(settings).toMatchObject({ provider: 'amphora', method: 'ROUND_ROBIN', internal: false, createMonitor: false, monitorDelaySeconds: 5, monitorTimeoutSeconds: 3, monitorMaxRetries: 1, monitorMaxRetriesDown: 3, cascadeDelete: true, nodeSelector: {}, vipPortMode: 'octavia', ingressHostnameSuffix: 'nip.io' });
+    expect(settings).toMatchObject({ provider: 'amphora', method: 'ROUND_ROBIN', internal: false, createMonitor: false, monitorDelaySeconds: 5, monitorTimeoutSeconds: 3, monitorMaxRetries: 1, monitorMaxRetriesDown: 3, cascadeDelete: true, nodeSelector: {}, vipPortMode: 'octavia', serialApiCalls: false, ingressHostnameSuffix: 'nip.io' });
     expect(settings.floatingNetworkId).toBeUndefined();
     expect(warnings).toEqual([]);
   });
@@ -88,6 +88,7 @@ describe('[LoadBalancer] settings', () => {
         'availability-zone = az',
         'enable-ingress-hostname = true',
         'ingress-hostname-suffix = example.org',
+        'provider-requires-serial-api-calls = true',
       ].join('\n'),
       { OCCM_RESERVE_VIP_PORT: 'true' },
     );
@@ -112,6 +113,7 @@ describe('[LoadBalancer] settings', () => {
       enableIngressHostname: true,
       ingressHostnameSuffix: 'example.org',
       vipPortMode: 'reserved',
+      serialApiCalls: true,
     });
   });
 

@@ -468,3 +468,33 @@ describe('OpenStack load balancer: VIP placement', () => {
     expect([...octavia.loadBalancers.values()][0]!.vipAddress).toBe('10.0.0.77');
   });
 });
+
+describe('OpenStack load balancer: provider-requires-serial-api-calls', () => {
+  it('creates the load balancer empty, then listeners, pools, members and monitors one call at a time; members change one by one', async () => {
+    const { octavia, loadBalancers, nodes } = createHarness({ serialApiCalls: true, createMonitor: true });
+    const service = makeService();
+    await loadBalancers.ensureLoadBalancer(CLUSTER, service, nodes);
+    expect(octavia.mutations().map((call) => call.split(' ')[0])).toEqual(['createLoadBalancer', 'createListener', 'createPool', 'createMember', 'createMember', 'createHealthMonitor']);
+    expect(octavia.membersOf(LB_NAME, 80).map((member) => member.name)).toEqual(['node-1', 'node-2']);
+    const before = octavia.mutations().length;
+    await loadBalancers.ensureLoadBalancer(CLUSTER, service, nodes);
+    expect(octavia.mutations().length).toBe(before);
+    await loadBalancers.updateLoadBalancer(CLUSTER, service, [nodes[1]!, makeNode('node-3', '10.0.0.13')]);
+    expect(octavia.mutations().slice(before).map((call) => call.split(' ')[0])).toEqual(['deleteMember', 'createMember']);
+    expect(octavia.membersOf(LB_NAME, 80).map((member) => member.name).sort()).toEqual(['node-2', 'node-3']);
+  });
+
+  it('is what works with the real services\' Octavia: after a fully populated create the children stay PENDING_CREATE and refuse changes (409)', async () => {
+    const populated = createHarness();
+    populated.octavia.populatedChildrenStayPending = true;
+    await populated.loadBalancers.ensureLoadBalancer(CLUSTER, makeService(), populated.nodes);
+    const error = await populated.loadBalancers.updateLoadBalancer(CLUSTER, makeService(), [populated.nodes[0]!]).catch((caught: unknown) => caught);
+    expect(isOpenStackErrorKind(error, 'Conflict')).toBe(true);
+
+    const serial = createHarness({ serialApiCalls: true });
+    serial.octavia.populatedChildrenStayPending = true;
+    await serial.loadBalancers.ensureLoadBalancer(CLUSTER, makeService(), serial.nodes);
+    await serial.loadBalancers.updateLoadBalancer(CLUSTER, makeService(), [serial.nodes[0]!]);
+    expect(serial.octavia.membersOf(LB_NAME, 80).map((member) => member.name)).toEqual(['node-1']);
+  });
+});

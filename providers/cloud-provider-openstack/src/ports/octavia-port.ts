@@ -50,6 +50,8 @@ export interface OctaviaPool {
 }
 
 export interface OctaviaMember {
+  /** Set on members read from Octavia. */
+  id?: string;
   name: string;
   address: string;
   port: number;
@@ -140,6 +142,9 @@ export interface OctaviaPort {
   listMembers(poolId: string, options?: CallOptions): Promise<OctaviaMember[]>;
   /** Batch update: the pool ends with exactly these members. */
   replaceMembers(poolId: string, members: OctaviaMember[], options?: CallOptions): Promise<void>;
+  /** One member (`provider-requires-serial-api-calls`). */
+  createMember(poolId: string, member: OctaviaMember, options?: CallOptions): Promise<void>;
+  deleteMember(poolId: string, memberId: string, options?: CallOptions): Promise<void>;
 
   getHealthMonitor(id: string, options?: CallOptions): Promise<OctaviaHealthMonitor | undefined>;
   createHealthMonitor(poolId: string, spec: HealthMonitorSpec, options?: CallOptions): Promise<OctaviaHealthMonitor>;

@@ -42,6 +42,13 @@ export class FakeOctavia implements OctaviaPort {
   pendingReads = 1;
   /** Provider answer to methods it does not implement (amphora: SOURCE_IP_PORT). */
   unsupportedMethods = new Set(['SOURCE_IP_PORT']);
+  /**
+   * The gap measured on the real services (amphora provider, noop drivers): after a fully
+   * populated create the load balancer turns ACTIVE but its listeners, pools, members and
+   * monitors stay PENDING_CREATE, and every later change of them is a 409 "immutable".
+   */
+  populatedChildrenStayPending = false;
+  readonly #pendingChildren = new Set<string>();
   /** The next create ends in ERROR instead of ACTIVE. */
   failNextCreate = false;
   /** The fake VIP address the noop network driver reports when no address is given. */
@@ -114,6 +121,10 @@ export class FakeOctavia implements OctaviaPort {
     this.#pending.set(id, { reads: this.pendingReads, final: 'ACTIVE' });
   }
 
+  #checkChild(id: string, operation: string): void {
+    if (this.#pendingChildren.has(id)) throw new OpenStackApiError(`${id} is immutable and cannot be updated.`, { kind: 'Conflict', operation, retryable: false, httpStatus: 409 });
+  }
+
   /** Puts a load balancer in PENDING_UPDATE as another writer would. */
   makeBusy(id: string, reads: number): void {
     const loadBalancer = this.loadBalancers.get(id);
@@ -169,8 +180,9 @@ export class FakeOctavia implements OctaviaPort {
     for (const listenerSpec of spec.listeners) {
       const listener = this.#storeListener(id, listenerSpec);
       const pool = this.#storePool(id, listener, listenerSpec.pool);
-      pool.members = listenerSpec.pool.members.map((member) => ({ ...member }));
-      if (listenerSpec.pool.healthMonitor !== undefined) this.#storeMonitor(pool, listenerSpec.pool.healthMonitor);
+      pool.members = listenerSpec.pool.members.map((member) => ({ ...member, id: this.#id('member') }));
+      const monitor = listenerSpec.pool.healthMonitor === undefined ? undefined : this.#storeMonitor(pool, listenerSpec.pool.healthMonitor);
+      if (this.populatedChildrenStayPending) for (const child of [listener.id, pool.id, monitor?.id]) if (child !== undefined) this.#pendingChildren.add(child);
     }
     this.#pending.set(id, { reads: this.pendingReads, final: this.failNextCreate ? 'ERROR' : 'ACTIVE' });
     this.failNextCreate = false;
@@ -265,6 +277,7 @@ export class FakeOctavia implements OctaviaPort {
     this.#record(`updateListener ${settings.name}`);
     const listener = this.listeners.get(id);
     if (listener === undefined) throw notFound(`listener ${id}`, 'loadbalancer.updateListener');
+    this.#checkChild(id, 'loadbalancer.updateListener');
     this.#mutate(listener.loadBalancerId, 'loadbalancer.updateListener');
     Object.assign(listener, {
       name: settings.name,
@@ -283,6 +296,7 @@ export class FakeOctavia implements OctaviaPort {
     this.#record(`deleteListener ${id}`);
     const listener = this.listeners.get(id);
     if (listener === undefined) throw notFound(`listener ${id}`, 'loadbalancer.deleteListener');
+    this.#checkChild(id, 'loadbalancer.deleteListener');
     this.#mutate(listener.loadBalancerId, 'loadbalancer.deleteListener');
     this.listeners.delete(id);
   }
@@ -305,6 +319,7 @@ export class FakeOctavia implements OctaviaPort {
     this.#record(`updatePoolMethod ${id} ${method}`);
     const pool = this.pools.get(id);
     if (pool === undefined) throw notFound(`pool ${id}`, 'loadbalancer.updatePool');
+    this.#checkChild(id, 'loadbalancer.updatePool');
     if (this.unsupportedMethods.has(method)) {
       throw new OpenStackApiError(`Provider 'amphora' does not support a requested option: ${method}`, { kind: 'Unknown', operation: 'loadbalancer.updatePool', retryable: false, httpStatus: 501 });
     }
@@ -316,6 +331,7 @@ export class FakeOctavia implements OctaviaPort {
     this.#record(`deletePool ${id}`);
     const pool = this.pools.get(id);
     if (pool === undefined) throw notFound(`pool ${id}`, 'loadbalancer.deletePool');
+    this.#checkChild(id, 'loadbalancer.deletePool');
     this.#mutate(pool.loadBalancerId, 'loadbalancer.deletePool');
     this.pools.delete(id);
     for (const [monitorId, monitor] of this.monitors) if (monitor.poolId === id) this.monitors.delete(monitorId);
@@ -333,8 +349,30 @@ export class FakeOctavia implements OctaviaPort {
     this.#record(`replaceMembers ${poolId} ${members.map((member) => member.name).join(',')}`);
     const pool = this.pools.get(poolId);
     if (pool === undefined) throw notFound(`pool ${poolId}`, 'loadbalancer.replaceMembers');
+    this.#checkChild(poolId, 'loadbalancer.replaceMembers');
     this.#mutate(pool.loadBalancerId, 'loadbalancer.replaceMembers');
-    pool.members = members.map((member) => ({ ...member }));
+    pool.members = members.map((member) => ({ ...member, id: this.#id('member') }));
+  }
+
+  async createMember(poolId: string, member: OctaviaMember): Promise<void> {
+    this.#record(`createMember ${poolId} ${member.name}`);
+    const pool = this.pools.get(poolId);
+    if (pool === undefined) throw notFound(`pool ${poolId}`, 'loadbalancer.createMember');
+    this.#checkChild(poolId, 'loadbalancer.createMember');
+    if (pool.members.some((candidate) => candidate.address === member.address && candidate.port === member.port)) {
+      throw new OpenStackApiError('Duplicate member', { kind: 'Conflict', operation: 'loadbalancer.createMember', retryable: false, httpStatus: 409 });
+    }
+    this.#mutate(pool.loadBalancerId, 'loadbalancer.createMember');
+    pool.members.push({ ...member, id: this.#id('member') });
+  }
+
+  async deleteMember(poolId: string, memberId: string): Promise<void> {
+    this.#record(`deleteMember ${poolId} ${memberId}`);
+    const pool = this.pools.get(poolId);
+    if (pool === undefined || !pool.members.some((member) => member.id === memberId)) throw notFound(`member ${memberId}`, 'loadbalancer.deleteMember');
+    this.#checkChild(poolId, 'loadbalancer.deleteMember');
+    this.#mutate(pool.loadBalancerId, 'loadbalancer.deleteMember');
+    pool.members = pool.members.filter((member) => member.id !== memberId);
   }
 
   async getHealthMonitor(id: string): Promise<OctaviaHealthMonitor | undefined> {
@@ -349,6 +387,7 @@ export class FakeOctavia implements OctaviaPort {
     this.#record(`createHealthMonitor ${spec.name} ${spec.type}`);
     const pool = this.pools.get(poolId);
     if (pool === undefined) throw notFound(`pool ${poolId}`, 'loadbalancer.createHealthMonitor');
+    this.#checkChild(poolId, 'loadbalancer.createHealthMonitor');
     if (pool.healthMonitorId !== undefined) throw new OpenStackApiError('pool already has a monitor', { kind: 'Conflict', operation: 'loadbalancer.createHealthMonitor', retryable: false, httpStatus: 409 });
     this.#mutate(pool.loadBalancerId, 'loadbalancer.createHealthMonitor');
     return this.#storeMonitor(pool, spec);
@@ -358,6 +397,7 @@ export class FakeOctavia implements OctaviaPort {
     this.#record(`updateHealthMonitor ${spec.name}`);
     const monitor = this.monitors.get(id);
     if (monitor === undefined) throw notFound(`monitor ${id}`, 'loadbalancer.updateHealthMonitor');
+    this.#checkChild(id, 'loadbalancer.updateHealthMonitor');
     this.#mutate(this.pools.get(monitor.poolId)!.loadBalancerId, 'loadbalancer.updateHealthMonitor');
     Object.assign(monitor, spec);
   }
@@ -366,6 +406,7 @@ export class FakeOctavia implements OctaviaPort {
     this.#record(`deleteHealthMonitor ${id}`);
     const monitor = this.monitors.get(id);
     if (monitor === undefined) throw notFound(`monitor ${id}`, 'loadbalancer.deleteHealthMonitor');
+    this.#checkChild(id, 'loadbalancer.deleteHealthMonitor');
     const pool = this.pools.get(monitor.poolId)!;
     this.#mutate(pool.loadBalancerId, 'loadbalancer.deleteHealthMonitor');
     this.monitors.delete(id);
@@ -376,7 +417,8 @@ export class FakeOctavia implements OctaviaPort {
   membersOf(name: string, port: number): OctaviaMember[] {
     const loadBalancer = [...this.loadBalancers.values()].find((candidate) => candidate.name === name);
     const listener = [...this.listeners.values()].find((candidate) => candidate.loadBalancerId === loadBalancer?.id && candidate.port === port);
-    return listener?.defaultPoolId === undefined ? [] : (this.pools.get(listener.defaultPoolId)?.members ?? []);
+    const members = listener?.defaultPoolId === undefined ? [] : (this.pools.get(listener.defaultPoolId)?.members ?? []);
+    return members.map(({ id: _id, ...member }) => member);
   }
 }
 

@@ -9,7 +9,7 @@ import { asOpenStackApiError } from '../../errors.js';
 import type { CallOptions } from '../../ports/call-options.js';
 import type { OctaviaListener, OctaviaPool } from '../../ports/octavia-port.js';
 import { changeLoadBalancer, ignoringNotFound, type LoadBalancerContext } from './load-balancer-context.js';
-import { desiredMembers, membersDiffer, planHealthMonitor, planListeners, planPool } from './load-balancer-planners.js';
+import { desiredMembers, membersDiffer, planHealthMonitor, planListeners, planPool, planSerialMembers } from './load-balancer-planners.js';
 import type { LoadBalancerSpec, PortPlan } from './load-balancer-spec.js';
 
 export interface ChildrenScope {
@@ -84,7 +84,14 @@ async function reconcilePool(
   const current = pool;
   const members = desiredMembers(nodes, port, spec.memberSubnetId, spec.healthCheckNodePort);
   const observedMembers = created ? [] : await octavia.listMembers(current.id, options);
-  if (membersDiffer(members, observedMembers)) {
+  if (context.settings.serialApiCalls) {
+    const plan = planSerialMembers(members, observedMembers);
+    for (const member of plan.delete) {
+      const memberId = member.id;
+      if (memberId !== undefined) await change(() => ignoringNotFound(() => octavia.deleteMember(current.id, memberId, options)));
+    }
+    for (const member of plan.create) await change(() => octavia.createMember(current.id, member, options));
+  } else if (membersDiffer(members, observedMembers)) {
     logger.verbose(2, 'updating pool members', { loadBalancer: spec.name, pool: current.name, members: members.length });
     await change(() => octavia.replaceMembers(current.id, members, options));
   }

@@ -114,6 +114,13 @@ export function membersDiffer(desired: readonly OctaviaMember[], observed: reado
   return !sameSet(desired.map(memberKey), observed.map(memberKey)) || desired.length !== observed.length;
 }
 
+/** Members to create and delete one by one (`provider-requires-serial-api-calls`), matched as `membersDiffer` does. */
+export function planSerialMembers(desired: readonly OctaviaMember[], observed: readonly OctaviaMember[]): { create: OctaviaMember[]; delete: OctaviaMember[] } {
+  const have = new Set(observed.map(memberKey));
+  const want = new Set(desired.map(memberKey));
+  return { create: desired.filter((member) => !have.has(memberKey(member))), delete: observed.filter((member) => !want.has(memberKey(member))) };
+}
+
 export type HealthMonitorAction =
   | { kind: 'none' }
   | { kind: 'create'; spec: HealthMonitorSpec }

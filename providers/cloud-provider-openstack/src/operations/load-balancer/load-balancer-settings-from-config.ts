@@ -57,11 +57,11 @@ export function loadBalancerSettingsFromConfig(config: OpenStackLoadBalancerConf
     ...(availabilityZone === undefined ? {} : { availabilityZone }),
     enableIngressHostname: config.enableIngressHostname,
     ingressHostnameSuffix: config.ingressHostnameSuffix || DEFAULT_LOAD_BALANCER_SETTINGS.ingressHostnameSuffix,
+    serialApiCalls: config.providerRequiresSerialApiCalls,
     vipPortMode: environment[RESERVE_VIP_PORT_ENVIRONMENT_VARIABLE]?.trim().toLowerCase() === 'true' ? 'reserved' : 'octavia',
   };
   if (config.manageSecurityGroups) warnings.push('[LoadBalancer] manage-security-groups is not implemented: no security group is created for load balancers');
   if (config.defaultTlsContainerRef !== '') warnings.push('[LoadBalancer] default-tls-container-ref is not implemented (no Barbican): listeners keep their protocol');
-  if (config.providerRequiresSerialApiCalls) warnings.push('[LoadBalancer] provider-requires-serial-api-calls is not implemented: load balancers are created in one fully populated call');
   if (config.floatingSubnet !== '' || config.floatingSubnetTags !== '') warnings.push('[LoadBalancer] floating-subnet and floating-subnet-tags are not implemented: use floating-subnet-id');
   if (config.classes.size > 0) warnings.push('[LoadBalancerClass] sections are not implemented: the [LoadBalancer] settings apply to every Service');
   return { settings, warnings };

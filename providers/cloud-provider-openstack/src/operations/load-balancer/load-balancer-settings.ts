@@ -53,6 +53,12 @@ export interface LoadBalancerSettings {
   /** `ingress-hostname-suffix` (default `nip.io`). */
   ingressHostnameSuffix: string;
   vipPortMode: VipPortMode;
+  /**
+   * `provider-requires-serial-api-calls` (default false): the load balancer is created empty, then
+   * listeners, pools, members and monitors one call at a time; members are created and deleted one
+   * by one instead of the batch update.
+   */
+  serialApiCalls: boolean;
 }
 
 export const DEFAULT_LOAD_BALANCER_SETTINGS: LoadBalancerSettings = {
@@ -69,4 +75,5 @@ export const DEFAULT_LOAD_BALANCER_SETTINGS: LoadBalancerSettings = {
   enableIngressHostname: false,
   ingressHostnameSuffix: 'nip.io',
   vipPortMode: 'octavia',
+  serialApiCalls: false,
 };

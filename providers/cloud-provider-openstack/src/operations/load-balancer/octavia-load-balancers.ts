@@ -128,11 +128,15 @@ export class OctaviaLoadBalancerOperations {
   async #create(spec: LoadBalancerSpec, members: readonly V1Node[], allNodes: readonly V1Node[], options?: CallOptions): Promise<OctaviaLoadBalancer> {
     const { octavia, logger, settings } = this.#context;
     const vip = await placeVip(this.#context, spec, allNodes, options);
-    const listeners: PopulatedListenerSpec[] = spec.ports.map((port) => ({
-      ...port.listener,
-      pool: { ...port.pool, members: desiredMembers(members, port, spec.memberSubnetId, spec.healthCheckNodePort), healthMonitor: port.healthMonitor },
-    }));
-    logger.info('creating load balancer', { loadBalancer: spec.name, listeners: listeners.length, members: members.length });
+    // Fully populated in one call, or empty with the children added one call at a time (upstream
+    // `provider-requires-serial-api-calls`).
+    const listeners: PopulatedListenerSpec[] = settings.serialApiCalls
+      ? []
+      : spec.ports.map((port) => ({
+          ...port.listener,
+          pool: { ...port.pool, members: desiredMembers(members, port, spec.memberSubnetId, spec.healthCheckNodePort), healthMonitor: port.healthMonitor },
+        }));
+    logger.info('creating load balancer', { loadBalancer: spec.name, listeners: spec.ports.length, members: members.length, serial: settings.serialApiCalls });
     const created = await octavia.createLoadBalancer(
       {
         name: spec.name,
@@ -148,6 +152,9 @@ export class OctaviaLoadBalancerOperations {
       },
       options,
     );
+    const active = await waitForActive(octavia, this.#context.wait, created.id, options);
+    if (!settings.serialApiCalls) return active;
+    await reconcileChildren(this.#context, spec, active.id, members, { listeners: true }, options);
     return waitForActive(octavia, this.#context.wait, created.id, options);
   }
 

@@ -1,5 +1,5 @@
 /** The Octavia port over openstack-client-ts's Octavia client: the only code that sees Octavia's JSON. */
-import type { HealthMonitor, Listener, LoadBalancer, Member, OctaviaClient, Pool } from 'openstack-client-ts';
+import type { HealthMonitor, Listener, LoadBalancer, Member, MemberSpec, OctaviaClient, Pool } from 'openstack-client-ts';
 import type { CallOptions } from '../call-options.js';
 import type {
   HealthMonitorSpec,
@@ -63,6 +63,7 @@ function toPool(pool: Pool): OctaviaPool {
 
 function toMember(member: Member): OctaviaMember {
   return {
+    id: member.id,
     name: member.name ?? '',
     address: member.address,
     port: member.protocol_port,
@@ -86,7 +87,7 @@ function toHealthMonitor(monitor: HealthMonitor): OctaviaHealthMonitor {
   };
 }
 
-function memberBody(member: OctaviaMember): Record<string, unknown> {
+function memberSpec(member: OctaviaMember): MemberSpec {
   return {
     name: member.name,
     address: member.address,
@@ -145,7 +146,7 @@ function populatedListenerBody(spec: PopulatedListenerSpec): Record<string, unkn
     ...listenerCreateBody(spec),
     default_pool: {
       ...poolBody(spec.pool),
-      members: spec.pool.members.map(memberBody),
+      members: spec.pool.members.map(memberSpec),
       ...(spec.pool.healthMonitor === undefined ? {} : { healthmonitor: monitorBody(spec.pool.healthMonitor) }),
     },
   };
@@ -203,18 +204,11 @@ export function createSdkOctaviaPort(octavia: OctaviaClient): OctaviaPort {
     listMembers: (poolId, options) => callOpenStack('loadbalancer.listMembers', async () => (await octavia.pools.listMembers(poolId, {}, listOptions(options))).map(toMember)),
     replaceMembers: (poolId, members, options) =>
       callOpenStack('loadbalancer.replaceMembers', () =>
-        octavia.pools.replaceMembers(
-          poolId,
-          members.map((member) => ({
-            name: member.name,
-            address: member.address,
-            protocol_port: member.port,
-            ...(member.subnetId === undefined ? {} : { subnet_id: member.subnetId }),
-            ...(member.monitorPort === undefined ? {} : { monitor_port: member.monitorPort }),
-          })),
-          signalOf(options),
-        ),
+        octavia.pools.replaceMembers(poolId, members.map(memberSpec), signalOf(options)),
       ),
+    createMember: (poolId, member, options) =>
+      callOpenStack('loadbalancer.createMember', async () => void (await octavia.pools.createMember(poolId, memberSpec(member), signalOf(options)))),
+    deleteMember: (poolId, memberId, options) => callOpenStack('loadbalancer.deleteMember', () => octavia.pools.deleteMember(poolId, memberId, signalOf(options))),
 
     getHealthMonitor: (id, options) => orUndefinedOnNotFound(() => callOpenStack('loadbalancer.getHealthMonitor', async () => toHealthMonitor(await octavia.healthMonitors.get(id, signalOf(options))))),
     createHealthMonitor: (poolId, spec, options) =>
