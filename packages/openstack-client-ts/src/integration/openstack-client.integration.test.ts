@@ -1,14 +1,15 @@
 /**
  * openstack-client-ts against the real Keystone, Neutron and Octavia of @ccm/openstack-services
- * (one instance for this file): every resource kind the CCM uses is created, read, updated
- * where the CCM updates it, and deleted. Fails under CI=true when the services cannot start.
+ * and its Nova stand-in (one instance for this file): every resource kind the CCM uses is
+ * created, read, updated where the CCM updates it, and deleted. Fails under CI=true when the services cannot start.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openStackServicesForTests, type TestServices } from '@ccm/openstack-services';
-import { openStackServicesSuite } from '@ccm/openstack-services/suite';
+import { OpenStackCli, openStackServicesForTests, type TestServices } from '@ccm/openstack-services';
+import { openStackCliSuite, openStackServicesSuite } from '@ccm/openstack-services/suite';
 import { OpenStackClient, type OpenStackClientOptions } from '../openstack-client.js';
 import { isOpenStackError } from '../openstack-error.js';
 import type { Network, Subnet } from '../network/neutron-types.js';
+import { exactNameFilter } from '../compute/nova-client.js';
 
 openStackServicesSuite('openstack-client-ts against real OpenStack services', () => {
   // Unique per run: the services may be shared (OPENSTACK_SERVICES_ENDPOINT_FILE) with other runs.
@@ -39,7 +40,7 @@ openStackServicesSuite('openstack-client-ts against real OpenStack services', ()
   it('Keystone: password, token and application-credential authentication; catalog by region', async () => {
     const token = await client.session.token();
     expect(token.projectName).toBe(services.projectName);
-    expect(token.catalog.map((entry) => entry.type).sort()).toEqual(['identity', 'load-balancer', 'network']);
+    expect(token.catalog.map((entry) => entry.type).sort()).toEqual(['compute', 'identity', 'load-balancer', 'network']);
     expect(await client.session.endpoint('network')).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(isOpenStackError(await client.session.endpoint('network', { region: 'Elsewhere' }).catch((error: unknown) => error), 'EndpointNotFound')).toBe(true);
 
@@ -196,4 +197,120 @@ openStackServicesSuite('openstack-client-ts against real OpenStack services', ()
     await octavia.loadBalancers.delete(created.id, undefined, { cascade: true });
     expect(await octavia.loadBalancers.waitForStatus(created.id, 'DELETED', { initialDelayMs: 500 })).toBeUndefined();
   }, 420_000);
+
+  it('Nova (the stand-in): servers with filters and pages, flavors, os-interface, stop/start, microversions', async () => {
+    const nova = client.compute;
+    const version = await nova.version();
+    expect([version.min_version, version.version]).toEqual(['2.1', '2.47']);
+    const names = [`node-${run}-a`, `node-${run}-b`, `node-${run}-c`];
+    const ids: string[] = [];
+    for (const name of names) {
+      const created = await nova.createServer({ name, flavorRef: '2', imageRef: '70a599e0-31e7-49b7-b260-868f441e862b', networks: [{ uuid: network.id }], availability_zone: 'zone-b' });
+      ids.push(created.id);
+    }
+    const exact = await nova.listServersDetail({ name: exactNameFilter(names[1]!) });
+    expect(exact.map((server) => server.id)).toEqual([ids[1]]);
+    const server = exact[0]!;
+    const ports = await client.network.ports.list({ device_id: server.id });
+    expect(ports.map((port) => port.device_owner)).toEqual(['compute:zone-b']);
+    expect(server.addresses[network.name]!.map((address) => address.addr)).toEqual([ports[0]!.fixed_ips[0]!.ip_address]);
+    expect([server.status, server['OS-EXT-AZ:availability_zone'], server.flavor.id]).toEqual(['ACTIVE', 'zone-b', '2']);
+
+    // Three servers two at a time: the client follows servers_links.
+    const paged = await nova.listServers({ name: `^node-${run}-` }, { pageSize: 2 });
+    expect(paged.map((entry) => entry.id).sort()).toEqual([...ids].sort());
+    expect((await nova.listServersDetail({ ip: `^${ports[0]!.fixed_ips[0]!.ip_address.replace(/\./g, '\\.')}$` })).map((entry) => entry.id)).toEqual([server.id]);
+
+    const interfaces = await nova.listInterfaces(server.id);
+    expect(interfaces.map((entry) => [entry.port_id, entry.net_id])).toEqual([[ports[0]!.id, network.id]]);
+    expect((await nova.getInterface(server.id, ports[0]!.id)).fixed_ips[0]!.subnet_id).toBe(subnet.id);
+
+    await nova.stopServer(server.id);
+    expect((await nova.getServer(server.id)).status).toBe('SHUTOFF');
+    expect((await nova.listServers({ name: `^node-${run}-`, status: 'SHUTOFF' })).map((entry) => entry.id)).toEqual([server.id]);
+    const conflict = await nova.stopServer(server.id).catch((error: unknown) => error);
+    expect(isOpenStackError(conflict, 'Conflict') && conflict.faultType).toBe('conflictingRequest');
+    await nova.startServer(server.id);
+
+    const withFlavor = await nova.withMicroversion('2.47').getServer(server.id);
+    expect([withFlavor.flavor.original_name, withFlavor.flavor.ram]).toEqual(['m1.small', 2048]);
+    const flavor = await nova.getFlavor('2');
+    expect(flavor.name).toBe('m1.small');
+    expect((await nova.listFlavors({}, { pageSize: 2 })).map((entry) => entry.id)).toEqual(['1', '2', '3', '4', '5']);
+    expect((await nova.listFlavorsDetail({ minRam: 8192 })).map((entry) => entry.name)).toEqual(['m1.large', 'm1.xlarge']);
+    expect(isOpenStackError(await nova.withMicroversion('2.90').getServer(server.id).catch((error: unknown) => error))).toBe(true);
+
+    for (const id of ids) await nova.deleteServer(id);
+    expect(isOpenStackError(await nova.getServer(ids[0]!).catch((error: unknown) => error), 'NotFound')).toBe(true);
+    expect(await client.network.ports.list({ device_id: ids[0]! })).toEqual([]);
+  }, 120_000);
+
+  openStackCliSuite('the openstack CLI reads back what openstack-client-ts made', () => {
+    it('a server, a port with a floating IP, a router extra route, a load balancer with listener, pool and member', async () => {
+      const cli = new OpenStackCli(services);
+      const nova = client.compute;
+      const created = await nova.createServer({ name: `cli-node-${run}`, flavorRef: '2', imageRef: '70a599e0-31e7-49b7-b260-868f441e862b', networks: [{ uuid: network.id }], availability_zone: 'zone-c' });
+      const [serverPort] = await client.network.ports.list({ device_id: created.id });
+      const port = await client.network.ports.create({ network_id: network.id, name: `cli-vip-${run}` });
+      // The subnet reaches the external network through the router: floating IPs can then attach.
+      const router = await client.network.routers.create({ name: `cli-router-${run}`, external_gateway_info: { network_id: external.id } });
+      await client.network.routers.addInterface(router.id, { subnet_id: subnet.id });
+      const floating = await client.network.floatingIps.create({ floating_network_id: external.id, port_id: port.id });
+      await client.network.routers.addExtraRoutes(router.id, [{ destination: '10.244.7.0/24', nexthop: serverPort!.fixed_ips[0]!.ip_address }]);
+      const octavia = client.loadBalancer;
+      const lbName = `kube_service_kubernetes_default_cli${run}`;
+      const lb = await octavia.loadBalancers.create({
+        name: lbName,
+        vip_subnet_id: subnet.id,
+        vip_address: port.fixed_ips[0]!.ip_address,
+        listeners: [{ name: `listener_0_${lbName}`, protocol: 'TCP', protocol_port: 443, default_pool: { name: `pool_0_${lbName}`, protocol: 'TCP', lb_algorithm: 'ROUND_ROBIN', members: [{ name: `cli-node-${run}`, address: serverPort!.fixed_ips[0]!.ip_address, protocol_port: 30443, subnet_id: subnet.id }] } }],
+      });
+      await octavia.loadBalancers.waitForStatus(lb.id, 'ACTIVE', { initialDelayMs: 500 });
+
+      // Independent reads side by side (each CLI run spends seconds starting Python).
+      const [server, listed, floatingShown, portShown, routerShown, lbShown, listeners, pools] = await Promise.all([
+        cli.json<Record<string, unknown>>(['server', 'show', created.id]),
+        cli.json<{ ID: string; Status: string }[]>(['server', 'list', '-n', '--name', `^cli-node-${run}$`]),
+        cli.json<Record<string, unknown>>(['floating', 'ip', 'show', floating.id]),
+        cli.json<Record<string, unknown>>(['port', 'show', serverPort!.id]),
+        cli.json<{ routes: unknown }>(['router', 'show', router.id]),
+        cli.json<Record<string, unknown>>(['loadbalancer', 'show', lb.id]),
+        cli.json<{ id: string; name: string; protocol_port: number }[]>(['loadbalancer', 'listener', 'list', '--loadbalancer', lb.id]),
+        cli.json<{ id: string; name: string }[]>(['loadbalancer', 'pool', 'list', '--loadbalancer', lb.id]),
+      ]);
+      expect([server['name'], server['status'], server['flavor'], server['OS-EXT-AZ:availability_zone']]).toEqual([`cli-node-${run}`, 'ACTIVE', 'm1.small (2)', 'zone-c']);
+      expect(server['addresses']).toEqual({ [network.name]: [serverPort!.fixed_ips[0]!.ip_address] });
+      expect(listed.map((entry) => [entry.ID, entry.Status])).toEqual([[created.id, 'ACTIVE']]);
+      expect([floatingShown['port_id'], floatingShown['fixed_ip_address'], floatingShown['floating_ip_address']]).toEqual([port.id, port.fixed_ips[0]!.ip_address, floating.floating_ip_address]);
+      expect([portShown['device_id'], portShown['device_owner']]).toEqual([created.id, 'compute:zone-c']);
+      expect(routerShown.routes).toEqual([{ destination: '10.244.7.0/24', nexthop: serverPort!.fixed_ips[0]!.ip_address }]);
+      expect([lbShown['name'], lbShown['provisioning_status'], lbShown['vip_address'], lbShown['vip_subnet_id']]).toEqual([lbName, 'ACTIVE', port.fixed_ips[0]!.ip_address, subnet.id]);
+      const [listener] = listeners;
+      const [pool] = pools;
+      expect([listener?.name, listener?.protocol_port, pool?.name]).toEqual([`listener_0_${lbName}`, 443, `pool_0_${lbName}`]);
+      const [listenerShown, poolShown, members] = await Promise.all([
+        cli.json<Record<string, unknown>>(['loadbalancer', 'listener', 'show', listener!.id]),
+        cli.json<Record<string, unknown>>(['loadbalancer', 'pool', 'show', pool!.id]),
+        cli.json<{ name: string; address: string; protocol_port: number }[]>(['loadbalancer', 'member', 'list', pool!.id]),
+      ]);
+      expect(listenerShown['default_pool_id']).toBe(pool!.id);
+      expect([poolShown['lb_algorithm'], poolShown['protocol']]).toEqual(['ROUND_ROBIN', 'TCP']);
+      expect(members.map((member) => [member.name, member.address, member.protocol_port])).toEqual([[`cli-node-${run}`, serverPort!.fixed_ips[0]!.ip_address, 30443]]);
+
+      // A failing command is an error naming the command, with the password nowhere in it.
+      const missing = await cli.json(['loadbalancer', 'show', 'no-such-lb']).catch((error: unknown) => error as Error);
+      expect(String(missing)).toMatch(/openstack loadbalancer show no-such-lb -f json failed/);
+      expect(String(missing)).not.toContain(services.password);
+
+      await octavia.loadBalancers.delete(lb.id, undefined, { cascade: true });
+      await octavia.loadBalancers.waitForStatus(lb.id, 'DELETED', { initialDelayMs: 500 });
+      await client.network.floatingIps.delete(floating.id);
+      await client.network.ports.delete(port.id);
+      await client.network.routers.setRoutes(router.id, []);
+      await client.network.routers.removeInterface(router.id, { subnet_id: subnet.id });
+      await client.network.routers.delete(router.id);
+      await nova.deleteServer(created.id);
+      expect(await cli.json<unknown[]>(['server', 'list', '-n', '--name', `^cli-node-${run}$`])).toEqual([]);
+    }, 300_000);
+  });
 });
