@@ -9,8 +9,8 @@
 import type { V1Node, V1Service } from '@kubernetes/client-node';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { silentLogger, type Logger } from '@ccm/core/logging';
-import { openStackServicesForTests, type TestServices } from '@ccm/openstack-services';
-import { openStackServicesSuite } from '@ccm/openstack-services/suite';
+import { OpenStackCli, openStackServicesForTests, type TestServices } from '@ccm/openstack-services';
+import { openStackCliSuite, openStackServicesSuite } from '@ccm/openstack-services/suite';
 import { isOpenStackError, OpenStackClient, type Network, type Subnet } from 'openstack-client-ts';
 import { OctaviaLoadBalancerOperations } from '../src/operations/load-balancer/octavia-load-balancers.js';
 import { DEFAULT_LOAD_BALANCER_SETTINGS } from '../src/operations/load-balancer/load-balancer-settings.js';
@@ -120,6 +120,42 @@ openStackServicesSuite('OpenStack load balancer through the SDK adapters against
     expect(await operations.ensure(cluster, service(), nodes.slice(0, 2))).toEqual(status);
     expect(changes).toEqual([]);
   }, 300_000);
+
+  openStackCliSuite('read back through the openstack CLI (a second, independent client)', () => {
+    it('the load balancer, listeners, pools, members and floating IP the CCM made', async () => {
+      const cli = new OpenStackCli(services);
+      const lbName = `kube_service_${cluster}_default_web`;
+      const [vipPort] = await client.network.ports.list({ name: `vip_${lbName}` });
+      const [balancers, floatingIps] = await Promise.all([
+        cli.json<Array<{ id: string; name: string; provisioning_status: string; vip_address: string }>>(['loadbalancer', 'list', '--name', lbName]),
+        cli.json<Array<{ 'Floating IP Address': string; Port: string; 'Fixed IP Address': string }>>(['floating', 'ip', 'list', '--port', vipPort!.id]),
+      ]);
+      expect(balancers.map((balancer) => [balancer.name, balancer.provisioning_status])).toEqual([[lbName, 'ACTIVE']]);
+      const id = balancers[0]!.id;
+      expect(floatingIps.map((floating) => [floating.Port, floating['Fixed IP Address']])).toEqual([[vipPort!.id, balancers[0]!.vip_address]]);
+      expect((await operations.status(cluster, service()))?.ingress?.[0]?.ip).toBe(floatingIps[0]!['Floating IP Address']);
+      const [shown, listeners, pools] = await Promise.all([
+        cli.json<{ description: string; tags: string | string[] }>(['loadbalancer', 'show', id]),
+        cli.json<Array<{ name: string; protocol: string; protocol_port: number }>>(['loadbalancer', 'listener', 'list', '--loadbalancer', id]),
+        cli.json<Array<{ id: string; name: string; protocol: string; lb_algorithm: string }>>(['loadbalancer', 'pool', 'list', '--loadbalancer', id]),
+      ]);
+      expect(shown.description).toBe(`Kubernetes external service default/web from cluster ${cluster}`);
+      expect(String(shown.tags)).toContain(lbName);
+      expect(listeners.map((listener) => [listener.name, listener.protocol, listener.protocol_port]).sort()).toEqual([
+        [`listener_0_${lbName}`, 'TCP', 80],
+        [`listener_1_${lbName}`, 'UDP', 53],
+      ]);
+      expect(pools.map((pool) => [pool.name, pool.protocol, pool.lb_algorithm]).sort()).toEqual([
+        [`pool_0_${lbName}`, 'TCP', 'ROUND_ROBIN'],
+        [`pool_1_${lbName}`, 'UDP', 'ROUND_ROBIN'],
+      ]);
+      const members = await Promise.all(pools.map((pool) => cli.json<Array<{ name: string; address: string; protocol_port: number }>>(['loadbalancer', 'member', 'list', pool.id])));
+      for (const [index, pool] of pools.entries()) {
+        const nodePort = pool.protocol === 'UDP' ? 30053 : 30080;
+        expect(members[index]!.map((member) => [member.name, member.address, member.protocol_port]).sort()).toEqual(nodes.slice(0, 2).map((node) => [node.metadata!.name, node.status!.addresses![0]!.address, nodePort]));
+      }
+    }, 300_000);
+  });
 
   it('a node change is one batch member update per pool', async () => {
     changes.length = 0;
