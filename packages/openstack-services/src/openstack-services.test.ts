@@ -1,12 +1,15 @@
 /**
- * The real services, started once for this file: a token with a catalog naming Neutron and
- * Octavia, a network/subnet/port bound by the test mechanism driver, and an Octavia load
- * balancer that reaches ACTIVE. Plain fetch on purpose (openstack-client-ts is tested on them
+ * The real services, started once for this file: a token with a catalog naming Neutron, Octavia
+ * and the Nova stand-in, a network/subnet/port bound by the test mechanism driver, an Octavia
+ * load balancer that reaches ACTIVE, and servers whose ports are real Neutron ports. Plain fetch on purpose (openstack-client-ts is tested on them
  * separately). Closing leaves no process and no directory behind.
  */
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openStackServicesSuite } from './openstack-services-suite.js';
+import { compareWithSample, loadSample, novaApiSamplesDirectory, sampleVersions } from './nova/nova-api-samples.js';
+import { novaApiSamplesSuite } from './nova/nova-api-samples-suite.js';
+import { formatMicroversion, NOVA_MAXIMUM_MICROVERSION, compareMicroversions, type Microversion } from './nova/nova-microversion.js';
 import { openStackServicesForTests, type TestServices } from './openstack-services-for-tests.js';
 import type { OpenStackServices } from './start-openstack-services.js';
 
@@ -20,10 +23,10 @@ openStackServicesSuite('openstack-services: real Keystone, Neutron and Octavia',
   let token = '';
   let catalog: CatalogEntry[] = [];
   const endpoint = (type: string): string => catalog.find((entry) => entry.type === type)!.endpoints.find((candidate) => candidate.interface === 'public')!.url.replace(/\/$/, '');
-  const call = async (method: string, url: string, body?: unknown): Promise<{ status: number; json: Record<string, Record<string, unknown>> }> => {
-    const response = await fetch(url, { method, headers: { 'X-Auth-Token': token, 'Content-Type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const call = async (method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, Record<string, unknown>>; headers: Headers }> => {
+    const response = await fetch(url, { method, headers: { 'X-Auth-Token': token, 'Content-Type': 'application/json', ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
     const text = await response.text();
-    return { status: response.status, json: text === '' ? {} : (JSON.parse(text) as Record<string, Record<string, unknown>>) };
+    return { status: response.status, json: text === '' ? {} : (JSON.parse(text) as Record<string, Record<string, unknown>>), headers: response.headers };
   };
 
   beforeAll(async () => {
@@ -36,7 +39,7 @@ openStackServicesSuite('openstack-services: real Keystone, Neutron and Octavia',
     if (services?.owned && directory !== undefined) expect(existsSync(directory)).toBe(false);
   }, 60_000);
 
-  it('issues a project-scoped token whose catalog lists identity, network and load-balancer in the region', async () => {
+  it('issues a project-scoped token whose catalog lists identity, network, load-balancer and compute in the region', async () => {
     const response = await fetch(`${services.authUrl}/auth/tokens`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -53,7 +56,8 @@ openStackServicesSuite('openstack-services: real Keystone, Neutron and Octavia',
     const body = (await response.json()) as { token: { catalog: CatalogEntry[]; project: { name: string } } };
     expect(body.token.project.name).toBe(services.projectName);
     catalog = body.token.catalog;
-    expect(catalog.map((entry) => entry.type).sort()).toEqual(['identity', 'load-balancer', 'network']);
+    expect(catalog.map((entry) => entry.type).sort()).toEqual(['compute', 'identity', 'load-balancer', 'network']);
+    expect(endpoint('compute')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v2\.1$/);
     for (const entry of catalog) {
       expect(entry.endpoints.map((candidate) => candidate.interface).sort()).toEqual(['admin', 'internal', 'public']);
       expect(entry.endpoints.every((candidate) => candidate.region_id === services.region)).toBe(true);
@@ -100,4 +104,203 @@ openStackServicesSuite('openstack-services: real Keystone, Neutron and Octavia',
     expect(status).toBe('ACTIVE');
     expect((await call('DELETE', `${octavia}/v2/lbaas/loadbalancers/${id}?cascade=true`)).status).toBe(204);
   }, 60_000);
+
+  it('Nova stand-in: create, get, list with filters, stop/start, delete, with real Neutron ports', async () => {
+    const nova = endpoint('compute');
+    const neutron = endpoint('network');
+    const network = await call('POST', `${neutron}/v2.0/networks`, { network: { name: 'nova-net' } });
+    const networkId = String(network.json['network']!['id']);
+    await call('POST', `${neutron}/v2.0/subnets`, { subnet: { network_id: networkId, cidr: '10.22.0.0/24', ip_version: 4 } });
+    const created = await call('POST', `${nova}/servers`, { server: { name: 'node-a.example', flavorRef: '2', imageRef: '70a599e0-31e7-49b7-b260-868f441e862b', networks: [{ uuid: networkId }], availability_zone: 'zone-a', metadata: { role: 'worker' } } });
+    expect(created.status).toBe(202);
+    const id = String(created.json['server']!['id']);
+    const ports = await call('GET', `${neutron}/v2.0/ports?device_id=${id}`);
+    const [port] = ports.json['ports'] as unknown as { id: string; device_owner: string; fixed_ips: { ip_address: string }[] }[];
+    expect(port?.device_owner).toBe('compute:zone-a');
+
+    const shown = await call('GET', `${nova}/servers/${id}`);
+    const server = shown.json['server']!;
+    expect([server['status'], server['name'], server['OS-EXT-AZ:availability_zone']]).toEqual(['ACTIVE', 'node-a.example', 'zone-a']);
+    expect(server['addresses']).toEqual({ 'nova-net': [{ version: 4, addr: port!.fixed_ips[0]!.ip_address, 'OS-EXT-IPS:type': 'fixed', 'OS-EXT-IPS-MAC:mac_addr': expect.stringMatching(/^fa:16:3e:/) }] });
+    expect(server['flavor']).toEqual({ id: '2', links: [{ href: `${nova.replace(/\/v2\.1$/, '')}/flavors/2`, rel: 'bookmark' }] });
+
+    const byName = await call('GET', `${nova}/servers/detail?name=${encodeURIComponent('^node-a\\.example$')}`);
+    expect((byName.json['servers'] as unknown as { id: string }[]).map((entry) => entry.id)).toEqual([id]);
+    expect((await call('GET', `${nova}/servers/detail?name=^node-b`)).json['servers']).toEqual([]);
+
+    expect((await call('POST', `${nova}/servers/${id}/action`, { 'os-stop': null })).status).toBe(202);
+    expect((await call('GET', `${nova}/servers/${id}`)).json['server']!['status']).toBe('SHUTOFF');
+    const again = await call('POST', `${nova}/servers/${id}/action`, { 'os-stop': null });
+    expect(again.status).toBe(409);
+    expect(again.json['conflictingRequest']!['code']).toBe(409);
+    expect((await call('GET', `${nova}/servers/detail?status=SHUTOFF`)).json['servers']!.length).toBeGreaterThan(0);
+    expect((await call('POST', `${nova}/servers/${id}/action`, { 'os-start': null })).status).toBe(202);
+    expect((await call('GET', `${nova}/servers/${id}`)).json['server']!['status']).toBe('ACTIVE');
+
+    const flavor = await call('GET', `${nova}/flavors/2`);
+    expect([flavor.json['flavor']!['name'], flavor.json['flavor']!['ram']]).toEqual(['m1.small', 2048]);
+    expect((await call('GET', `${nova}/flavors/99`)).json).toEqual({ itemNotFound: { code: 404, message: 'Flavor 99 could not be found.' } });
+
+    expect((await call('DELETE', `${nova}/servers/${id}`)).status).toBe(204);
+    expect((await call('GET', `${nova}/servers/${id}`)).json).toEqual({ itemNotFound: { code: 404, message: `Instance ${id} could not be found.` } });
+    expect((await call('GET', `${neutron}/v2.0/ports?device_id=${id}`)).json['ports']).toEqual([]);
+  }, 60_000);
+
+  it('Nova stand-in: 401 without a token Keystone accepts, unknown routes refused', async () => {
+    const nova = endpoint('compute');
+    for (const headers of [{}, { 'X-Auth-Token': 'not-a-token' }]) {
+      const response = await fetch(`${nova}/servers`, { headers });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toContain('Keystone uri=');
+      await response.arrayBuffer();
+    }
+    expect((await call('GET', `${nova}/os-hypervisors`)).json).toEqual({ itemNotFound: { code: 404, message: 'The resource could not be found.' } });
+    expect((await call('PUT', `${nova}/servers`)).status).toBe(405);
+  });
+
+  it('Nova stand-in: microversion headers, 2.47 flavor embedding, 406 outside 2.1-2.47, pagination with servers_links', async () => {
+    const nova = endpoint('compute');
+    const neutron = endpoint('network');
+    const network = await call('POST', `${neutron}/v2.0/networks`, { network: { name: 'nova-pages' } });
+    const networkId = String(network.json['network']!['id']);
+    await call('POST', `${neutron}/v2.0/subnets`, { subnet: { network_id: networkId, cidr: '10.23.0.0/24', ip_version: 4 } });
+    const ids: string[] = [];
+    for (const name of ['page-1', 'page-2', 'page-3']) {
+      const created = await call('POST', `${nova}/servers`, { server: { name, flavorRef: '1', imageRef: '70a599e0-31e7-49b7-b260-868f441e862b', networks: [{ uuid: networkId }] } });
+      ids.push(String(created.json['server']!['id']));
+    }
+    const legacy = await call('GET', `${nova}/servers/${ids[0]!}`, undefined, { 'X-OpenStack-Nova-API-Version': '2.47' });
+    expect([legacy.headers.get('openstack-api-version'), legacy.headers.get('x-openstack-nova-api-version')]).toEqual(['compute 2.47', '2.47']);
+    expect(legacy.json['server']!['flavor']).toEqual({ vcpus: 1, ram: 512, disk: 1, ephemeral: 0, swap: 0, original_name: 'm1.tiny', extra_specs: {} });
+    const latest = await call('GET', `${nova}/servers/${ids[0]!}`, undefined, { 'OpenStack-API-Version': 'compute latest' });
+    expect(latest.headers.get('openstack-api-version')).toBe(`compute ${formatMicroversion(NOVA_MAXIMUM_MICROVERSION)}`);
+    const base = await call('GET', `${nova}/servers/${ids[0]!}`);
+    expect([base.headers.get('openstack-api-version'), 'tags' in base.json['server']!, 'locked' in base.json['server']!]).toEqual(['compute 2.1', false, false]);
+    expect((await call('GET', `${nova}/servers/${ids[0]!}`, undefined, { 'OpenStack-API-Version': 'compute 2.26' })).json['server']!['tags']).toEqual([]);
+    const tooNew = await call('GET', `${nova}/servers`, undefined, { 'OpenStack-API-Version': 'compute 2.48' });
+    expect([tooNew.status, tooNew.json['computeFault']!['message']]).toEqual([406, 'Version 2.48 is not supported by the API. Minimum is 2.1 and maximum is 2.47.']);
+    expect((await call('GET', `${nova}/servers`, undefined, { 'OpenStack-API-Version': 'compute 2.x' })).status).toBe(400);
+
+    // Newest first; a full page links the next one, the last (short) page does not.
+    const seen: string[] = [];
+    let next: string | undefined = `${nova}/servers/detail?name=^page-&limit=2`;
+    let pages = 0;
+    while (next !== undefined) {
+      const pageAnswer = await call('GET', next);
+      pages += 1;
+      seen.push(...(pageAnswer.json['servers'] as unknown as { id: string }[]).map((entry) => entry.id));
+      next = (pageAnswer.json['servers_links'] as unknown as { href: string; rel: string }[] | undefined)?.find((link) => link.rel === 'next')?.href;
+      if (next !== undefined) expect(next).toContain('name=%5Epage-');
+    }
+    expect([pages, seen]).toEqual([2, [...ids].reverse()]);
+    expect((await call('GET', `${nova}/servers?marker=not-a-server`)).json['badRequest']!['message']).toBe('marker [not-a-server] not found');
+    expect((await call('GET', `${nova}/servers?deleted=true`)).status).toBe(400);
+    for (const id of ids) expect((await call('DELETE', `${nova}/servers/${id}`)).status).toBe(204);
+  }, 60_000);
+
+  novaApiSamplesSuite("Nova stand-in answers against python3-nova's API samples", () => {
+    const directory = novaApiSamplesDirectory();
+    const image = '70a599e0-31e7-49b7-b260-868f441e862b';
+    let projectToken = '';
+    let projectId = '';
+    let server = '';
+    let port = '';
+    const versionsOf = (sample: string): Microversion[] => sampleVersions(directory, sample).filter((version) => compareMicroversions(version, NOVA_MAXIMUM_MICROVERSION) <= 0);
+    const inProject = (method: string, url: string, version: Microversion, body?: unknown) =>
+      fetch(url, { method, headers: { 'X-Auth-Token': projectToken, 'Content-Type': 'application/json', 'OpenStack-API-Version': `compute ${formatMicroversion(version)}` }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }).then(async (response) => {
+        const text = await response.text();
+        return { status: response.status, json: (text === '' ? {} : JSON.parse(text)) as Record<string, Record<string, unknown>> };
+      });
+    const expectLike = (answer: unknown, sample: string, version: Microversion): void => {
+      const loaded = loadSample(directory, sample, version);
+      expect(compareWithSample(answer, loaded.body), `${formatMicroversion(version)} against ${loaded.file}`).toEqual([]);
+    };
+
+    beforeAll(async () => {
+      // A project of its own with one network, so that `networks` omitted or "auto" (as in the
+      // request samples) picks that network, whatever else the shared services hold.
+      const identity = services.authUrl;
+      const project = await call('POST', `${identity}/projects`, { project: { name: `nova-samples-${Date.now().toString(36)}`, domain_id: 'default' } });
+      projectId = String(project.json['project']!['id']);
+      const user = (await call('GET', `${identity}/users?name=${services.username}`)).json['users'] as unknown as { id: string }[];
+      const role = (await call('GET', `${identity}/roles?name=admin`)).json['roles'] as unknown as { id: string }[];
+      expect((await call('PUT', `${identity}/projects/${projectId}/users/${user[0]!.id}/roles/${role[0]!.id}`)).status).toBe(204);
+      const scoped = await fetch(`${identity}/auth/tokens`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ auth: { identity: { methods: ['token'], token: { id: token } }, scope: { project: { id: projectId } } } }),
+      });
+      await scoped.arrayBuffer();
+      projectToken = scoped.headers.get('x-subject-token') ?? '';
+      const neutron = endpoint('network');
+      const network = await call('POST', `${neutron}/v2.0/networks`, { network: { name: 'private', project_id: projectId } });
+      await call('POST', `${neutron}/v2.0/subnets`, { subnet: { network_id: network.json['network']!['id'], cidr: '192.168.1.0/24', ip_version: 4, project_id: projectId } });
+    });
+
+    it('version documents (GET / and GET /v2.1/)', async () => {
+      const nova = endpoint('compute');
+      const root = await fetch(nova.replace(/\/v2\.1$/, '/'));
+      expect(root.status).toBe(300);
+      expectLike(await root.json(), 'versions/versions-get-resp.json.tpl', { major: 2, minor: 1 });
+      const version = await fetch(`${nova}/`);
+      expect(version.status).toBe(200);
+      expectLike(await version.json(), 'versions/v21-version-get-resp.json.tpl', { major: 2, minor: 1 });
+    });
+
+    it('POST /servers with each request sample up to 2.47, answered like the response sample', async () => {
+      const nova = endpoint('compute');
+      const values = { image_id: image, host: nova.replace(/\/v2\.1$/, ''), access_ip_v4: '1.2.3.4', access_ip_v6: '80fe::', availability_zone: 'nova', user_data: Buffer.from('#!/bin/sh\n').toString('base64'), name: 'new-server-test', uuid: image };
+      for (const version of versionsOf('servers/server-create-req.json.tpl')) {
+        const request = loadSample(directory, 'servers/server-create-req.json.tpl', version, values).body as { server: Record<string, unknown> };
+        // The 2.47 sample boots flavor 6 (Nova's test flavor m1.tiny.specs); the stand-in has 1-5.
+        if (request.server['flavorRef'] === '6') request.server['flavorRef'] = '1';
+        const answer = await inProject('POST', `${nova}/servers`, version, request);
+        if (request.server['block_device_mapping_v2'] !== undefined) {
+          // Boot from volume (the 2.32/2.42 device-tagging samples) needs Cinder: refused.
+          expect([formatMicroversion(version), answer.status]).toEqual([formatMicroversion(version), 400]);
+          continue;
+        }
+        expect([formatMicroversion(version), answer.status]).toEqual([formatMicroversion(version), 202]);
+        expectLike(answer.json, 'servers/server-create-resp.json.tpl', version);
+        server = String(answer.json['server']!['id']);
+      }
+      const ports = (await call('GET', `${endpoint('network')}/v2.0/ports?device_id=${server}`)).json['ports'] as unknown as { id: string }[];
+      port = ports[0]!.id;
+    });
+
+    it('GET /servers, /servers/detail (a full page, with servers_links) and /servers/{id} at each sampled microversion', async () => {
+      const nova = endpoint('compute');
+      for (const version of versionsOf('servers/server-get-resp.json.tpl')) {
+        const shown = await inProject('GET', `${nova}/servers/${server}`, version);
+        expect(shown.status).toBe(200);
+        expectLike(shown.json, 'servers/server-get-resp.json.tpl', version);
+      }
+      for (const [path, sample] of [['servers', 'servers/servers-list-resp.json.tpl'], ['servers/detail', 'servers/servers-details-resp.json.tpl']] as const) {
+        for (const version of versionsOf(sample)) {
+          const listed = await inProject('GET', `${nova}/${path}?limit=1`, version);
+          expect(listed.status).toBe(200);
+          expectLike(listed.json, sample, version);
+        }
+      }
+    });
+
+    it('os-interface list and show, flavors list, detail and get', async () => {
+      const nova = endpoint('compute');
+      const base = { major: 2, minor: 1 };
+      expectLike((await inProject('GET', `${nova}/servers/${server}/os-interface`, base)).json, 'os-attach-interfaces/attach-interfaces-list-resp.json.tpl', base);
+      expectLike((await inProject('GET', `${nova}/servers/${server}/os-interface/${port}`, base)).json, 'os-attach-interfaces/attach-interfaces-show-resp.json.tpl', base);
+      for (const version of versionsOf('flavors/flavors-list-resp.json.tpl')) {
+        expectLike((await inProject('GET', `${nova}/flavors`, version)).json, 'flavors/flavors-list-resp.json.tpl', version);
+        expectLike((await inProject('GET', `${nova}/flavors/detail`, version)).json, 'flavors/flavors-detail-resp.json.tpl', version);
+        expectLike((await inProject('GET', `${nova}/flavors/1`, version)).json, 'flavors/flavor-get-resp.json.tpl', version);
+      }
+    });
+
+    afterAll(async () => {
+      const nova = endpoint('compute');
+      for (const entry of ((await inProject('GET', `${nova}/servers`, { major: 2, minor: 1 })).json['servers'] as unknown as { id: string }[] | undefined) ?? []) {
+        await inProject('DELETE', `${nova}/servers/${entry.id}`, { major: 2, minor: 1 });
+      }
+    });
+  });
 });

@@ -1,12 +1,14 @@
 /**
  * Starts real Keystone, Neutron and Octavia (Debian bookworm's OpenStack Zed) on 127.0.0.1, with
  * MariaDB (databases) and RabbitMQ (Octavia's and Neutron's RPC), everything under one temporary
- * directory, no systemd, no root needed. Neutron and Octavia are registered in Keystone's catalog.
+ * directory, no systemd, no root needed. Neutron and Octavia are registered in Keystone's catalog,
+ * with the Nova stand-in (src/nova/, in this process) as `compute`.
  *
  * Order, with what can run in parallel side by side:
  *   MariaDB (install-db, mariadbd)  |  epmd + RabbitMQ  |  keystone-manage fernet_setup, credential_setup
  *   -> keystone db_sync, bootstrap, keystone-wsgi-public  |  neutron-db-manage  |  octavia-db-manage
  *   -> catalog entries; neutron-server  |  octavia-api + octavia-worker
+ *   -> the Nova stand-in and its catalog entry (once Keystone and Neutron answer)
  * `close()` stops every process group and removes the directory.
  */
 import { randomBytes } from 'node:crypto';
@@ -27,6 +29,7 @@ import {
   type ServicesLayout,
 } from './service-configuration.js';
 import { registerService } from './keystone-catalog.js';
+import { startNovaStandIn, type NovaStandIn } from './nova/nova-stand-in.js';
 
 /** What `--endpoint-file` holds: enough for a client (or the CCM's cloud.conf) to authenticate. */
 export interface OpenStackEndpoint {
@@ -46,6 +49,8 @@ export interface OpenStackServices extends OpenStackEndpoint {
   /** Service URLs as registered in the catalog. */
   neutronUrl: string;
   octaviaUrl: string;
+  /** The Nova stand-in's versioned endpoint (`http://127.0.0.1:PORT/v2.1`), catalog type `compute`. */
+  novaUrl: string;
   /** Seconds each phase took, and the total. */
   timings: Record<string, number>;
   close(): Promise<void>;
@@ -87,9 +92,11 @@ export async function startOpenStackServices(options: StartOpenStackServicesOpti
 
   const root = mkdtempSync(join(options.parentDirectory ?? tmpdir(), 'os-'));
   const processes: ManagedProcess[] = [];
+  let nova: NovaStandIn | undefined;
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
+      await nova?.close();
       // The OpenStack services first (in parallel), then the broker and the database.
       const infrastructure = new Set(['mariadbd', 'epmd', 'rabbitmq-server']);
       await Promise.all(processes.filter((managed) => !infrastructure.has(managed.name)).map((managed) => managed.stop(3_000)));
@@ -249,7 +256,17 @@ export async function startOpenStackServices(options: StartOpenStackServicesOpti
         await waitUntil('octavia-worker', worker, deadline, async () => consumerConnected(workerLog));
       }),
     );
-    await Promise.all([catalog, neutronUp, octaviaUp]);
+    // The Nova stand-in (see src/nova/) validates tokens against Keystone and makes Neutron ports.
+    const novaUp = Promise.all([catalog, neutronUp]).then(() =>
+      measure('nova stand-in', async () => {
+        if (closing !== undefined) throw new Error('not starting the Nova stand-in: the services are being stopped');
+        const auth = { authUrl: keystoneUrl(layout), username: layout.admin.username, password: layout.admin.password, projectName: layout.admin.projectName, domainName: layout.admin.domainName };
+        nova = await startNovaStandIn({ keystone: auth, neutronUrl });
+        await registerService(auth, { type: 'compute', name: 'nova', description: 'OpenStack Compute (stand-in)', region, url: nova.url });
+      }),
+    );
+    novaUp.catch(() => undefined);
+    await Promise.all([catalog, neutronUp, octaviaUp, novaUp]);
     if (closing !== undefined) throw new Error('the services were stopped while starting');
     options.signal?.removeEventListener('abort', onAbort);
     timings['total'] = (Date.now() - started) / 1000;
@@ -265,6 +282,7 @@ export async function startOpenStackServices(options: StartOpenStackServicesOpti
       directory: root,
       neutronUrl,
       octaviaUrl,
+      novaUrl: nova!.url,
       timings,
       close,
     };

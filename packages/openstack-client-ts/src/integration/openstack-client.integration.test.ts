@@ -1,7 +1,7 @@
 /**
  * openstack-client-ts against the real Keystone, Neutron and Octavia of @ccm/openstack-services
- * (one instance for this file): every resource kind the CCM uses is created, read, updated
- * where the CCM updates it, and deleted. Fails under CI=true when the services cannot start.
+ * and its Nova stand-in (one instance for this file): every resource kind the CCM uses is
+ * created, read, updated where the CCM updates it, and deleted. Fails under CI=true when the services cannot start.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openStackServicesForTests, type TestServices } from '@ccm/openstack-services';
@@ -9,6 +9,7 @@ import { openStackServicesSuite } from '@ccm/openstack-services/suite';
 import { OpenStackClient, type OpenStackClientOptions } from '../openstack-client.js';
 import { isOpenStackError } from '../openstack-error.js';
 import type { Network, Subnet } from '../network/neutron-types.js';
+import { exactNameFilter } from '../compute/nova-client.js';
 
 openStackServicesSuite('openstack-client-ts against real OpenStack services', () => {
   // Unique per run: the services may be shared (OPENSTACK_SERVICES_ENDPOINT_FILE) with other runs.
@@ -39,7 +40,7 @@ openStackServicesSuite('openstack-client-ts against real OpenStack services', ()
   it('Keystone: password, token and application-credential authentication; catalog by region', async () => {
     const token = await client.session.token();
     expect(token.projectName).toBe(services.projectName);
-    expect(token.catalog.map((entry) => entry.type).sort()).toEqual(['identity', 'load-balancer', 'network']);
+    expect(token.catalog.map((entry) => entry.type).sort()).toEqual(['compute', 'identity', 'load-balancer', 'network']);
     expect(await client.session.endpoint('network')).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(isOpenStackError(await client.session.endpoint('network', { region: 'Elsewhere' }).catch((error: unknown) => error), 'EndpointNotFound')).toBe(true);
 
@@ -196,4 +197,51 @@ openStackServicesSuite('openstack-client-ts against real OpenStack services', ()
     await octavia.loadBalancers.delete(created.id, undefined, { cascade: true });
     expect(await octavia.loadBalancers.waitForStatus(created.id, 'DELETED', { initialDelayMs: 500 })).toBeUndefined();
   }, 420_000);
+
+  it('Nova (the stand-in): servers with filters and pages, flavors, os-interface, stop/start, microversions', async () => {
+    const nova = client.compute;
+    const version = await nova.version();
+    expect([version.min_version, version.version]).toEqual(['2.1', '2.47']);
+    const names = [`node-${run}-a`, `node-${run}-b`, `node-${run}-c`];
+    const ids: string[] = [];
+    for (const name of names) {
+      const created = await nova.createServer({ name, flavorRef: '2', imageRef: '70a599e0-31e7-49b7-b260-868f441e862b', networks: [{ uuid: network.id }], availability_zone: 'zone-b' });
+      ids.push(created.id);
+    }
+    const exact = await nova.listServersDetail({ name: exactNameFilter(names[1]!) });
+    expect(exact.map((server) => server.id)).toEqual([ids[1]]);
+    const server = exact[0]!;
+    const ports = await client.network.ports.list({ device_id: server.id });
+    expect(ports.map((port) => port.device_owner)).toEqual(['compute:zone-b']);
+    expect(server.addresses[network.name]!.map((address) => address.addr)).toEqual([ports[0]!.fixed_ips[0]!.ip_address]);
+    expect([server.status, server['OS-EXT-AZ:availability_zone'], server.flavor.id]).toEqual(['ACTIVE', 'zone-b', '2']);
+
+    // Three servers two at a time: the client follows servers_links.
+    const paged = await nova.listServers({ name: `^node-${run}-` }, { pageSize: 2 });
+    expect(paged.map((entry) => entry.id).sort()).toEqual([...ids].sort());
+    expect((await nova.listServersDetail({ ip: `^${ports[0]!.fixed_ips[0]!.ip_address.replace(/\./g, '\\.')}$` })).map((entry) => entry.id)).toEqual([server.id]);
+
+    const interfaces = await nova.listInterfaces(server.id);
+    expect(interfaces.map((entry) => [entry.port_id, entry.net_id])).toEqual([[ports[0]!.id, network.id]]);
+    expect((await nova.getInterface(server.id, ports[0]!.id)).fixed_ips[0]!.subnet_id).toBe(subnet.id);
+
+    await nova.stopServer(server.id);
+    expect((await nova.getServer(server.id)).status).toBe('SHUTOFF');
+    expect((await nova.listServers({ name: `^node-${run}-`, status: 'SHUTOFF' })).map((entry) => entry.id)).toEqual([server.id]);
+    const conflict = await nova.stopServer(server.id).catch((error: unknown) => error);
+    expect(isOpenStackError(conflict, 'Conflict') && conflict.faultType).toBe('conflictingRequest');
+    await nova.startServer(server.id);
+
+    const withFlavor = await nova.withMicroversion('2.47').getServer(server.id);
+    expect([withFlavor.flavor.original_name, withFlavor.flavor.ram]).toEqual(['m1.small', 2048]);
+    const flavor = await nova.getFlavor('2');
+    expect(flavor.name).toBe('m1.small');
+    expect((await nova.listFlavors({}, { pageSize: 2 })).map((entry) => entry.id)).toEqual(['1', '2', '3', '4', '5']);
+    expect((await nova.listFlavorsDetail({ minRam: 8192 })).map((entry) => entry.name)).toEqual(['m1.large', 'm1.xlarge']);
+    expect(isOpenStackError(await nova.withMicroversion('2.90').getServer(server.id).catch((error: unknown) => error))).toBe(true);
+
+    for (const id of ids) await nova.deleteServer(id);
+    expect(isOpenStackError(await nova.getServer(ids[0]!).catch((error: unknown) => error), 'NotFound')).toBe(true);
+    expect(await client.network.ports.list({ device_id: ids[0]! })).toEqual([]);
+  }, 120_000);
 });
