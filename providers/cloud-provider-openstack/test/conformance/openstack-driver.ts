@@ -5,6 +5,8 @@
  * The driver seeds, through openstack-client-ts, a node network and subnet and a router with an
  * interface on it (the router of `[Route] router-id`); instances are Nova servers on that network,
  * and routes are read back from the router's extra routes. LoadBalancer is not registered yet.
+ * For benchmarks every service is reached through one URL (`openstack-catalog-router.ts`) that
+ * the counting proxy fronts.
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -14,7 +16,9 @@ import { fileURLToPath } from 'node:url';
 import { formatOpenStackProviderId } from '@ccm/cloud-provider-openstack';
 import { OPENSTACK_SERVICES_INSTALL_HINT, openStackServicesForTests, openStackServicesUnavailableReason, type TestServices } from '@ccm/openstack-services';
 import type {
+  BenchCcmOptions,
   CcmProcessSpec,
+  CloudEndpoint,
   CloudLoadBalancerView,
   CloudRouteView,
   DriverInstance,
@@ -23,11 +27,14 @@ import type {
   ProviderDriverCapabilities,
 } from '@ccm/testing/conformance';
 import { OpenStackClient, isOpenStackError } from 'openstack-client-ts';
+import { openStackOperationOf, startCatalogRouter, type CatalogRouter } from './openstack-catalog-router.js';
 
 export const OPENSTACK_CCM_BIN = fileURLToPath(new URL('../../dist/cloud-controller-manager/main.js', import.meta.url));
 
 /** The node subnet: outside the suite's cluster CIDR (10.244.0.0/16) and its foreign routes (192.168.x). */
 const NODE_CIDR = '10.250.0.0/24';
+/** Benchmarks: room for 4,000 servers. */
+export const BENCH_NODE_CIDR = '10.250.16.0/20';
 /** Next hops of injected routes to nodes that do not exist: on the node subnet (Neutron requires it), never given to a port. */
 const ORPHAN_NEXT_HOP_BASE = 240;
 const FLAVOR = { ref: '2', name: 'm1.small' } as const;
@@ -54,6 +61,13 @@ export class OpenStackDriver implements ProviderDriver {
   /** Injected routes to nodes that do not exist: destination -> the node name they claim. */
   readonly #orphanNextHops = new Map<string, string>();
   #run = `${process.pid}-${Date.now().toString(36)}`;
+  readonly #nodeCidr: string;
+  #router: CatalogRouter | undefined;
+  #benchCount = 0;
+
+  constructor(options: { nodeCidr?: string } = {}) {
+    this.#nodeCidr = options.nodeCidr ?? NODE_CIDR;
+  }
 
   async unavailableReason(): Promise<string | undefined> {
     return openStackServicesUnavailableReason() ?? (existsSync(OPENSTACK_CCM_BIN) ? undefined : `the OpenStack CCM is not built (${OPENSTACK_CCM_BIN} is missing)`);
@@ -72,11 +86,12 @@ export class OpenStackDriver implements ProviderDriver {
     this.#client = client;
     const network = await client.network.networks.create({ name: `ccm-conformance-nodes-${this.#run}` });
     this.#networkId = network.id;
-    const subnet = await client.network.subnets.create({ name: `ccm-conformance-nodes-${this.#run}`, network_id: network.id, ip_version: 4, cidr: NODE_CIDR, enable_dhcp: false });
+    const subnet = await client.network.subnets.create({ name: `ccm-conformance-nodes-${this.#run}`, network_id: network.id, ip_version: 4, cidr: this.#nodeCidr, enable_dhcp: false });
     this.#subnetId = subnet.id;
     const router = await client.network.routers.create({ name: `ccm-conformance-${this.#run}` });
     this.#routerId = router.id;
     await client.network.routers.addInterface(router.id, { subnet_id: subnet.id });
+    this.#router = await startCatalogRouter(services.authUrl);
     this.#directory = await mkdtemp(join(tmpdir(), 'ccm-e2e-openstack-'));
     this.#cloudConfigPath = join(this.#directory, 'cloud.conf');
     await writeFile(this.#cloudConfigPath, this.#cloudConf(), { mode: 0o600 });
@@ -95,6 +110,8 @@ export class OpenStackDriver implements ProviderDriver {
       if (this.#networkId !== '') await ignoreNotFound(client.network.networks.delete(this.#networkId));
     }
     this.#client = undefined;
+    await this.#router?.close();
+    this.#router = undefined;
     await this.#services?.close();
     this.#services = undefined;
     if (this.#directory !== undefined) await rm(this.#directory, { recursive: true, force: true });
@@ -102,11 +119,11 @@ export class OpenStackDriver implements ProviderDriver {
   }
 
   /** The services' admin user in its project, the region, and the seeded router. */
-  #cloudConf(): string {
+  #cloudConf(authUrl?: string): string {
     const services = this.#requireServices();
     return [
       '[Global]',
-      `auth-url = ${services.authUrl}`,
+      `auth-url = ${authUrl ?? services.authUrl}`,
       `username = ${services.username}`,
       `password = ${services.password}`,
       `user-domain-name = ${services.userDomainName}`,
@@ -124,6 +141,25 @@ export class OpenStackDriver implements ProviderDriver {
   ccmProcess(): CcmProcessSpec {
     if (this.#cloudConfigPath === undefined) throw new Error('OpenStackDriver.ccmProcess() called before start()');
     return { command: process.execPath, args: [OPENSTACK_CCM_BIN, '--cloud-provider=openstack', `--cloud-config=${this.#cloudConfigPath}`] };
+  }
+
+  /** Keystone and, through the rewritten catalog, every service at one URL. */
+  cloudEndpoint(): CloudEndpoint {
+    if (this.#router === undefined) throw new Error('OpenStackDriver.cloudEndpoint() called before start()');
+    return { url: this.#router.url, operationOf: openStackOperationOf };
+  }
+
+  /**
+   * The CCM against the benchmark's counting proxy: `auth-url` on the proxy, so that the catalog
+   * it gets back sends every service call through the proxy too. The provider has no lookup-policy
+   * or budget key in cloud.conf (upstream has neither), so both are ignored.
+   */
+  async benchCcmProcess(options: BenchCcmOptions): Promise<CcmProcessSpec> {
+    if (this.#directory === undefined) throw new Error('OpenStackDriver.benchCcmProcess() called before start()');
+    const keystonePath = new URL(this.#requireServices().authUrl).pathname.replace(/\/$/, '');
+    const path = join(this.#directory, `bench-cloud-${this.#benchCount++}.conf`);
+    await writeFile(path, this.#cloudConf(`${options.cloudUrl.replace(/\/$/, '')}${keystonePath}`), { mode: 0o600 });
+    return { command: process.execPath, args: [OPENSTACK_CCM_BIN, '--cloud-provider=openstack', `--cloud-config=${path}`] };
   }
 
   async createInstance(name: string): Promise<DriverInstance> {
@@ -183,7 +219,7 @@ export class OpenStackDriver implements ProviderDriver {
     const server = route.blackhole === true ? undefined : this.#servers.get(route.targetNodeName);
     let nexthop = server?.ip;
     if (nexthop === undefined) {
-      nexthop = `${NODE_CIDR.split('.').slice(0, 3).join('.')}.${ORPHAN_NEXT_HOP_BASE + (this.#orphanNextHops.size % 10)}`;
+      nexthop = `${this.#nodeCidr.split('.').slice(0, 3).join('.')}.${ORPHAN_NEXT_HOP_BASE + (this.#orphanNextHops.size % 10)}`;
       this.#orphanNextHops.set(route.destinationCidr, route.targetNodeName);
     }
     await this.#requireClient().network.routers.addExtraRoutes(this.#routerId, [{ destination: route.destinationCidr, nexthop }]);
