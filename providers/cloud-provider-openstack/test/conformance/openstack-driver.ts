@@ -39,6 +39,8 @@ export const BENCH_NODE_CIDR = '10.250.16.0/20';
 const ORPHAN_NEXT_HOP_BASE = 240;
 const FLAVOR = { ref: '2', name: 'm1.small' } as const;
 const AVAILABILITY_ZONE = 'nova';
+/** Any image ID: the Nova stand-in boots nothing (Glance is not among the services). */
+const IMAGE_REF = '70a599e0-31e7-49b7-b260-868f441e862b';
 
 interface SeededServer {
   id: string;
@@ -164,7 +166,7 @@ export class OpenStackDriver implements ProviderDriver {
 
   async createInstance(name: string): Promise<DriverInstance> {
     const client = this.#requireClient();
-    const created = await client.compute.createServer({ name, flavorRef: FLAVOR.ref, networks: [{ uuid: this.#networkId }], availability_zone: AVAILABILITY_ZONE });
+    const created = await client.compute.createServer({ name, imageRef: IMAGE_REF, flavorRef: FLAVOR.ref, networks: [{ uuid: this.#networkId }], availability_zone: AVAILABILITY_ZONE });
     const server = await client.compute.getServer(created.id);
     const ip = Object.values(server.addresses ?? {}).flat().find((address) => address.version === 4)?.addr;
     if (ip === undefined) throw new Error(`server ${name} (${created.id}) got no IPv4 address on the node network`);
