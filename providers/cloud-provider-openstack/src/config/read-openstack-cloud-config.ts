@@ -206,7 +206,9 @@ export function readOpenStackCloudConfig(
     else if (parsed > 0) requestTimeoutMs = parsed;
   }
 
-  if (problems.length > 0) throw new CloudConfigError(problems.sort((left, right) => (left.line ?? Infinity) - (right.line ?? Infinity)));
+  const byLine = (left: CloudConfigProblem, right: CloudConfigProblem): number => (left.line ?? Infinity) - (right.line ?? Infinity);
+  if (problems.length > 0) throw new CloudConfigError(problems.sort(byLine));
+  warnings.sort(byLine);
   const classes = new Map<string, LoadBalancerClassConfig>();
   for (const [name, values] of raw.loadBalancerClass) classes.set(name, { ...values });
   return {
