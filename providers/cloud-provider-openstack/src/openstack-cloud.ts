@@ -4,7 +4,8 @@
  * behind the port pipeline (`composeOpenStackPort`: retries of transient failures -> the one cloud
  * API budget -> the observer -> the SDK adapter), and the capabilities.
  *
- * Capabilities as upstream: InstancesV2 always; Routes when `[Route] router-id` is set;
+ * Capabilities as upstream: InstancesV2 always; LoadBalancer (Octavia) unless `[LoadBalancer]
+ * enabled = false` or `lb-version` is not `v2`; Routes when `[Route] router-id` is set;
  * Instances (v1), Zones and Clusters are not offered; `HasClusterID` is always true.
  *
  * The port pipeline, outside in: server and port lookup coalescers -> retries (5xx, transport,
@@ -21,18 +22,25 @@ import {
   type CloudProviderRegistry,
   type DefinedCloudProvider,
   type InstancesV2,
+  type LoadBalancer,
   type Routes,
 } from '@ccm/core/provider';
 import { DEFAULT_CLOUD_CONFIG_FILE_NAME, readOpenStackCloudConfig, type OpenStackCloudConfig, type ReadOpenStackCloudConfigOptions } from './config/read-openstack-cloud-config.js';
 import { NodeListDirectory } from './kube/node-addresses-directory.js';
 import { OpenStackInstances } from './openstack-instances.js';
+import { OpenStackLoadBalancers } from './openstack-load-balancers.js';
+import { loadBalancerSettingsFromConfig } from './operations/load-balancer/load-balancer-settings-from-config.js';
+import { OctaviaLoadBalancerOperations } from './operations/load-balancer/octavia-load-balancers.js';
+import { DEFAULT_PROVISIONING_WAIT, waitStepsFromEnvironment } from './operations/load-balancer/provisioning-wait.js';
 import { OpenStackRoutes } from './openstack-routes.js';
 import { InstanceLocator } from './operations/instance-locator.js';
 import { InstanceTypes } from './operations/instance-type.js';
 import { RouterRouteOperations } from './operations/router-routes.js';
 import { CoalescedServerLookup } from './operations/server-lookup.js';
 import type { ComputePort } from './ports/compute-port.js';
+import type { LoadBalancerNetworkPort } from './ports/load-balancer-network-port.js';
 import type { NetworkPort } from './ports/network-port.js';
+import type { OctaviaPort } from './ports/octavia-port.js';
 import { composeOpenStackPort, createOpenStackApiBudget, createOpenStackCloudApiObserver, type OpenStackApiBudgetOverrides, type OpenStackPortPipeline } from './ports/openstack-port-pipeline.js';
 import { createOpenStackSdkPorts, type OpenStackSdkPorts } from './ports/sdk/openstack-sdk-ports.js';
 import { OPENSTACK_PROVIDER_NAME, REGIONAL_PROVIDER_ID_ENVIRONMENT_VARIABLE } from './provider-id.js';
@@ -40,6 +48,9 @@ import { OPENSTACK_PROVIDER_NAME, REGIONAL_PROVIDER_ID_ENVIRONMENT_VARIABLE } fr
 export interface OpenStackPorts {
   compute: ComputePort;
   network: NetworkPort;
+  octavia: OctaviaPort;
+  /** Neutron as the load balancer uses it (floating IPs, the VIP port, subnets). */
+  loadBalancerNetwork: LoadBalancerNetworkPort;
 }
 
 /** Seams for tests and in-process runs against the services; production uses the defaults. */
@@ -66,6 +77,7 @@ export interface OpenStackCloudParts {
   /** `openstack://<region>/<id>` provider IDs (`OS_CCM_REGIONAL=true`). */
   regionalProviderIds: boolean;
   instancesV2: InstancesV2;
+  loadBalancer: LoadBalancer | undefined;
   routes: Routes | undefined;
   /** The nodes the routes read, attached to the shared Node informer in `initialize`. */
   nodes: NodeListDirectory;
@@ -77,6 +89,7 @@ export class OpenStackCloud implements CloudProvider {
   readonly apiBudget: CloudApiBudget;
   readonly ports: OpenStackPorts;
   readonly #instancesV2: InstancesV2;
+  readonly #loadBalancer: LoadBalancer | undefined;
   readonly #routes: Routes | undefined;
   readonly #nodes: NodeListDirectory;
 
@@ -85,6 +98,7 @@ export class OpenStackCloud implements CloudProvider {
     this.apiBudget = parts.apiBudget;
     this.ports = parts.ports;
     this.#instancesV2 = parts.instancesV2;
+    this.#loadBalancer = parts.loadBalancer;
     this.#routes = parts.routes;
     this.#nodes = parts.nodes;
   }
@@ -98,6 +112,11 @@ export class OpenStackCloud implements CloudProvider {
 
   instancesV2(): InstancesV2 {
     return this.#instancesV2;
+  }
+
+  /** `undefined` with `[LoadBalancer] enabled = false` or an `lb-version` other than `v2` (upstream). */
+  loadBalancer(): LoadBalancer | undefined {
+    return this.#loadBalancer;
   }
 
   /** `undefined` without `[Route] router-id` (upstream: no routes without a router). */
@@ -155,6 +174,8 @@ function createOpenStackCloudFromConfig(config: OpenStackCloudConfig, context: C
   const ports: OpenStackPorts = {
     compute: composeOpenStackPort(options.ports?.compute ?? sdkPorts().compute, 'compute', pipeline),
     network: composeOpenStackPort(options.ports?.network ?? sdkPorts().network, 'network', pipeline),
+    octavia: composeOpenStackPort(options.ports?.octavia ?? sdkPorts().octavia, 'loadbalancer', pipeline),
+    loadBalancerNetwork: composeOpenStackPort(options.ports?.loadBalancerNetwork ?? sdkPorts().loadBalancerNetwork, 'network', pipeline),
   };
   const regionalProviderIds = (options.environment ?? process.env)[REGIONAL_PROVIDER_ID_ENVIRONMENT_VARIABLE] === 'true';
 
@@ -183,6 +204,30 @@ function createOpenStackCloudFromConfig(config: OpenStackCloudConfig, context: C
     region: config.global.region,
     regionalProviderIds,
   });
+  const environment = options.environment ?? process.env;
+  const loadBalancerEnabled = config.loadBalancer.enabled && (config.loadBalancer.lbVersion === '' || config.loadBalancer.lbVersion === 'v2');
+  let loadBalancer: LoadBalancer | undefined;
+  if (loadBalancerEnabled) {
+    const { settings, warnings } = loadBalancerSettingsFromConfig(config.loadBalancer, environment);
+    for (const warning of warnings) logger.warn(warning);
+    logger.info('Octavia load balancers configured', {
+      provider: settings.provider,
+      floatingNetwork: settings.floatingNetworkId ?? '(none)',
+      internal: settings.internal,
+      createMonitor: settings.createMonitor,
+      serialApiCalls: settings.serialApiCalls,
+      vipPortMode: settings.vipPortMode,
+    });
+    loadBalancer = new OpenStackLoadBalancers(
+      new OctaviaLoadBalancerOperations({
+        octavia: ports.octavia,
+        network: ports.loadBalancerNetwork,
+        settings,
+        wait: { ...DEFAULT_PROVISIONING_WAIT, steps: waitStepsFromEnvironment(environment) },
+        logger,
+      }),
+    );
+  }
   const nodes = new NodeListDirectory();
   const routes =
     config.route.routerId === ''
@@ -195,5 +240,5 @@ function createOpenStackCloudFromConfig(config: OpenStackCloudConfig, context: C
           nodes,
           logger,
         });
-  return new OpenStackCloud({ config, apiBudget: budget, ports, regionalProviderIds, instancesV2, routes, nodes });
+  return new OpenStackCloud({ config, apiBudget: budget, ports, regionalProviderIds, instancesV2, loadBalancer, routes, nodes });
 }
