@@ -17,7 +17,7 @@ export function renderLoadBalancerReference(): string[] {
   return [
     '## Load balancers (Octavia)',
     '',
-    'One Octavia load balancer per Service, created in one fully populated call (listeners, default pools, members, health monitors), then kept equal to the Service by diffs; members change in one batch update per pool. A floating IP from the floating network goes on the VIP port unless the load balancer is internal.',
+    'One Octavia load balancer per Service, created in one fully populated call (listeners, default pools, members, health monitors; with `provider-requires-serial-api-calls`: created empty, then one call per child), then kept equal to the Service by diffs; members change in one batch update per pool (one by one in serial mode). A floating IP from the floating network goes on the VIP port unless the load balancer is internal.',
     '',
     '### Names and ownership',
     '',

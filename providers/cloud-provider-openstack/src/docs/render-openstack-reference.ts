@@ -14,6 +14,7 @@ import { MAX_NAMES_PER_SERVER_LIST, MAX_SERVERS_PER_PORT_LIST, SERVER_LOOKUP_COA
 import { OPENSTACK_API_BUDGET_DEFAULTS, OPENSTACK_RETRY_DEFAULTS } from '../ports/openstack-port-pipeline.js';
 import { OPENSTACK_USER_AGENT } from '../ports/sdk/openstack-sdk-client.js';
 import { REGIONAL_PROVIDER_ID_ENVIRONMENT_VARIABLE } from '../provider-id.js';
+import { renderLoadBalancerReference } from './render-load-balancer-reference.js';
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -66,6 +67,7 @@ export function renderOpenstackReference(): string {
     '| Interface | Status |',
     '| --- | --- |',
     `| InstancesV2 | supported: provider ID \`openstack:///<server ID>\` (\`openstack://<region>/<server ID>\` with \`${REGIONAL_PROVIDER_ID_ENVIRONMENT_VARIABLE}=true\`), addresses, flavor as instance type, availability zone, region; exists unless Nova answers 404; shut down when \`${SERVER_STATUS_SHUTOFF}\` |`,
+    '| LoadBalancer | supported unless `[LoadBalancer] enabled = false` (or `lb-version` is not `v2`): Octavia load balancers with a floating IP on the VIP port, see [Load balancers](#load-balancers-octavia) |',
     `| Routes | supported when \`[Route] router-id\` is set: extra routes on that router (\`${EXTENSION_EXTRAROUTE_ATOMIC}\`, else \`${EXTENSION_EXTRAROUTE}\`), the pod CIDR in the node port's allowed address pairs (\`${EXTENSION_ALLOWED_ADDRESS_PAIRS}\`) |`,
     '| Instances (v1), Zones, Clusters | not supported: as upstream, only InstancesV2 |',
     '| Instance metadata (config drive, metadata service) | not used: every answer comes from Nova and Neutron |',
@@ -106,6 +108,7 @@ export function renderOpenstackReference(): string {
     '| Zone | `OS-EXT-AZ:availability_zone`, made a valid label value (other characters become `-`) |',
     '| Route name | the destination CIDR; a route whose next hop is no node address is a blackhole targeting the next hop |',
     '',
+    ...renderLoadBalancerReference(),
     '## Cloud API budget and batching',
     '',
     `- One budget per provider: ${OPENSTACK_API_BUDGET_DEFAULTS.qps} requests/s, burst ${OPENSTACK_API_BUDGET_DEFAULTS.burst}, ${OPENSTACK_API_BUDGET_DEFAULTS.maxAttempts} attempts on throttling (HTTP 413/429), backoff from ${OPENSTACK_API_BUDGET_DEFAULTS.initialBackoffMs} ms to ${OPENSTACK_API_BUDGET_DEFAULTS.maxBackoffMs} ms.`,
