@@ -7,7 +7,8 @@
 import { describeLoadBalancerContract, type ContractFixture } from '@ccm/testing/contract';
 import { FakeCompute } from './fakes/fake-compute.js';
 import { FakeNetwork } from './fakes/fake-network.js';
-import { FakeLoadBalancerNetwork, FakeOctavia } from './fakes/fake-octavia.js';
+import { FakeLoadBalancerNetwork } from './fakes/fake-load-balancer-network.js';
+import { FakeOctavia } from './fakes/fake-octavia.js';
 import { cloudConf, createHarness } from './helpers.js';
 
 async function fixture(): Promise<ContractFixture> {

@@ -4,7 +4,8 @@ import { silentLogger, type Logger } from '@ccm/core/logging';
 import { OpenStackLoadBalancers } from '../src/openstack-load-balancers.js';
 import { OctaviaLoadBalancerOperations } from '../src/operations/load-balancer/octavia-load-balancers.js';
 import { DEFAULT_LOAD_BALANCER_SETTINGS, type LoadBalancerSettings } from '../src/operations/load-balancer/load-balancer-settings.js';
-import { FakeLoadBalancerNetwork, FakeOctavia } from './fakes/fake-octavia.js';
+import { FakeLoadBalancerNetwork } from './fakes/fake-load-balancer-network.js';
+import { FakeOctavia } from './fakes/fake-octavia.js';
 
 export const CLUSTER = 'kubernetes';
 export const NODE_SUBNET = { id: 'subnet-nodes', networkId: 'net-nodes', cidr: '10.0.0.0/24', ipVersion: 4 as const };
