@@ -3,8 +3,12 @@
  * from Debian's Zed packages started by `@ccm/openstack-services`, with its Nova stand-in
  * (registered in Keystone's catalog as `compute`; a server's ports are real Neutron ports).
  * The driver seeds, through openstack-client-ts, a node network and subnet and a router with an
- * interface on it (the router of `[Route] router-id`); instances are Nova servers on that network,
- * and routes are read back from the router's extra routes. LoadBalancer is not registered yet.
+ * interface on it (the router of `[Route] router-id`), and an external network (the router's
+ * gateway, the `floating-network-id`); instances are Nova servers on that network, and routes are
+ * read back from the router's extra routes. Load balancers are real Octavia load balancers; that
+ * Octavia runs the amphora provider with noop drivers, so the CCM runs with
+ * `OCCM_RESERVE_VIP_PORT=true` and `provider-requires-serial-api-calls = true` (the provider's
+ * docs/testing.md says why), and the driver reads them back through openstack-client-ts.
  * For benchmarks every service is reached through one URL (`openstack-catalog-router.ts`) that
  * the counting proxy fronts.
  */
@@ -14,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatOpenStackProviderId } from '@ccm/cloud-provider-openstack';
+import type { LoadBalancer as OctaviaLoadBalancer } from 'openstack-client-ts';
 import { OPENSTACK_SERVICES_INSTALL_HINT, openStackServicesForTests, openStackServicesUnavailableReason, type TestServices } from '@ccm/openstack-services';
 import type {
   BenchCcmOptions,
@@ -38,6 +43,12 @@ export const BENCH_NODE_CIDR = '10.250.16.0/20';
 /** Next hops of injected routes to nodes that do not exist: on the node subnet (Neutron requires it), never given to a port. */
 const ORPHAN_NEXT_HOP_BASE = 240;
 const FLAVOR = { ref: '2', name: 'm1.small' } as const;
+/** The external network's subnet: where floating IPs come from. */
+const FLOATING_CIDR = '172.29.0.0/24';
+/** `--cluster-name` (the suite passes none: core's default). */
+const CLUSTER_NAME = 'kubernetes';
+/** Upstream's annotation for an internal load balancer. */
+const INTERNAL_ANNOTATION = 'service.beta.kubernetes.io/openstack-internal-load-balancer';
 const AVAILABILITY_ZONE = 'nova';
 /** Any image ID: the Nova stand-in boots nothing (Glance is not among the services). */
 const IMAGE_REF = '70a599e0-31e7-49b7-b260-868f441e862b';
@@ -50,7 +61,13 @@ interface SeededServer {
 
 export class OpenStackDriver implements ProviderDriver {
   readonly name = 'openstack';
-  readonly capabilities: ProviderDriverCapabilities = { loadBalancer: false, routes: true, blackholeRoutes: true };
+  readonly capabilities: ProviderDriverCapabilities = {
+    loadBalancer: true,
+    routes: true,
+    blackholeRoutes: true,
+    internalLoadBalancer: { annotations: { [INTERNAL_ANNOTATION]: 'true' } },
+    externalTrafficPolicyLocal: true,
+  };
   readonly installHint = `${OPENSTACK_SERVICES_INSTALL_HINT}; build the CCM (npx -y pnpm@10.34.8 build)`;
   #services: TestServices | undefined;
   #client: OpenStackClient | undefined;
@@ -59,6 +76,7 @@ export class OpenStackDriver implements ProviderDriver {
   #networkId = '';
   #subnetId = '';
   #routerId = '';
+  #externalNetworkId = '';
   readonly #servers = new Map<string, SeededServer>();
   /** Injected routes to nodes that do not exist: destination -> the node name they claim. */
   readonly #orphanNextHops = new Map<string, string>();
@@ -90,7 +108,11 @@ export class OpenStackDriver implements ProviderDriver {
     this.#networkId = network.id;
     const subnet = await client.network.subnets.create({ name: `ccm-conformance-nodes-${this.#run}`, network_id: network.id, ip_version: 4, cidr: this.#nodeCidr, enable_dhcp: false });
     this.#subnetId = subnet.id;
-    const router = await client.network.routers.create({ name: `ccm-conformance-${this.#run}` });
+    // Floating IPs need the external network reachable from the node subnet: the router's gateway.
+    const external = await client.network.networks.create({ name: `ccm-conformance-public-${this.#run}`, 'router:external': true });
+    this.#externalNetworkId = external.id;
+    await client.network.subnets.create({ name: `ccm-conformance-public-${this.#run}`, network_id: external.id, ip_version: 4, cidr: FLOATING_CIDR, enable_dhcp: false });
+    const router = await client.network.routers.create({ name: `ccm-conformance-${this.#run}`, external_gateway_info: { network_id: external.id } });
     this.#routerId = router.id;
     await client.network.routers.addInterface(router.id, { subnet_id: subnet.id });
     this.#router = await startCatalogRouter(services.authUrl);
@@ -104,12 +126,22 @@ export class OpenStackDriver implements ProviderDriver {
     if (client !== undefined) {
       for (const server of this.#servers.values()) await ignoreNotFound(client.compute.deleteServer(server.id));
       this.#servers.clear();
+      // What a failed run may have left of the load balancers, so that the networks can go.
+      for (const loadBalancer of await this.#loadBalancers()) {
+        await ignoreNotFound(client.loadBalancer.loadBalancers.delete(loadBalancer.id, undefined, { cascade: true }));
+        await client.loadBalancer.loadBalancers.waitForStatus(loadBalancer.id, 'DELETED', { initialDelayMs: 500 }).catch(() => undefined);
+      }
+      if (this.#externalNetworkId !== '') {
+        for (const floating of await client.network.floatingIps.list({ floating_network_id: this.#externalNetworkId })) await ignoreNotFound(client.network.floatingIps.delete(floating.id));
+      }
+      for (const port of await this.#vipPorts()) await ignoreNotFound(client.network.ports.delete(port.id));
       if (this.#routerId !== '') {
         await ignoreNotFound(client.network.routers.setRoutes(this.#routerId, []));
         await ignoreNotFound(client.network.routers.removeInterface(this.#routerId, { subnet_id: this.#subnetId }));
         await ignoreNotFound(client.network.routers.delete(this.#routerId));
       }
       if (this.#networkId !== '') await ignoreNotFound(client.network.networks.delete(this.#networkId));
+      if (this.#externalNetworkId !== '') await ignoreNotFound(client.network.networks.delete(this.#externalNetworkId));
     }
     this.#client = undefined;
     await this.#router?.close();
@@ -137,12 +169,19 @@ export class OpenStackDriver implements ProviderDriver {
       '[Route]',
       `router-id = ${this.#routerId}`,
       '',
+      '[LoadBalancer]',
+      `subnet-id = ${this.#subnetId}`,
+      `floating-network-id = ${this.#externalNetworkId}`,
+      'create-monitor = true',
+      // The noop-driver Octavia leaves the children of a fully populated create PENDING_CREATE.
+      'provider-requires-serial-api-calls = true',
+      '',
     ].join('\n');
   }
 
   ccmProcess(): CcmProcessSpec {
     if (this.#cloudConfigPath === undefined) throw new Error('OpenStackDriver.ccmProcess() called before start()');
-    return { command: process.execPath, args: [OPENSTACK_CCM_BIN, '--cloud-provider=openstack', `--cloud-config=${this.#cloudConfigPath}`] };
+    return { command: process.execPath, args: [OPENSTACK_CCM_BIN, '--cloud-provider=openstack', `--cloud-config=${this.#cloudConfigPath}`], env: CCM_ENVIRONMENT };
   }
 
   /** Keystone and, through the rewritten catalog, every service at one URL. */
@@ -161,7 +200,7 @@ export class OpenStackDriver implements ProviderDriver {
     const keystonePath = new URL(this.#requireServices().authUrl).pathname.replace(/\/$/, '');
     const path = join(this.#directory, `bench-cloud-${this.#benchCount++}.conf`);
     await writeFile(path, this.#cloudConf(`${options.cloudUrl.replace(/\/$/, '')}${keystonePath}`), { mode: 0o600 });
-    return { command: process.execPath, args: [OPENSTACK_CCM_BIN, '--cloud-provider=openstack', `--cloud-config=${path}`] };
+    return { command: process.execPath, args: [OPENSTACK_CCM_BIN, '--cloud-provider=openstack', `--cloud-config=${path}`], env: CCM_ENVIRONMENT };
   }
 
   async createInstance(name: string): Promise<DriverInstance> {
@@ -195,8 +234,43 @@ export class OpenStackDriver implements ProviderDriver {
     this.#servers.delete(instance.nodeName);
   }
 
-  async readLoadBalancer(_service: { namespace: string; name: string; uid: string }): Promise<CloudLoadBalancerView> {
-    throw new Error('the OpenStack conformance driver does not register LoadBalancer yet (capabilities.loadBalancer is false)');
+  /**
+   * The Service's load balancer (`kube_service_<cluster>_<namespace>_<name>`): its listeners'
+   * ports, its pool's member names (the node names), internal when no floating IP is on the port
+   * holding its VIP, and the node port its health monitor probes (a member's monitor port, else
+   * its traffic port).
+   */
+  async readLoadBalancer(service: { namespace: string; name: string; uid: string }): Promise<CloudLoadBalancerView> {
+    const client = this.#requireClient();
+    const name = `kube_service_${CLUSTER_NAME}_${service.namespace}_${service.name}`;
+    const [loadBalancer] = (await client.loadBalancer.loadBalancers.list({ name })).filter((candidate) => candidate.provisioning_status !== 'DELETED' && candidate.provisioning_status !== 'PENDING_DELETE');
+    if (loadBalancer === undefined) return { exists: false, backendNodeNames: [], ports: [] };
+    const listeners = await client.loadBalancer.listeners.list({ loadbalancer_id: loadBalancer.id });
+    const pools = await client.loadBalancer.pools.list({ loadbalancer_id: loadBalancer.id });
+    const members = pools[0] === undefined ? [] : await client.loadBalancer.pools.listMembers(pools[0].id);
+    const vipPorts = (await client.network.ports.list({ fixed_ips: [`ip_address=${loadBalancer.vip_address}`] })).filter((port) => port.fixed_ips.some((fixed) => fixed.subnet_id === loadBalancer.vip_subnet_id));
+    const floating = vipPorts.length === 0 ? [] : await client.network.floatingIps.list({ port_id: vipPorts.map((port) => port.id) });
+    const monitored = pools[0]?.healthmonitor_id !== null && pools[0]?.healthmonitor_id !== undefined;
+    const probed = members[0] === undefined ? undefined : (members[0].monitor_port ?? members[0].protocol_port);
+    return {
+      exists: true,
+      backendNodeNames: [...new Set(members.map((member) => member.name))].sort(),
+      ports: [...new Set(listeners.map((listener) => listener.protocol_port))].sort((a, b) => a - b),
+      internal: floating.length === 0,
+      ...(monitored && probed !== undefined ? { healthCheckNodePort: probed } : {}),
+    };
+  }
+
+  /** Load balancers with their VIP on this run's node subnet. */
+  async #loadBalancers(): Promise<OctaviaLoadBalancer[]> {
+    if (this.#subnetId === '') return [];
+    return (await this.#requireClient().loadBalancer.loadBalancers.list({ vip_subnet_id: this.#subnetId })).filter((candidate) => candidate.provisioning_status !== 'DELETED');
+  }
+
+  /** The VIP ports the CCM reserved (`vip_kube_service_...`) on this run's node network. */
+  async #vipPorts(): Promise<Array<{ id: string; name: string }>> {
+    if (this.#networkId === '') return [];
+    return (await this.#requireClient().network.ports.list({ network_id: this.#networkId })).filter((port) => (port.name ?? '').startsWith('vip_kube_service_'));
   }
 
   /** The router's extra routes; the target is the server holding the next hop, else the node name an injected route claimed (a blackhole). */
@@ -209,11 +283,17 @@ export class OpenStackDriver implements ProviderDriver {
     });
   }
 
-  /** Routes to servers this driver created. */
+  /** Routes to servers this driver created; load balancers, floating IPs and reserved VIP ports the CCM made. */
   async leakedResources(): Promise<string[]> {
+    const client = this.#requireClient();
     const ours = new Set([...this.#servers.values()].map((server) => server.ip));
-    const router = await this.#requireClient().network.routers.get(this.#routerId);
-    return (router.routes ?? []).filter((route) => ours.has(route.nexthop)).map((route) => `route ${route.destination} via ${route.nexthop}`);
+    const router = await client.network.routers.get(this.#routerId);
+    return [
+      ...(router.routes ?? []).filter((route) => ours.has(route.nexthop)).map((route) => `route ${route.destination} via ${route.nexthop}`),
+      ...(await this.#loadBalancers()).map((loadBalancer) => `load balancer ${loadBalancer.name} (${loadBalancer.provisioning_status})`),
+      ...(await client.network.floatingIps.list({ floating_network_id: this.#externalNetworkId })).map((floating) => `floating IP ${floating.floating_ip_address}`),
+      ...(await this.#vipPorts()).map((port) => `port ${port.name}`),
+    ];
   }
 
   /** A route to a live server's IP, or (blackhole, or a node this driver never created) to an unused IP of the node subnet. */
@@ -259,5 +339,8 @@ async function ignoreNotFound(call: Promise<unknown>): Promise<void> {
     if (!isOpenStackError(error, 'NotFound')) throw error;
   }
 }
+
+/** The CCM's environment: the noop network driver of these services makes no VIP port (docs/testing.md). */
+const CCM_ENVIRONMENT: Record<string, string> = { OCCM_RESERVE_VIP_PORT: 'true' };
 
 export const openStackDriver = new OpenStackDriver();
