@@ -47,8 +47,3 @@ export const vipPortName = (lbName: string): string => cutTo255(`vip_${lbName}`)
 export function vipPortDescription(clusterName: string, service: ServiceIdentity): string {
   return `VIP port for Kubernetes external service ${service.namespace}/${service.name} from cluster ${clusterName}`;
 }
-
-/** Upstream `getSecurityGroupName`: `lb-sg-<uid>-<namespace>-<name>`, cut to 255. */
-export function securityGroupName(uid: string, service: ServiceIdentity): string {
-  return cutTo255(`lb-sg-${uid}-${service.namespace}-${service.name}`);
-}

@@ -61,6 +61,12 @@ describe('buildLoadBalancerSpec', () => {
     expect(monitored.ports[0]!.healthMonitor).toMatchObject({ type: 'HTTP', urlPath: '/healthz', httpMethod: 'GET', expectedCodes: '200' });
   });
 
+  it('the OVN provider has no HTTP monitors: ETP Local keeps a TCP monitor on the traffic port', () => {
+    const spec = buildLoadBalancerSpec(service({}, { externalTrafficPolicy: 'Local', healthCheckNodePort: 32100 }), 'c', { ...DEFAULT_LOAD_BALANCER_SETTINGS, provider: 'ovn', createMonitor: true });
+    expect(spec.healthCheckNodePort).toBeUndefined();
+    expect(spec.ports[0]!.healthMonitor?.type).toBe('TCP');
+  });
+
   it('the source-ranges annotation applies when the spec field is empty', () => {
     expect(buildLoadBalancerSpec(service({ 'service.beta.kubernetes.io/load-balancer-source-ranges': '10.0.0.0/8, 2001:db8::/32' }), 'c', DEFAULT_LOAD_BALANCER_SETTINGS).ports[0]!.listener.allowedCidrs).toEqual(['10.0.0.0/8', '2001:db8::/32']);
     expect(buildLoadBalancerSpec(service({ 'service.beta.kubernetes.io/load-balancer-source-ranges': '10.0.0.0/8' }, { loadBalancerSourceRanges: ['192.168.1.0/24'] }), 'c', DEFAULT_LOAD_BALANCER_SETTINGS).ports[0]!.listener.allowedCidrs).toEqual(['192.168.1.0/24']);

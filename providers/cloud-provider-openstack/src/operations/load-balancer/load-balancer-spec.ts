@@ -114,7 +114,9 @@ export function buildLoadBalancerSpec(service: V1Service, clusterName: string, s
     if (!SUPPORTED_PROTOCOLS.has(protocol)) throw invalidField('spec.ports[].protocol', protocol, 'Octavia listeners support TCP, UDP and SCTP');
   }
   const local = service.spec?.externalTrafficPolicy === 'Local';
-  const healthCheckNodePort = local && monitorEnabled && (service.spec?.healthCheckNodePort ?? 0) > 0 ? service.spec?.healthCheckNodePort : undefined;
+  // Upstream `canUseHTTPMonitor`: the OVN provider has no HTTP monitors, so no probe of the healthCheckNodePort.
+  const httpMonitors = settings.provider !== 'ovn';
+  const healthCheckNodePort = local && monitorEnabled && httpMonitors && (service.spec?.healthCheckNodePort ?? 0) > 0 ? service.spec?.healthCheckNodePort : undefined;
 
   const seen = new Set<string>();
   const ports = servicePorts.map((port, index): PortPlan => {
