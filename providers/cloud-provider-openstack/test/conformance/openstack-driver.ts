@@ -45,8 +45,6 @@ const ORPHAN_NEXT_HOP_BASE = 240;
 const FLAVOR = { ref: '2', name: 'm1.small' } as const;
 /** The external network's subnet: where floating IPs come from. */
 const FLOATING_CIDR = '172.29.0.0/24';
-/** `--cluster-name` (the suite passes none: core's default). */
-const CLUSTER_NAME = 'kubernetes';
 /** Upstream's annotation for an internal load balancer. */
 const INTERNAL_ANNOTATION = 'service.beta.kubernetes.io/openstack-internal-load-balancer';
 const AVAILABILITY_ZONE = 'nova';
@@ -235,15 +233,16 @@ export class OpenStackDriver implements ProviderDriver {
   }
 
   /**
-   * The Service's load balancer (`kube_service_<cluster>_<namespace>_<name>`): its listeners'
+   * The Service's load balancer: on this run's node subnet, described `Kubernetes external service
+   * <namespace>/<name> from cluster <cluster>` (the suite chooses `--cluster-name`): its listeners'
    * ports, its pool's member names (the node names), internal when no floating IP is on the port
    * holding its VIP, and the node port its health monitor probes (a member's monitor port, else
    * its traffic port).
    */
   async readLoadBalancer(service: { namespace: string; name: string; uid: string }): Promise<CloudLoadBalancerView> {
     const client = this.#requireClient();
-    const name = `kube_service_${CLUSTER_NAME}_${service.namespace}_${service.name}`;
-    const [loadBalancer] = (await client.loadBalancer.loadBalancers.list({ name })).filter((candidate) => candidate.provisioning_status !== 'DELETED' && candidate.provisioning_status !== 'PENDING_DELETE');
+    const description = `Kubernetes external service ${service.namespace}/${service.name} from cluster `;
+    const [loadBalancer] = (await this.#loadBalancers()).filter((candidate) => candidate.name.startsWith('kube_service_') && candidate.description.startsWith(description) && candidate.provisioning_status !== 'PENDING_DELETE');
     if (loadBalancer === undefined) return { exists: false, backendNodeNames: [], ports: [] };
     const listeners = await client.loadBalancer.listeners.list({ loadbalancer_id: loadBalancer.id });
     const pools = await client.loadBalancer.pools.list({ loadbalancer_id: loadBalancer.id });
