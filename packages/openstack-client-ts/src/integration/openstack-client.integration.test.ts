@@ -4,8 +4,8 @@
  * created, read, updated where the CCM updates it, and deleted. Fails under CI=true when the services cannot start.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openStackServicesForTests, type TestServices } from '@ccm/openstack-services';
-import { openStackServicesSuite } from '@ccm/openstack-services/suite';
+import { OpenStackCli, openStackServicesForTests, type TestServices } from '@ccm/openstack-services';
+import { openStackCliSuite, openStackServicesSuite } from '@ccm/openstack-services/suite';
 import { OpenStackClient, type OpenStackClientOptions } from '../openstack-client.js';
 import { isOpenStackError } from '../openstack-error.js';
 import type { Network, Subnet } from '../network/neutron-types.js';
@@ -244,4 +244,73 @@ openStackServicesSuite('openstack-client-ts against real OpenStack services', ()
     expect(isOpenStackError(await nova.getServer(ids[0]!).catch((error: unknown) => error), 'NotFound')).toBe(true);
     expect(await client.network.ports.list({ device_id: ids[0]! })).toEqual([]);
   }, 120_000);
+
+  openStackCliSuite('the openstack CLI reads back what openstack-client-ts made', () => {
+    it('a server, a port with a floating IP, a router extra route, a load balancer with listener, pool and member', async () => {
+      const cli = new OpenStackCli(services);
+      const nova = client.compute;
+      const created = await nova.createServer({ name: `cli-node-${run}`, flavorRef: '2', imageRef: '70a599e0-31e7-49b7-b260-868f441e862b', networks: [{ uuid: network.id }], availability_zone: 'zone-c' });
+      const [serverPort] = await client.network.ports.list({ device_id: created.id });
+      const port = await client.network.ports.create({ network_id: network.id, name: `cli-vip-${run}` });
+      // The subnet reaches the external network through the router: floating IPs can then attach.
+      const router = await client.network.routers.create({ name: `cli-router-${run}`, external_gateway_info: { network_id: external.id } });
+      await client.network.routers.addInterface(router.id, { subnet_id: subnet.id });
+      const floating = await client.network.floatingIps.create({ floating_network_id: external.id, port_id: port.id });
+      await client.network.routers.addExtraRoutes(router.id, [{ destination: '10.244.7.0/24', nexthop: serverPort!.fixed_ips[0]!.ip_address }]);
+      const octavia = client.loadBalancer;
+      const lbName = `kube_service_kubernetes_default_cli${run}`;
+      const lb = await octavia.loadBalancers.create({
+        name: lbName,
+        vip_subnet_id: subnet.id,
+        vip_address: port.fixed_ips[0]!.ip_address,
+        listeners: [{ name: `listener_0_${lbName}`, protocol: 'TCP', protocol_port: 443, default_pool: { name: `pool_0_${lbName}`, protocol: 'TCP', lb_algorithm: 'ROUND_ROBIN', members: [{ name: `cli-node-${run}`, address: serverPort!.fixed_ips[0]!.ip_address, protocol_port: 30443, subnet_id: subnet.id }] } }],
+      });
+      await octavia.loadBalancers.waitForStatus(lb.id, 'ACTIVE', { initialDelayMs: 500 });
+
+      // Independent reads side by side (each CLI run spends seconds starting Python).
+      const [server, listed, floatingShown, portShown, routerShown, lbShown, listeners, pools] = await Promise.all([
+        cli.json<Record<string, unknown>>(['server', 'show', created.id]),
+        cli.json<{ ID: string; Status: string }[]>(['server', 'list', '-n', '--name', `^cli-node-${run}$`]),
+        cli.json<Record<string, unknown>>(['floating', 'ip', 'show', floating.id]),
+        cli.json<Record<string, unknown>>(['port', 'show', serverPort!.id]),
+        cli.json<{ routes: unknown }>(['router', 'show', router.id]),
+        cli.json<Record<string, unknown>>(['loadbalancer', 'show', lb.id]),
+        cli.json<{ id: string; name: string; protocol_port: number }[]>(['loadbalancer', 'listener', 'list', '--loadbalancer', lb.id]),
+        cli.json<{ id: string; name: string }[]>(['loadbalancer', 'pool', 'list', '--loadbalancer', lb.id]),
+      ]);
+      expect([server['name'], server['status'], server['flavor'], server['OS-EXT-AZ:availability_zone']]).toEqual([`cli-node-${run}`, 'ACTIVE', 'm1.small (2)', 'zone-c']);
+      expect(server['addresses']).toEqual({ [network.name]: [serverPort!.fixed_ips[0]!.ip_address] });
+      expect(listed.map((entry) => [entry.ID, entry.Status])).toEqual([[created.id, 'ACTIVE']]);
+      expect([floatingShown['port_id'], floatingShown['fixed_ip_address'], floatingShown['floating_ip_address']]).toEqual([port.id, port.fixed_ips[0]!.ip_address, floating.floating_ip_address]);
+      expect([portShown['device_id'], portShown['device_owner']]).toEqual([created.id, 'compute:zone-c']);
+      expect(routerShown.routes).toEqual([{ destination: '10.244.7.0/24', nexthop: serverPort!.fixed_ips[0]!.ip_address }]);
+      expect([lbShown['name'], lbShown['provisioning_status'], lbShown['vip_address'], lbShown['vip_subnet_id']]).toEqual([lbName, 'ACTIVE', port.fixed_ips[0]!.ip_address, subnet.id]);
+      const [listener] = listeners;
+      const [pool] = pools;
+      expect([listener?.name, listener?.protocol_port, pool?.name]).toEqual([`listener_0_${lbName}`, 443, `pool_0_${lbName}`]);
+      const [listenerShown, poolShown, members] = await Promise.all([
+        cli.json<Record<string, unknown>>(['loadbalancer', 'listener', 'show', listener!.id]),
+        cli.json<Record<string, unknown>>(['loadbalancer', 'pool', 'show', pool!.id]),
+        cli.json<{ name: string; address: string; protocol_port: number }[]>(['loadbalancer', 'member', 'list', pool!.id]),
+      ]);
+      expect(listenerShown['default_pool_id']).toBe(pool!.id);
+      expect([poolShown['lb_algorithm'], poolShown['protocol']]).toEqual(['ROUND_ROBIN', 'TCP']);
+      expect(members.map((member) => [member.name, member.address, member.protocol_port])).toEqual([[`cli-node-${run}`, serverPort!.fixed_ips[0]!.ip_address, 30443]]);
+
+      // A failing command is an error naming the command, with the password nowhere in it.
+      const missing = await cli.json(['loadbalancer', 'show', 'no-such-lb']).catch((error: unknown) => error as Error);
+      expect(String(missing)).toMatch(/openstack loadbalancer show no-such-lb -f json failed/);
+      expect(String(missing)).not.toContain(services.password);
+
+      await octavia.loadBalancers.delete(lb.id, undefined, { cascade: true });
+      await octavia.loadBalancers.waitForStatus(lb.id, 'DELETED', { initialDelayMs: 500 });
+      await client.network.floatingIps.delete(floating.id);
+      await client.network.ports.delete(port.id);
+      await client.network.routers.setRoutes(router.id, []);
+      await client.network.routers.removeInterface(router.id, { subnet_id: subnet.id });
+      await client.network.routers.delete(router.id);
+      await nova.deleteServer(created.id);
+      expect(await cli.json<unknown[]>(['server', 'list', '-n', '--name', `^cli-node-${run}$`])).toEqual([]);
+    }, 420_000);
+  });
 });

@@ -18,7 +18,8 @@ export type NovaRouteName =
   | 'interfaces.get'
   | 'flavors.list'
   | 'flavors.detail'
-  | 'flavors.get';
+  | 'flavors.get'
+  | 'flavors.extraSpecs';
 
 export interface NovaRoute {
   name: NovaRouteName;
@@ -48,6 +49,7 @@ export const NOVA_ROUTES: readonly NovaRoute[] = [
   { name: 'flavors.list', method: 'GET', path: '/v2.1/flavors', authenticated: true, responseSample: 'flavors/flavors-list-resp.json.tpl' },
   { name: 'flavors.detail', method: 'GET', path: '/v2.1/flavors/detail', authenticated: true, responseSample: 'flavors/flavors-detail-resp.json.tpl' },
   { name: 'flavors.get', method: 'GET', path: '/v2.1/flavors/{id}', authenticated: true, responseSample: 'flavors/flavor-get-resp.json.tpl' },
+  { name: 'flavors.extraSpecs', method: 'GET', path: '/v2.1/flavors/{id}/os-extra_specs', authenticated: true, responseSample: 'flavor-extra-specs/flavor-extra-specs-list-resp.json.tpl' },
 ];
 
 export interface RouteMatch {
