@@ -103,7 +103,7 @@ openStackServicesSuite('openstack-services: real Keystone, Neutron and Octavia',
     }
     expect(status).toBe('ACTIVE');
     expect((await call('DELETE', `${octavia}/v2/lbaas/loadbalancers/${id}?cascade=true`)).status).toBe(204);
-  }, 60_000);
+  }, 120_000);
 
   it('Nova stand-in: create, get, list with filters, stop/start, delete, with real Neutron ports', async () => {
     const nova = endpoint('compute');
@@ -144,11 +144,11 @@ openStackServicesSuite('openstack-services: real Keystone, Neutron and Octavia',
     expect((await call('DELETE', `${nova}/servers/${id}`)).status).toBe(204);
     expect((await call('GET', `${nova}/servers/${id}`)).json).toEqual({ itemNotFound: { code: 404, message: `Instance ${id} could not be found.` } });
     expect((await call('GET', `${neutron}/v2.0/ports?device_id=${id}`)).json['ports']).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 
   it('Nova stand-in: 401 without a token Keystone accepts, unknown routes refused', async () => {
     const nova = endpoint('compute');
-    for (const headers of [{}, { 'X-Auth-Token': 'not-a-token' }]) {
+    for (const headers of [{}, { 'X-Auth-Token': 'not-a-token' }] as Record<string, string>[]) {
       const response = await fetch(`${nova}/servers`, { headers });
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toContain('Keystone uri=');
@@ -196,7 +196,7 @@ openStackServicesSuite('openstack-services: real Keystone, Neutron and Octavia',
     expect((await call('GET', `${nova}/servers?marker=not-a-server`)).json['badRequest']!['message']).toBe('marker [not-a-server] not found');
     expect((await call('GET', `${nova}/servers?deleted=true`)).status).toBe(400);
     for (const id of ids) expect((await call('DELETE', `${nova}/servers/${id}`)).status).toBe(204);
-  }, 60_000);
+  }, 120_000);
 
   novaApiSamplesSuite("Nova stand-in answers against python3-nova's API samples", () => {
     const directory = novaApiSamplesDirectory();
@@ -235,7 +235,7 @@ openStackServicesSuite('openstack-services: real Keystone, Neutron and Octavia',
       const neutron = endpoint('network');
       const network = await call('POST', `${neutron}/v2.0/networks`, { network: { name: 'private', project_id: projectId } });
       await call('POST', `${neutron}/v2.0/subnets`, { subnet: { network_id: network.json['network']!['id'], cidr: '192.168.1.0/24', ip_version: 4, project_id: projectId } });
-    });
+    }, 120_000);
 
     it('version documents (GET / and GET /v2.1/)', async () => {
       const nova = endpoint('compute');
@@ -245,7 +245,7 @@ openStackServicesSuite('openstack-services: real Keystone, Neutron and Octavia',
       const version = await fetch(`${nova}/`);
       expect(version.status).toBe(200);
       expectLike(await version.json(), 'versions/v21-version-get-resp.json.tpl', { major: 2, minor: 1 });
-    });
+    }, 120_000);
 
     it('POST /servers with each request sample up to 2.47, answered like the response sample', async () => {
       const nova = endpoint('compute');
@@ -266,7 +266,7 @@ openStackServicesSuite('openstack-services: real Keystone, Neutron and Octavia',
       }
       const ports = (await call('GET', `${endpoint('network')}/v2.0/ports?device_id=${server}`)).json['ports'] as unknown as { id: string }[];
       port = ports[0]!.id;
-    });
+    }, 120_000);
 
     it('GET /servers, /servers/detail (a full page, with servers_links) and /servers/{id} at each sampled microversion', async () => {
       const nova = endpoint('compute');
@@ -282,7 +282,7 @@ openStackServicesSuite('openstack-services: real Keystone, Neutron and Octavia',
           expectLike(listed.json, sample, version);
         }
       }
-    });
+    }, 120_000);
 
     it('os-interface list and show, flavors list, detail and get, flavor extra specs', async () => {
       const nova = endpoint('compute');
@@ -295,13 +295,13 @@ openStackServicesSuite('openstack-services: real Keystone, Neutron and Octavia',
         expectLike((await inProject('GET', `${nova}/flavors/1`, version)).json, 'flavors/flavor-get-resp.json.tpl', version);
       }
       expectLike((await inProject('GET', `${nova}/flavors/1/os-extra_specs`, base)).json, 'flavor-extra-specs/flavor-extra-specs-list-resp.json.tpl', base);
-    });
+    }, 120_000);
 
     afterAll(async () => {
       const nova = endpoint('compute');
       for (const entry of ((await inProject('GET', `${nova}/servers`, { major: 2, minor: 1 })).json['servers'] as unknown as { id: string }[] | undefined) ?? []) {
         await inProject('DELETE', `${nova}/servers/${entry.id}`, { major: 2, minor: 1 });
       }
-    });
+    }, 120_000);
   });
 });

@@ -311,6 +311,6 @@ openStackServicesSuite('openstack-client-ts against real OpenStack services', ()
       await client.network.routers.delete(router.id);
       await nova.deleteServer(created.id);
       expect(await cli.json<unknown[]>(['server', 'list', '-n', '--name', `^cli-node-${run}$`])).toEqual([]);
-    }, 300_000);
+    }, 420_000);
   });
 });

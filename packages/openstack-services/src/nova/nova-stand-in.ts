@@ -13,13 +13,16 @@ import type { AdminCredentials } from '../keystone-catalog.js';
 import { KeystoneTokenValidator, type ValidatedToken } from './keystone-token-validator.js';
 import { NeutronForNova, NeutronRefused, type NeutronPort } from './neutron-for-nova.js';
 import { NovaFault, novaFaultBody } from './nova-fault.js';
-import { DEFAULT_FLAVORS, flavorDetailView, flavorIdOfReference, flavorSummaryView, type FlavorRecord } from './nova-flavors.js';
+import { DEFAULT_FLAVORS, flavorDetailView, flavorSummaryView, type FlavorRecord } from './nova-flavors.js';
 import { Links } from './nova-links.js';
-import { atLeast, formatMicroversion, microversionHeaders, NOVA_MAXIMUM_MICROVERSION, NOVA_MINIMUM_MICROVERSION, requestedMicroversion, type Microversion } from './nova-microversion.js';
+import { microversionHeaders, requestedMicroversion, type Microversion } from './nova-microversion.js';
+import { readServerNetworking, type ServerNetworking } from './nova-server-networking.js';
+import { versionDocument, versionsDocument } from './nova-versions.js';
 import { findRoute, type RouteMatch } from './nova-routes.js';
 import type { ServerRecord } from './nova-server-record.js';
+import { parseServerCreateRequest, type NetworkChoice, type NetworkRequest } from './nova-server-create-request.js';
 import { page, queryServers } from './nova-server-query.js';
-import { serverDetailView, serverSummaryView, type ServerAddress } from './nova-server-view.js';
+import { serverDetailView, serverSummaryView } from './nova-server-view.js';
 
 export interface NovaStandInOptions {
   /** Keystone (v3 URL) and the admin the stand-in validates tokens and calls Neutron as. */
@@ -55,10 +58,6 @@ interface Answer {
   headers?: Record<string, string>;
 }
 
-const SERVER_CREATE_KEYS = new Set([
-  'name', 'imageRef', 'flavorRef', 'networks', 'availability_zone', 'metadata', 'security_groups', 'key_name', 'user_data',
-  'accessIPv4', 'accessIPv6', 'OS-DCF:diskConfig', 'min_count', 'max_count', 'return_reservation_id', 'config_drive', 'personality', 'adminPass', 'description',
-]);
 
 export async function startNovaStandIn(options: NovaStandInOptions): Promise<NovaStandIn> {
   const tokens = new KeystoneTokenValidator(options.keystone);
@@ -76,31 +75,7 @@ export async function startNovaStandIn(options: NovaStandInOptions): Promise<Nov
     return server;
   };
 
-  /** Network name -> addresses of each server, from its Neutron ports and their floating IPs. */
-  const addressesOf = async (records: readonly ServerRecord[]): Promise<Map<string, { addresses: Record<string, ServerAddress[]>; ports: NeutronPort[] }>> => {
-    const ports = await neutron.portsOfDevices(records.map((record) => record.id));
-    const networkNames = new Map((await neutron.networks([...new Set(ports.map((port) => port.network_id))])).map((network) => [network.id, network.name]));
-    const floating = await neutron.floatingIpsOfPorts(ports.map((port) => port.id));
-    const result = new Map<string, { addresses: Record<string, ServerAddress[]>; ports: NeutronPort[] }>();
-    for (const record of records) {
-      const own = ports.filter((port) => port.device_id === record.id);
-      // Ports attached at create first, in their order, as Nova's network info cache keeps them.
-      own.sort((left, right) => indexOr(record.portIds, left.id) - indexOr(record.portIds, right.id));
-      const addresses: Record<string, ServerAddress[]> = {};
-      for (const port of own) {
-        const name = networkNames.get(port.network_id) || port.network_id;
-        const list = (addresses[name] ??= []);
-        for (const fixed of port.fixed_ips) {
-          list.push({ version: fixed.ip_address.includes(':') ? 6 : 4, addr: fixed.ip_address, 'OS-EXT-IPS:type': 'fixed', 'OS-EXT-IPS-MAC:mac_addr': port.mac_address });
-        }
-        for (const address of floating.filter((candidate) => candidate.port_id === port.id)) {
-          list.push({ version: address.floating_ip_address.includes(':') ? 6 : 4, addr: address.floating_ip_address, 'OS-EXT-IPS:type': 'floating', 'OS-EXT-IPS-MAC:mac_addr': port.mac_address });
-        }
-      }
-      result.set(record.id, { addresses, ports: own });
-    }
-    return result;
-  };
+  const addressesOf = (records: readonly ServerRecord[]): Promise<Map<string, ServerNetworking>> => readServerNetworking(neutron, records);
 
   const detail = async (records: readonly ServerRecord[], context: RequestContext): Promise<Record<string, unknown>[]> => {
     const addresses = await addressesOf(records);
@@ -119,7 +94,7 @@ export async function startNovaStandIn(options: NovaStandInOptions): Promise<Nov
     const all = [...servers.values()];
     // The ip/ip6 filters need the addresses of every candidate.
     const needsAddresses = context.query.has('ip') || context.query.has('ip6');
-    const known = needsAddresses ? await addressesOf(all) : new Map<string, { addresses: Record<string, ServerAddress[]> }>();
+    const known = needsAddresses ? await addressesOf(all) : new Map<string, ServerNetworking>();
     const result = queryServers(all, context.query, context.token, (server) => Object.values(known.get(server.id)?.addresses ?? {}).flatMap((entries) => entries.map((entry) => entry.addr)));
     const body: Record<string, unknown> = {
       servers: detailed ? await detail(result.servers, context) : result.servers.map((record) => serverSummaryView(record, links)),
@@ -129,109 +104,80 @@ export async function startNovaStandIn(options: NovaStandInOptions): Promise<Nov
   };
 
   const createServer_ = async (context: RequestContext): Promise<Answer> => {
-    const request = objectField(context.body, 'server', 'Invalid input for field/attribute server.');
-    for (const key of Object.keys(request)) {
-      if (!SERVER_CREATE_KEYS.has(key) || (key === 'description' && !atLeast(context.version, '2.19'))) {
-        throw new NovaFault(400, `Invalid input for field/attribute server. Value: ${JSON.stringify(request)}. Additional properties are not allowed ('${key}' was unexpected)`);
-      }
-    }
-    const name = request['name'];
-    if (typeof name !== 'string' || name.trim() === '' || name.length > 255) throw new NovaFault(400, "Invalid input for field/attribute name. Value: " + String(name) + '. It must be a non-empty string of at most 255 characters');
-    const flavorRef = request['flavorRef'];
-    if (typeof flavorRef !== 'string' && typeof flavorRef !== 'number') throw new NovaFault(400, "Invalid input for field/attribute server. 'flavorRef' is a required property");
-    const flavor = flavors.find((candidate) => candidate.id === flavorIdOfReference(String(flavorRef)));
-    if (flavor === undefined) throw new NovaFault(400, `Flavor ${flavorIdOfReference(String(flavorRef))} could not be found.`);
-    const imageRef = request['imageRef'];
-    if (typeof imageRef !== 'string' || imageRef === '') throw new NovaFault(400, 'Block Device Mapping is Invalid: Boot sequence for the instance and image/block device mapping combination is not valid.');
-    for (const count of ['min_count', 'max_count']) {
-      if (request[count] !== undefined && Number(request[count]) !== 1) throw new NovaFault(400, `The Nova stand-in creates one server per request (${count} ${String(request[count])})`);
-    }
-    const metadata = request['metadata'] ?? {};
-    if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata) || Object.values(metadata).some((value) => typeof value !== 'string')) {
-      throw new NovaFault(400, 'Invalid input for field/attribute metadata. Value: ' + JSON.stringify(metadata) + '. Metadata values must be strings');
-    }
-    const zone = typeof request['availability_zone'] === 'string' && request['availability_zone'] !== '' ? request['availability_zone'] : defaultZone;
-    const groups = request['security_groups'];
-    const securityGroups = Array.isArray(groups) ? groups.map((group) => String((group as { name?: unknown }).name ?? '')).filter((group) => group !== '') : ['default'];
+    const request = parseServerCreateRequest(context.body, context.version, flavors, defaultZone);
     const id = randomUUID();
     const now = new Date();
     instanceCounter += 1;
     const record: ServerRecord = {
       id,
-      name,
+      name: request.name,
       projectId: context.token.projectId,
       userId: context.token.userId,
-      flavorId: flavor.id,
-      imageId: imageRef.includes('/') ? imageRef.slice(imageRef.lastIndexOf('/') + 1) : imageRef,
-      availabilityZone: zone,
+      flavorId: request.flavor.id,
+      imageId: request.imageId,
+      availabilityZone: request.availabilityZone,
       host: computeHost,
       vmState: 'active',
       created: now,
       updated: now,
       launchedAt: now,
-      metadata: { ...(metadata as Record<string, string>) },
-      description: typeof request['description'] === 'string' ? request['description'] : null,
-      keyName: typeof request['key_name'] === 'string' ? request['key_name'] : null,
-      securityGroups,
-      accessIPv4: typeof request['accessIPv4'] === 'string' ? request['accessIPv4'] : '',
-      accessIPv6: typeof request['accessIPv6'] === 'string' ? request['accessIPv6'] : '',
+      metadata: request.metadata,
+      description: request.description,
+      keyName: request.keyName,
+      securityGroups: request.securityGroups,
+      accessIPv4: request.accessIPv4,
+      accessIPv6: request.accessIPv6,
       tags: [],
       reservationId: `r-${randomBytes(4).toString('hex')}`,
       instanceName: `instance-${instanceCounter.toString(16).padStart(8, '0')}`,
-      userData: typeof request['user_data'] === 'string' ? request['user_data'] : null,
+      userData: request.userData,
       createdPortIds: [],
       portIds: [],
     };
-    await attachNetworks(record, request['networks'], context);
+    await attachNetworks(record, request.networks, context.token);
     servers.set(id, record);
     const self = links.resource('servers', id);
     return {
       status: 202,
       headers: { Location: self[0]!.href },
-      body: { server: { id, links: self, 'OS-DCF:diskConfig': 'MANUAL', adminPass: randomBytes(9).toString('base64url'), security_groups: securityGroups.map((group) => ({ name: group })) } },
+      body: { server: { id, links: self, 'OS-DCF:diskConfig': 'MANUAL', adminPass: randomBytes(9).toString('base64url'), security_groups: request.securityGroups.map((group) => ({ name: group })) } },
     };
   };
 
-  /** The create request's `networks`: a port per `{uuid}` (created) or `{port}` (attached). */
-  const attachNetworks = async (record: ServerRecord, networks: unknown, context: RequestContext): Promise<void> => {
-    let requested: { uuid?: string; port?: string; fixed_ip?: string }[];
-    if (networks === 'none' && atLeast(context.version, '2.37')) return;
-    if (networks === 'auto' && atLeast(context.version, '2.37')) networks = undefined;
-    else if (networks === undefined && atLeast(context.version, '2.37')) throw new NovaFault(400, "Invalid input for field/attribute server. 'networks' is a required property");
-    if (networks === undefined) {
+  /** A port per listed network (created) or port (attached); `auto`: the project's only network. */
+  const attachNetworks = async (record: ServerRecord, choice: NetworkChoice, token: ValidatedToken): Promise<void> => {
+    if (choice.kind === 'none') return;
+    let requested: NetworkRequest[];
+    if (choice.kind === 'auto') {
       // Nova picks the only network the project may use, and refuses to guess among several.
       const candidates = await neutron.networksForProject(record.projectId);
       if (candidates.length > 1) throw new NovaFault(409, 'Multiple possible networks found, use a Network ID to be more specific.');
-      requested = candidates.map((network) => ({ uuid: network.id }));
-    } else if (Array.isArray(networks)) {
-      requested = networks as { uuid?: string; port?: string; fixed_ip?: string }[];
+      requested = candidates.map((network) => ({ network: network.id }));
     } else {
-      throw new NovaFault(400, `Invalid input for field/attribute networks. Value: ${JSON.stringify(networks)}.`);
+      requested = choice.networks;
     }
     try {
       for (const entry of requested) {
         const binding = { device_id: record.id, device_owner: `compute:${record.availabilityZone}`, 'binding:host_id': record.host };
-        if (typeof entry.port === 'string' && entry.port !== '') {
+        if ('port' in entry) {
           const port = await neutron.port(entry.port);
-          if (port === undefined || (!context.token.admin && (port.project_id ?? port.tenant_id) !== record.projectId)) throw new NovaFault(400, `Port ${entry.port} could not be found.`);
+          if (port === undefined || (!token.admin && (port.project_id ?? port.tenant_id) !== record.projectId)) throw new NovaFault(400, `Port ${entry.port} could not be found.`);
           if (port.device_id !== '') throw new NovaFault(409, `Port ${entry.port} is still in use.`);
           await neutron.updatePort(port.id, binding);
           record.portIds.push(port.id);
-        } else if (typeof entry.uuid === 'string' && entry.uuid !== '') {
-          const network = await neutron.network(entry.uuid);
-          if (network === undefined || (!context.token.admin && network.shared !== true && (network.project_id ?? network.tenant_id) !== record.projectId)) {
-            throw new NovaFault(400, `Network ${entry.uuid} could not be found.`);
+        } else {
+          const network = await neutron.network(entry.network);
+          if (network === undefined || (!token.admin && network.shared !== true && (network.project_id ?? network.tenant_id) !== record.projectId)) {
+            throw new NovaFault(400, `Network ${entry.network} could not be found.`);
           }
           const port = await neutron.createPort({
             network_id: network.id,
             project_id: record.projectId,
             ...binding,
-            ...(typeof entry.fixed_ip === 'string' ? { fixed_ips: [{ ip_address: entry.fixed_ip }] } : {}),
+            ...(entry.fixedIp === undefined ? {} : { fixed_ips: [{ ip_address: entry.fixedIp }] }),
           });
           record.createdPortIds.push(port.id);
           record.portIds.push(port.id);
-        } else {
-          throw new NovaFault(400, `Invalid input for field/attribute networks. Value: ${JSON.stringify(entry)}. A network needs "uuid" or "port"`);
         }
       }
     } catch (error) {
@@ -326,19 +272,6 @@ export async function startNovaStandIn(options: NovaStandInOptions): Promise<Nov
     return { status: 200, body };
   };
 
-  const versionDocument = (): Record<string, unknown> => ({
-    id: 'v2.1',
-    status: 'CURRENT',
-    version: formatMicroversion(NOVA_MAXIMUM_MICROVERSION),
-    min_version: formatMicroversion(NOVA_MINIMUM_MICROVERSION),
-    updated: '2013-07-23T11:33:21Z',
-    links: [
-      { href: `${links.versioned}/`, rel: 'self' },
-      { href: 'http://docs.openstack.org/', rel: 'describedby', type: 'text/html' },
-    ],
-    'media-types': [{ base: 'application/json', type: 'application/vnd.openstack.compute+json;version=2.1' }],
-  });
-
   const handle = async (incoming: IncomingMessage): Promise<Answer> => {
     const url = new URL(incoming.url ?? '/', 'http://stand-in');
     const path = url.pathname.replace(/\/{2,}/g, '/');
@@ -347,21 +280,18 @@ export async function startNovaStandIn(options: NovaStandInOptions): Promise<Nov
       return lookup.pathKnown ? { status: 405, body: novaFaultBody(405, 'The method specified is not allowed for this resource.') } : { status: 404, body: novaFaultBody(404, 'The resource could not be found.') };
     }
     const match = lookup.found;
-    if (match.route.name === 'versions') {
-      return {
-        status: 300,
-        body: {
-          versions: [
-            { id: 'v2.0', status: 'SUPPORTED', version: '', min_version: '', updated: '2011-01-21T11:33:21Z', links: [{ href: `${links.bookmarkBase}/v2/`, rel: 'self' }] },
-            { ...versionDocument(), links: [{ href: `${links.versioned}/`, rel: 'self' }], 'media-types': undefined },
-          ].map(withoutUndefined),
-        },
-      };
-    }
-    if (match.route.name === 'version') return { status: 200, body: { version: versionDocument() } };
+    // The version documents need no token, as Nova's.
+    if (match.route.name === 'versions') return { status: 300, body: versionsDocument(links) };
+    if (match.route.name === 'version') return { status: 200, body: { version: versionDocument(links) } };
 
     const subjectToken = incoming.headers['x-auth-token'];
-    const token = typeof subjectToken === 'string' && subjectToken !== '' ? await tokens.validate(subjectToken) : undefined;
+    let token: ValidatedToken | undefined;
+    try {
+      token = typeof subjectToken === 'string' && subjectToken !== '' ? await tokens.validate(subjectToken) : undefined;
+    } catch (error) {
+      // As keystonemiddleware: Keystone unreachable is the service unavailable, not a bad token.
+      throw new NovaFault(503, `The server is currently unavailable: Keystone did not validate the token (${(error as Error).message})`);
+    }
     if (token === undefined) {
       return {
         status: 401,
@@ -424,20 +354,8 @@ export async function startNovaStandIn(options: NovaStandInOptions): Promise<Nov
   };
 }
 
-function indexOr(list: readonly string[], id: string): number {
-  const index = list.indexOf(id);
-  return index < 0 ? list.length : index;
-}
 
-function withoutUndefined(value: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined));
-}
 
-function objectField(body: unknown, key: string, message: string): Record<string, unknown> {
-  const value = body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[key] : undefined;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new NovaFault(400, message);
-  return value as Record<string, unknown>;
-}
 
 function readBody(incoming: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -27,11 +27,6 @@ export interface NeutronPort {
   portSecurityEnabled: boolean;
 }
 
-export interface NeutronNetwork {
-  id: string;
-  name: string;
-}
-
 export interface NeutronRoute {
   destination: string;
   nexthop: string;
@@ -52,8 +47,6 @@ export interface PortFilter {
 
 export interface NetworkPort {
   listPorts(filter: PortFilter, options?: CallOptions): Promise<NeutronPort[]>;
-  /** `GET /v2.0/networks?id=...`: the networks with these IDs that exist. */
-  listNetworks(networkIds: readonly string[], options?: CallOptions): Promise<NeutronNetwork[]>;
   /** Replaces the allowed address pairs of a port. */
   updatePortAllowedAddressPairs(portId: string, pairs: readonly NeutronAllowedAddressPair[], options?: CallOptions): Promise<NeutronPort>;
   getRouter(routerId: string, options?: CallOptions): Promise<NeutronRouter>;

@@ -1,12 +1,12 @@
 /**
  * An in-memory NetworkPort with Neutron's semantics the operations rely on: port filters (values
- * of one field ORed, fields ANDed, `fixed_ips` by address), networks by ID, routers with their
+ * of one field ORed, fields ANDed, `fixed_ips` by address), routers with their
  * extra routes (`add_extraroutes` ignores routes already there, `remove_extraroutes` ignores
  * missing ones, PUT replaces the list; NotFound for a missing router), allowed address pairs
  * rejected on ports without port security (Conflict, as Neutron's `AddressPairAndPortSecurityRequired`),
  * and the extension list. It logs every call and lets a test inject failures.
  */
-import type { NetworkPort, NeutronAllowedAddressPair, NeutronNetwork, NeutronPort, NeutronRoute, NeutronRouter, PortFilter } from '../../src/ports/network-port.js';
+import type { NetworkPort, NeutronAllowedAddressPair, NeutronPort, NeutronRoute, NeutronRouter, PortFilter } from '../../src/ports/network-port.js';
 import { FakeCalls, fakeError } from './fake-errors.js';
 
 type Method = keyof NetworkPort;
@@ -15,18 +15,11 @@ const sameRoute = (left: NeutronRoute, right: NeutronRoute): boolean => left.des
 
 export class FakeNetwork extends FakeCalls<Method> implements NetworkPort {
   readonly ports = new Map<string, NeutronPort>();
-  readonly networks = new Map<string, NeutronNetwork>();
   readonly routers = new Map<string, { id: string; routes: NeutronRoute[] }>();
   extensionAliases: string[] = ['extraroute', 'extraroute-atomic', 'allowed-address-pairs'];
   /** The device IDs asked for by each `listPorts` call with a device filter. */
   readonly deviceLists: string[][] = [];
   #nextId = 1;
-
-  addNetwork(name: string, id = `net-${name}`): NeutronNetwork {
-    const network = { id, name };
-    this.networks.set(id, network);
-    return network;
-  }
 
   addPort(port: Partial<NeutronPort> & { networkId: string; deviceId: string; fixedIps: NeutronPort['fixedIps'] }): NeutronPort {
     const full: NeutronPort = {
@@ -53,11 +46,6 @@ export class FakeNetwork extends FakeCalls<Method> implements NetworkPort {
       .filter((port) => filter.networkIds === undefined || filter.networkIds.includes(port.networkId))
       .filter((port) => filter.ipAddresses === undefined || port.fixedIps.some((fixedIp) => filter.ipAddresses?.includes(fixedIp.ipAddress)))
       .map((port) => structuredClone(port));
-  }
-
-  async listNetworks(networkIds: readonly string[]): Promise<NeutronNetwork[]> {
-    this.enter('listNetworks');
-    return networkIds.flatMap((id) => (this.networks.has(id) ? [{ ...(this.networks.get(id) as NeutronNetwork) }] : []));
   }
 
   async updatePortAllowedAddressPairs(portId: string, pairs: readonly NeutronAllowedAddressPair[]): Promise<NeutronPort> {

@@ -34,11 +34,6 @@ export function createSdkNetworkPort(neutron: NeutronClient): NetworkPort {
   const listOptions = (options: CallOptions | undefined): { signal?: AbortSignal } => (options?.signal === undefined ? {} : { signal: options.signal });
   return {
     listPorts: (filter, options) => callOpenStack('network.listPorts', async () => (await neutron.ports.list(portQuery(filter), listOptions(options))).map(toNeutronPort)),
-    listNetworks: (networkIds, options) =>
-      callOpenStack('network.listNetworks', async () => {
-        if (networkIds.length === 0) return [];
-        return (await neutron.networks.list({ id: networkIds }, listOptions(options))).map((network) => ({ id: network.id, name: network.name }));
-      }),
     updatePortAllowedAddressPairs: (portId, pairs, options) =>
       callOpenStack('network.updatePortAllowedAddressPairs', async () =>
         toNeutronPort(
