@@ -71,7 +71,7 @@ export function createHarness(overrides: Partial<LoadBalancerSettings> = {}, opt
     octavia,
     network,
     settings: { ...DEFAULT_LOAD_BALANCER_SETTINGS, floatingNetworkId: PUBLIC_NETWORK, ...overrides },
-    wait: { steps: 10, initialDelayMs: 1000, factor: 1.2, sleep: async (ms) => void sleeps.push(ms) },
+    wait: { quickChecks: 0, quickDelayMs: 250, steps: 10, initialDelayMs: 1000, factor: 1.2, sleep: async (ms) => void sleeps.push(ms) },
     logger,
   });
   return { octavia, network, operations, loadBalancers: new OpenStackLoadBalancers(operations), nodes, sleeps, warnings };

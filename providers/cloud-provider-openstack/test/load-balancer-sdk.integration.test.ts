@@ -77,7 +77,7 @@ openStackServicesSuite('OpenStack load balancer through the SDK adapters against
       octavia: counting(createSdkOctaviaPort(client.loadBalancer), changes),
       network: createSdkLoadBalancerNetworkPort(client.network),
       settings: { ...DEFAULT_LOAD_BALANCER_SETTINGS, floatingNetworkId: external.id, createMonitor: true, vipPortMode: 'reserved' as const, serialApiCalls: true },
-      wait: { steps: 30, initialDelayMs: 500, factor: 1.2, sleep: abortableSleep },
+      wait: { quickChecks: 3, quickDelayMs: 250, steps: 30, initialDelayMs: 500, factor: 1.2, sleep: abortableSleep },
       logger,
     };
     operations = new OctaviaLoadBalancerOperations(context);

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { isPermanentInvalidInput, isInvalidInput } from '@ccm/core/provider';
+import { silentLogger } from '@ccm/core/logging';
 import { isOpenStackErrorKind } from '../src/errors.js';
 import { CLUSTER, createHarness, makeNode, makeService, NODE_SUBNET, PUBLIC_NETWORK } from './load-balancer-harness.js';
 
@@ -67,6 +68,18 @@ describe('OpenStack load balancer: create and converge', () => {
     octavia.pendingReads = 3;
     await loadBalancers.ensureLoadBalancer(CLUSTER, makeService(), nodes);
     expect(sleeps).toEqual([1000, 1200, 1440]);
+  });
+
+  it('checks quickly (250 ms apart) before upstream\'s schedule when configured so', async () => {
+    const { octavia, network, nodes } = createHarness();
+    const sleeps: number[] = [];
+    const { OctaviaLoadBalancerOperations } = await import('../src/operations/load-balancer/octavia-load-balancers.js');
+    const { DEFAULT_LOAD_BALANCER_SETTINGS } = await import('../src/operations/load-balancer/load-balancer-settings.js');
+    const { DEFAULT_PROVISIONING_WAIT } = await import('../src/operations/load-balancer/provisioning-wait.js');
+    const operations = new OctaviaLoadBalancerOperations({ octavia, network, settings: { ...DEFAULT_LOAD_BALANCER_SETTINGS, floatingNetworkId: PUBLIC_NETWORK }, wait: { ...DEFAULT_PROVISIONING_WAIT, sleep: async (ms) => void sleeps.push(ms) }, logger: silentLogger });
+    octavia.pendingReads = 5;
+    await operations.ensure(CLUSTER, makeService(), nodes);
+    expect(sleeps).toEqual([250, 250, 250, 1000, 1200]);
   });
 
   it('gives up after the configured steps with a retryable Unavailable error', async () => {

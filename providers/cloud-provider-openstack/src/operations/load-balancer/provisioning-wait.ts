@@ -1,7 +1,8 @@
 /**
  * Waiting for Octavia's provisioning status (upstream `waitLoadbalancerActive`: check, then 1 s
  * growing by 1.2 per step, 23 steps by default, about 5.4 minutes; env `OCCM_WAIT_LB_ACTIVE_STEPS`
- * changes the steps). Octavia refuses every change while a load balancer is PENDING_*, so each
+ * changes the steps). Before upstream's schedule come a few quick checks (250 ms apart): most
+ * changes of a child finish in well under a second, and every change waits for the previous one. Octavia refuses every change while a load balancer is PENDING_*, so each
  * change waits for ACTIVE first. ERROR is a `ProvisioningFailed` error (not retryable as such: the
  * next sync deletes the broken load balancer and creates it again); still PENDING_* after the last
  * step is `Unavailable` (retryable).
@@ -11,6 +12,9 @@ import type { CallOptions } from '../../ports/call-options.js';
 import type { OctaviaLoadBalancer, OctaviaPort } from '../../ports/octavia-port.js';
 
 export interface ProvisioningWaitSettings {
+  /** Checks `quickDelayMs` apart before the upstream schedule starts (not counted in `steps`). */
+  quickChecks: number;
+  quickDelayMs: number;
   steps: number;
   initialDelayMs: number;
   factor: number;
@@ -37,7 +41,7 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
   });
 }
 
-export const DEFAULT_PROVISIONING_WAIT: ProvisioningWaitSettings = { steps: DEFAULT_WAIT_STEPS, initialDelayMs: 1000, factor: 1.2, sleep: abortableSleep };
+export const DEFAULT_PROVISIONING_WAIT: ProvisioningWaitSettings = { quickChecks: 3, quickDelayMs: 250, steps: DEFAULT_WAIT_STEPS, initialDelayMs: 1000, factor: 1.2, sleep: abortableSleep };
 
 /** The steps from `OCCM_WAIT_LB_ACTIVE_STEPS` (a positive integer), else the default. */
 export function waitStepsFromEnvironment(environment: Readonly<Record<string, string | undefined>>): number {
@@ -55,6 +59,13 @@ async function poll<T>(
 ): Promise<T> {
   let delay = settings.initialDelayMs;
   let last = 'unknown';
+  for (let quick = 0; quick < settings.quickChecks; quick++) {
+    const outcome = await read();
+    if (outcome.done) return outcome.value;
+    last = outcome.status;
+    if (last === 'ERROR') break;
+    await settings.sleep(settings.quickDelayMs, options?.signal);
+  }
   for (let step = 0; step < settings.steps; step++) {
     const outcome = await read();
     if (outcome.done) return outcome.value;
