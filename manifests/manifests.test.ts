@@ -327,7 +327,7 @@ type CloudConfigReader = (text: string, fileName: string, environment: Record<st
 
 /** Reads an overlay's example cloud-config with its provider's reader; returns the warnings (problems throw). */
 async function readCloudConfigWithProvider(overlay: string, text: string, fileName: string): Promise<unknown[]> {
-  const readerNames: Record<string, string> = { sandbox: 'readSandboxCloudConfig', aws: 'readAwsCloudConfig', vsphere: 'readVsphereConfig', gcp: 'readGceCloudConfig', azure: 'readAzureCloudConfig' };
+  const readerNames: Record<string, string> = { sandbox: 'readSandboxCloudConfig', aws: 'readAwsCloudConfig', vsphere: 'readVsphereConfig', gcp: 'readGceCloudConfig', azure: 'readAzureCloudConfig', openstack: 'readOpenStackCloudConfig' };
   const readerName = readerNames[overlay];
   if (readerName === undefined) throw new Error(`no cloud-config reader known for the overlay ${overlay}: add it to readCloudConfigWithProvider`);
   if (overlay === 'vsphere' && !existsSync(join(repositoryRoot, 'providers', 'cloud-provider-vsphere', 'src', 'index.ts'))) {
@@ -338,7 +338,9 @@ async function readCloudConfigWithProvider(overlay: string, text: string, fileNa
   }
   const reader = (await importProvider(overlay))[readerName] as CloudConfigReader | undefined;
   if (typeof reader !== 'function') throw new Error(`providers/cloud-provider-${overlay} does not export ${readerName}(text, fileName)`);
-  return reader(text, fileName, {}).warnings;
+  // OpenStack: the overlay's cloud.conf reads its credentials from clouds.yaml (a Secret mounted at /etc/openstack); read the example instead.
+  const readerOptions: Record<string, unknown> = overlay === 'openstack' ? { environment: { OS_CLIENT_CONFIG_FILE: join(manifestsDirectory, 'openstack', 'clouds.yaml.example') } } : {};
+  return reader(text, fileName, readerOptions as Record<string, string>).warnings;
 }
 
 /** `| core | `nodes` | `get`, `list` | ... |` rows of the table under "## The base ClusterRole". */

@@ -24,7 +24,7 @@ describe('parseBenchArguments', () => {
     [['--latency-ms'], '--latency-ms needs a value'],
     [['--bogus', '1'], 'unknown flag --bogus'],
     [['node-stom'], 'unknown scenario "node-stom" (one of node-storm, service-storm, steady-state)'],
-    [['--provider', 'nimbus'], '--provider must be one of sandbox, aws, vsphere, azure, gcp, got "nimbus"'],
+    [['--provider', 'nimbus'], '--provider must be one of sandbox, aws, vsphere, azure, gcp, openstack, got "nimbus"'],
     [['--provider'], '--provider needs a value'],
     [['service-storm', '--provider', 'aws'], '--provider aws runs node-storm only, not service-storm'],
     [['node-storm', '--provider', 'vsphere', '--latency-ms', '5'], "--latency-ms applies to the sandbox cloud only; vsphere's simulator answers at its own pace"],

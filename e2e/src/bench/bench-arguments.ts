@@ -47,7 +47,7 @@ Scenarios (default: all three at their target sizes):
                   (defaults --nodes 5000 --latency-ms 100 --period-seconds 20 --reference-nodes 100)
 
 Flags:
-  --provider NAME           sandbox (default), aws, vsphere, azure or gcp; all but sandbox run node-storm only
+  --provider NAME           sandbox (default), aws, vsphere, azure, gcp or openstack; all but sandbox run node-storm only
                             (default --nodes 1000 --reference-nodes 100; no --latency-ms, --rate)
   --nodes N                 nodes (node-storm, steady-state; service-storm: nodes behind each LB)
   --services N              LoadBalancer services (service-storm)

@@ -5,7 +5,7 @@
 import type { CcmProcessSpec } from '@ccm/testing/conformance';
 import type { CcmPolicy } from './ccm-policies.js';
 
-export const BENCH_PROVIDERS = ['sandbox', 'aws', 'vsphere', 'azure', 'gcp'] as const;
+export const BENCH_PROVIDERS = ['sandbox', 'aws', 'vsphere', 'azure', 'gcp', 'openstack'] as const;
 export type BenchProvider = (typeof BENCH_PROVIDERS)[number];
 
 /** A cloud instance as the kubelet of its node sees it. */

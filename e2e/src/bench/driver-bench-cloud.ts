@@ -10,6 +10,7 @@ import { AwsDriver } from '@ccm/cloud-provider-aws/conformance';
 import { VsphereDriver } from '@ccm/cloud-provider-vsphere/conformance';
 import { AzureDriver } from '@ccm/cloud-provider-azure/conformance';
 import { GcpDriver } from '@ccm/cloud-provider-gcp/conformance';
+import { BENCH_NODE_CIDR, OpenStackDriver } from '@ccm/cloud-provider-openstack/conformance';
 import type { CcmProcessSpec, DriverInstance, ProviderDriver } from '@ccm/testing/conformance';
 import type { BenchCloud, BenchInstance, BenchProvider, CloudCallTotals } from './bench-cloud.js';
 import { benchNodeName } from './bench-objects.js';
@@ -31,6 +32,9 @@ export function benchDriver(provider: Exclude<BenchProvider, 'sandbox'>): Provid
       return new AzureDriver();
     case 'gcp':
       return new GcpDriver();
+    case 'openstack':
+      // A /20 node subnet: room for 4,000 servers.
+      return new OpenStackDriver({ nodeCidr: BENCH_NODE_CIDR });
   }
 }
 

@@ -50,6 +50,15 @@ export interface InstancesV2ContractOptions {
   lookupByNodeName?: boolean;
 }
 
+export interface LoadBalancerContractOptions {
+  /**
+   * Two Services with the same namespace and name but different UIDs (a deleted and recreated
+   * Service) get different load balancer names. Default true; false for providers that name load
+   * balancers by namespace and name, as upstream OpenStack does (`kube_service_<cluster>_<ns>_<name>`).
+   */
+  namesDifferByUid?: boolean;
+}
+
 export interface RoutesContractOptions {
   /** Routes to IPv6 pod CIDRs are supported. Default true. */
   ipv6?: boolean;

@@ -3,7 +3,7 @@ import type { V1Node, V1Service } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { makeNode } from '../builders/make-node.js';
 import { makeService } from '../builders/make-service.js';
-import type { ContractFixture, ContractSetup } from './contract-fixture.js';
+import type { ContractFixture, ContractSetup, LoadBalancerContractOptions } from './contract-fixture.js';
 import { frozenInput } from './deep-freeze.js';
 import { useContractFixture } from './fixture-lifecycle.js';
 
@@ -43,14 +43,14 @@ const names = (nodes: V1Node[]): string[] => nodes.map((node) => node.metadata!.
  * the backends only; ensureLoadBalancerDeleted is idempotent and succeeds when nothing exists;
  * inputs are never mutated.
  */
-export function describeLoadBalancerContract(name: string, setup: ContractSetup): void {
+export function describeLoadBalancerContract(name: string, setup: ContractSetup, options: LoadBalancerContractOptions = {}): void {
   describe(`LoadBalancer contract: ${name}`, () => {
     const fixture = useContractFixture(setup);
 
     it('is supported and names load balancers deterministically per service', () => {
       const loadBalancer = loadBalancerOf(fixture());
       const first = contractService('web', 'c0ffee01-0c0c-4000-8000-0c0c0c0c0c0c');
-      const second = contractService('web', 'c0ffee02-0c0c-4000-8000-0c0c0c0c0c0c');
+      const second = options.namesDifferByUid === false ? contractService('web-2', 'c0ffee02-0c0c-4000-8000-0c0c0c0c0c0c') : contractService('web', 'c0ffee02-0c0c-4000-8000-0c0c0c0c0c0c');
       const nameOfFirst = loadBalancer.getLoadBalancerName(clusterOf(fixture()), first);
       expect(nameOfFirst).not.toBe('');
       expect(loadBalancer.getLoadBalancerName(clusterOf(fixture()), structuredClone(first))).toBe(nameOfFirst);

@@ -1,0 +1,244 @@
+/**
+ * Composition root of the OpenStack provider (upstream `NewOpenStack`): reads cloud.conf, builds
+ * the openstack-client-ts client (one Keystone session for every service), the SDK-backed ports
+ * behind the port pipeline (`composeOpenStackPort`: retries of transient failures -> the one cloud
+ * API budget -> the observer -> the SDK adapter), and the capabilities.
+ *
+ * Capabilities as upstream: InstancesV2 always; LoadBalancer (Octavia) unless `[LoadBalancer]
+ * enabled = false` or `lb-version` is not `v2`; Routes when `[Route] router-id` is set;
+ * Instances (v1), Zones and Clusters are not offered; `HasClusterID` is always true.
+ *
+ * The port pipeline, outside in: server and port lookup coalescers -> retries (5xx, transport,
+ * timeouts) -> budget -> observer -> SDK adapter.
+ */
+import { createCoalescerMetrics, type CloudApiBudget, type CloudRetryPolicy } from '@ccm/core/cloud';
+import {
+  cloudProviders,
+  defineCloudProvider,
+  type CloudInitializeContext,
+  type CloudProvider,
+  type CloudProviderCreateContext,
+  type CloudProviderFactoryContext,
+  type CloudProviderRegistry,
+  type DefinedCloudProvider,
+  type InstancesV2,
+  type LoadBalancer,
+  type Routes,
+} from '@ccm/core/provider';
+import { DEFAULT_CLOUD_CONFIG_FILE_NAME, readOpenStackCloudConfig, type OpenStackCloudConfig, type ReadOpenStackCloudConfigOptions } from './config/read-openstack-cloud-config.js';
+import { NodeListDirectory } from './kube/node-addresses-directory.js';
+import { OpenStackInstances } from './openstack-instances.js';
+import { OpenStackLoadBalancers } from './openstack-load-balancers.js';
+import { loadBalancerSettingsFromConfig } from './operations/load-balancer/load-balancer-settings-from-config.js';
+import { OctaviaLoadBalancerOperations } from './operations/load-balancer/octavia-load-balancers.js';
+import { DEFAULT_PROVISIONING_WAIT, waitStepsFromEnvironment } from './operations/load-balancer/provisioning-wait.js';
+import { OpenStackRoutes } from './openstack-routes.js';
+import { InstanceLocator } from './operations/instance-locator.js';
+import { InstanceTypes } from './operations/instance-type.js';
+import { RouterRouteOperations } from './operations/router-routes.js';
+import { CoalescedServerLookup } from './operations/server-lookup.js';
+import type { ComputePort } from './ports/compute-port.js';
+import type { LoadBalancerNetworkPort } from './ports/load-balancer-network-port.js';
+import type { NetworkPort } from './ports/network-port.js';
+import type { OctaviaPort } from './ports/octavia-port.js';
+import { composeOpenStackPort, createOpenStackApiBudget, createOpenStackCloudApiObserver, type OpenStackApiBudgetOverrides, type OpenStackPortPipeline } from './ports/openstack-port-pipeline.js';
+import { createOpenStackSdkPorts, type OpenStackSdkPorts } from './ports/sdk/openstack-sdk-ports.js';
+import { OPENSTACK_PROVIDER_NAME, REGIONAL_PROVIDER_ID_ENVIRONMENT_VARIABLE } from './provider-id.js';
+
+export interface OpenStackPorts {
+  compute: ComputePort;
+  network: NetworkPort;
+  octavia: OctaviaPort;
+  /** Neutron as the load balancer uses it (floating IPs, the VIP port, subnets). */
+  loadBalancerNetwork: LoadBalancerNetworkPort;
+}
+
+/** Seams for tests and in-process runs against the services; production uses the defaults. */
+export interface OpenStackCloudOptions {
+  /** Replace SDK-backed ports (they are still composed through the pipeline). */
+  ports?: Partial<OpenStackPorts>;
+  /** Tuning of the cloud API budget (defaults: `OPENSTACK_API_BUDGET_DEFAULTS`). */
+  apiBudget?: OpenStackApiBudgetOverrides;
+  /** Retries of transient failures (overrides of `OPENSTACK_RETRY_DEFAULTS`). */
+  retry?: CloudRetryPolicy;
+  /** PEM of an extra CA the client trusts (in-process tests); the binary uses `ca-file`. */
+  caPem?: string;
+  /** Environment (`OS_CCM_REGIONAL`, `OS_CLIENT_CONFIG_FILE`, `OS_CLOUD`); default `process.env`. */
+  environment?: NodeJS.ProcessEnv;
+  /** Where `./clouds.yaml` is looked for. */
+  workingDirectory?: string;
+}
+
+/** What the composition root hands to every capability. */
+export interface OpenStackCloudParts {
+  config: OpenStackCloudConfig;
+  apiBudget: CloudApiBudget;
+  ports: OpenStackPorts;
+  /** `openstack://<region>/<id>` provider IDs (`OS_CCM_REGIONAL=true`). */
+  regionalProviderIds: boolean;
+  instancesV2: InstancesV2;
+  loadBalancer: LoadBalancer | undefined;
+  routes: Routes | undefined;
+  /** The nodes the routes read, attached to the shared Node informer in `initialize`. */
+  nodes: NodeListDirectory;
+}
+
+export class OpenStackCloud implements CloudProvider {
+  readonly providerName = OPENSTACK_PROVIDER_NAME;
+  readonly config: OpenStackCloudConfig;
+  readonly apiBudget: CloudApiBudget;
+  readonly ports: OpenStackPorts;
+  readonly #instancesV2: InstancesV2;
+  readonly #loadBalancer: LoadBalancer | undefined;
+  readonly #routes: Routes | undefined;
+  readonly #nodes: NodeListDirectory;
+
+  constructor(parts: OpenStackCloudParts) {
+    this.config = parts.config;
+    this.apiBudget = parts.apiBudget;
+    this.ports = parts.ports;
+    this.#instancesV2 = parts.instancesV2;
+    this.#loadBalancer = parts.loadBalancer;
+    this.#routes = parts.routes;
+    this.#nodes = parts.nodes;
+  }
+
+  /** The routes read the nodes from the controllers' shared Node informer (upstream: its own informer). */
+  initialize(context: CloudInitializeContext): void {
+    this.#nodes.attach(context.informers.nodes);
+  }
+
+  // Instances (v1), Zones and Clusters are not offered (upstream: InstancesV2 only).
+
+  instancesV2(): InstancesV2 {
+    return this.#instancesV2;
+  }
+
+  /** `undefined` with `[LoadBalancer] enabled = false` or an `lb-version` other than `v2` (upstream). */
+  loadBalancer(): LoadBalancer | undefined {
+    return this.#loadBalancer;
+  }
+
+  /** `undefined` without `[Route] router-id` (upstream: no routes without a router). */
+  routes(): Routes | undefined {
+    return this.#routes;
+  }
+
+  /** Upstream `HasClusterID` returns true unconditionally. */
+  hasClusterId(): boolean {
+    return true;
+  }
+}
+
+export function defineOpenStackCloudProvider(options: OpenStackCloudOptions = {}): DefinedCloudProvider<OpenStackCloudConfig> {
+  const readOptions: ReadOpenStackCloudConfigOptions = {
+    ...(options.environment === undefined ? {} : { environment: options.environment }),
+    ...(options.workingDirectory === undefined ? {} : { workingDirectory: options.workingDirectory }),
+  };
+  return defineCloudProvider({
+    name: OPENSTACK_PROVIDER_NAME,
+    configSchema: { read: (text, fileName) => readOpenStackCloudConfig(text, fileName, readOptions) },
+    defaultConfigFileName: DEFAULT_CLOUD_CONFIG_FILE_NAME,
+    create: (config, context) => createOpenStackCloudFromConfig(config, context, options),
+  });
+}
+
+/** The provider the binary registers. */
+export const openStackCloudProvider = defineOpenStackCloudProvider();
+
+export function registerOpenStackCloudProvider(registry: CloudProviderRegistry = cloudProviders): CloudProviderRegistry {
+  return openStackCloudProvider.register(registry);
+}
+
+/** Reads `configText` (logging its warnings) and builds the provider. */
+export async function createOpenStackCloud(configText: string | undefined, context: CloudProviderFactoryContext, options: OpenStackCloudOptions = {}): Promise<OpenStackCloud> {
+  return (await defineOpenStackCloudProvider(options).factory(configText, context)) as OpenStackCloud;
+}
+
+function createOpenStackCloudFromConfig(config: OpenStackCloudConfig, context: CloudProviderCreateContext, options: OpenStackCloudOptions): OpenStackCloud {
+  const logger = context.logger;
+  const budget = createOpenStackApiBudget(context.metrics, logger, options.apiBudget);
+  const pipeline: OpenStackPortPipeline = {
+    budget,
+    observer: createOpenStackCloudApiObserver(context.metrics),
+    retry: {
+      onRetry: ({ operation, attempt, delayMs, error }) => logger.info('retrying OpenStack call', { operation, attempt, delayMs, error: error instanceof Error ? error.message : String(error) }),
+      ...options.retry,
+    },
+  };
+  // The client authenticates on its first call, not here: a wrong password is a logged, retried
+  // failure of the first lookup, never a crash loop. Built only when a port needs it.
+  let sdk: OpenStackSdkPorts | undefined;
+  const sdkPorts = (): OpenStackSdkPorts =>
+    (sdk ??= createOpenStackSdkPorts(config.global, { requestTimeoutMs: config.metadata.requestTimeoutMs, ...(options.caPem === undefined ? {} : { caPem: options.caPem }) }));
+  const ports: OpenStackPorts = {
+    compute: composeOpenStackPort(options.ports?.compute ?? sdkPorts().compute, 'compute', pipeline),
+    network: composeOpenStackPort(options.ports?.network ?? sdkPorts().network, 'network', pipeline),
+    octavia: composeOpenStackPort(options.ports?.octavia ?? sdkPorts().octavia, 'loadbalancer', pipeline),
+    loadBalancerNetwork: composeOpenStackPort(options.ports?.loadBalancerNetwork ?? sdkPorts().loadBalancerNetwork, 'network', pipeline),
+  };
+  const regionalProviderIds = (options.environment ?? process.env)[REGIONAL_PROVIDER_ID_ENVIRONMENT_VARIABLE] === 'true';
+
+  // Never log a secret: where the provider talks to and how it authenticates, not with what.
+  logger.info('OpenStack cloud provider configured', {
+    authUrl: config.global.authUrl,
+    region: config.global.region,
+    authMethod: config.global.auth.kind,
+    scope: config.global.scope.kind,
+    endpointType: config.global.endpointType,
+    ...(config.global.cloudsYaml === undefined ? {} : { cloudsYaml: config.global.cloudsYaml }),
+    regionalProviderIds,
+    router: config.route.routerId === '' ? '(none: routes off)' : config.route.routerId,
+  });
+  const lookup = new CoalescedServerLookup(ports.compute, ports.network, {
+    observers: {
+      byName: createCoalescerMetrics(context.metrics, OPENSTACK_PROVIDER_NAME, 'ServersListByName'),
+      ports: createCoalescerMetrics(context.metrics, OPENSTACK_PROVIDER_NAME, 'PortsListByDevice'),
+    },
+  });
+  const instancesV2 = new OpenStackInstances({
+    locator: new InstanceLocator(lookup, { region: config.global.region }),
+    lookup,
+    instanceTypes: new InstanceTypes(ports.compute),
+    addressOptions: config.networking,
+    region: config.global.region,
+    regionalProviderIds,
+  });
+  const environment = options.environment ?? process.env;
+  const loadBalancerEnabled = config.loadBalancer.enabled && (config.loadBalancer.lbVersion === '' || config.loadBalancer.lbVersion === 'v2');
+  let loadBalancer: LoadBalancer | undefined;
+  if (loadBalancerEnabled) {
+    const { settings, warnings } = loadBalancerSettingsFromConfig(config.loadBalancer, environment);
+    for (const warning of warnings) logger.warn(warning);
+    logger.info('Octavia load balancers configured', {
+      provider: settings.provider,
+      floatingNetwork: settings.floatingNetworkId ?? '(none)',
+      internal: settings.internal,
+      createMonitor: settings.createMonitor,
+      serialApiCalls: settings.serialApiCalls,
+      vipPortMode: settings.vipPortMode,
+    });
+    loadBalancer = new OpenStackLoadBalancers(
+      new OctaviaLoadBalancerOperations({
+        octavia: ports.octavia,
+        network: ports.loadBalancerNetwork,
+        settings,
+        wait: { ...DEFAULT_PROVISIONING_WAIT, steps: waitStepsFromEnvironment(environment) },
+        logger,
+      }),
+    );
+  }
+  const nodes = new NodeListDirectory();
+  const routes =
+    config.route.routerId === ''
+      ? undefined
+      : new OpenStackRoutes({
+          router: new RouterRouteOperations(ports.network, {
+            routerId: config.route.routerId,
+            onUndoFailure: (what, error) => logger.warn(`unable to ${what} while unwinding a failed route change`, { error: error instanceof Error ? error.message : String(error) }),
+          }),
+          nodes,
+          logger,
+        });
+  return new OpenStackCloud({ config, apiBudget: budget, ports, regionalProviderIds, instancesV2, loadBalancer, routes, nodes });
+}

@@ -1,0 +1,211 @@
+/**
+ * The Octavia load balancer of a Service (upstream `LbaasV2`): one load balancer per Service,
+ * created in one fully populated call, then kept equal to the Service by diffs; a floating IP on
+ * its VIP port unless internal; deleted (cascade) only when the CCM created it. Every step is
+ * idempotent: a second sync changes nothing.
+ */
+import type { V1Node, V1Service } from '@kubernetes/client-node';
+import { PermanentInvalidServiceConfigurationError, type LoadBalancerIngress, type LoadBalancerStatus } from '@ccm/core/provider';
+import { ANNOTATIONS, booleanAnnotation } from '../../annotations.js';
+import { CloudStateError, OpenStackApiError } from '../../errors.js';
+import type { CallOptions } from '../../ports/call-options.js';
+import type { OctaviaLoadBalancer, PopulatedListenerSpec } from '../../ports/octavia-port.js';
+import { ensureFloatingIp, releaseFloatingIp } from './floating-ip.js';
+import { reconcileChildren } from './load-balancer-children.js';
+import { changeLoadBalancer, ignoringNotFound, type LoadBalancerContext } from './load-balancer-context.js';
+import { loadBalancerDescription, loadBalancerName, SERVICE_PREFIX, type ServiceIdentity } from './load-balancer-names.js';
+import { desiredMembers, selectNodes } from './load-balancer-planners.js';
+import { buildLoadBalancerSpec, type LoadBalancerSpec } from './load-balancer-spec.js';
+import { placeVip, releaseReservedVipPort, vipPortIdOf } from './vip-address.js';
+import { waitForActive, waitForDeleted } from './provisioning-wait.js';
+
+const identityOf = (service: V1Service): ServiceIdentity => ({ namespace: service.metadata?.namespace ?? '', name: service.metadata?.name ?? '' });
+
+export class OctaviaLoadBalancerOperations {
+  readonly #context: LoadBalancerContext;
+
+  constructor(context: LoadBalancerContext) {
+    this.#context = context;
+  }
+
+  name(clusterName: string, service: V1Service): string {
+    return loadBalancerName(clusterName, identityOf(service));
+  }
+
+  /** The Service's load balancer: by name, ignoring ones being deleted (upstream `getLoadbalancerByName`). */
+  async find(clusterName: string, service: V1Service, options?: CallOptions): Promise<OctaviaLoadBalancer | undefined> {
+    const found = (await this.#context.octavia.findLoadBalancersByName(this.name(clusterName, service), options)).filter(
+      (candidate) => candidate.provisioningStatus !== 'DELETED' && candidate.provisioningStatus !== 'PENDING_DELETE',
+    );
+    if (found.length > 1) throw new CloudStateError(`${found.length} load balancers are named ${this.name(clusterName, service)}`);
+    return found[0];
+  }
+
+  async status(clusterName: string, service: V1Service, options?: CallOptions): Promise<LoadBalancerStatus | undefined> {
+    const loadBalancer = await this.find(clusterName, service, options);
+    if (loadBalancer === undefined) return undefined;
+    const portId = await vipPortIdOf(this.#context, loadBalancer, options);
+    const floating = portId === undefined ? undefined : (await this.#context.network.floatingIpsOfPort(portId, options))[0];
+    return this.#statusOf(service, floating?.address ?? loadBalancer.vipAddress);
+  }
+
+  async ensure(clusterName: string, service: V1Service, nodes: readonly V1Node[], options?: CallOptions): Promise<LoadBalancerStatus> {
+    const { octavia, logger, settings } = this.#context;
+    const spec = buildLoadBalancerSpec(service, clusterName, settings);
+    const members = selectNodes(nodes, spec.nodeSelector);
+    let loadBalancer = await this.find(clusterName, service, options);
+    if (spec.namedLoadBalancerId !== undefined && spec.namedLoadBalancerId !== loadBalancer?.id) {
+      throw new PermanentInvalidServiceConfigurationError(
+        `annotation ${ANNOTATIONS.loadBalancerId.key}=${JSON.stringify(spec.namedLoadBalancerId)}: sharing a load balancer is not supported; the ID may only name the Service's own load balancer ${spec.name}`,
+        { annotation: ANNOTATIONS.loadBalancerId.key, value: spec.namedLoadBalancerId },
+      );
+    }
+    if (loadBalancer?.provisioningStatus === 'ERROR') {
+      logger.warn('load balancer is in ERROR: deleting it to create it again', { loadBalancer: spec.name, id: loadBalancer.id });
+      await this.#deleteLoadBalancer(loadBalancer, options);
+      loadBalancer = undefined;
+    }
+    if (loadBalancer === undefined) {
+      loadBalancer = await this.#create(spec, members, nodes, options);
+    } else {
+      loadBalancer = await waitForActive(octavia, this.#context.wait, loadBalancer.id, options);
+      await reconcileChildren(this.#context, spec, loadBalancer.id, members, { listeners: true }, options);
+      if (!loadBalancer.tags.includes(spec.name)) {
+        const id = loadBalancer.id;
+        const tags = [...loadBalancer.tags, spec.name];
+        await changeLoadBalancer(this.#context, id, () => octavia.updateLoadBalancerTags(id, tags, options), options);
+      }
+      loadBalancer = await waitForActive(octavia, this.#context.wait, loadBalancer.id, options);
+    }
+    const floating = await ensureFloatingIp(this.#context, spec, await vipPortIdOf(this.#context, loadBalancer, options), options);
+    return this.#statusOf(service, floating ?? loadBalancer.vipAddress, spec);
+  }
+
+  /** Node changes (upstream `UpdateLoadBalancer`): pools, members and monitors only. */
+  async update(clusterName: string, service: V1Service, nodes: readonly V1Node[], options?: CallOptions): Promise<void> {
+    const spec = buildLoadBalancerSpec(service, clusterName, this.#context.settings);
+    const loadBalancer = await this.find(clusterName, service, options);
+    if (loadBalancer === undefined) throw new OpenStackApiError(`load balancer ${spec.name} does not exist yet`, { kind: 'NotFound', operation: 'loadbalancer.update', retryable: true });
+    await reconcileChildren(this.#context, spec, loadBalancer.id, selectNodes(nodes, spec.nodeSelector), { listeners: false }, options);
+  }
+
+  /**
+   * Deletes what the CCM made for the Service: the floating IP it created (unless
+   * `keep-floatingip`), the load balancer when its name and tags say the Service owns it (else only
+   * the Service's listeners), and the reserved VIP port.
+   */
+  async delete(clusterName: string, service: V1Service, options?: CallOptions): Promise<void> {
+    const { logger } = this.#context;
+    const identity = identityOf(service);
+    const name = this.name(clusterName, service);
+    let keepFloatingIp: boolean;
+    try {
+      keepFloatingIp = booleanAnnotation(service, 'keepFloatingIp', false);
+    } catch (error) {
+      // Deleting must not wait for a fixed annotation; when in doubt, keep the address.
+      logger.warn('keeping the floating IP: the keep-floatingip annotation is not true or false', { service: `${identity.namespace}/${identity.name}`, error: String(error) });
+      keepFloatingIp = true;
+    }
+    const loadBalancer = await this.find(clusterName, service, options);
+    if (loadBalancer !== undefined) {
+      const portId = await vipPortIdOf(this.#context, loadBalancer, options);
+      if (portId !== undefined) {
+        for (const floating of await this.#context.network.floatingIpsOfPort(portId, options)) {
+          await releaseFloatingIp(this.#context, { service: identity, clusterName, keepFloatingIp, name }, floating, options);
+        }
+      }
+      const otherOwners = loadBalancer.tags.filter((tag) => tag.startsWith(SERVICE_PREFIX) && tag !== name);
+      if (!loadBalancer.name.startsWith(SERVICE_PREFIX) || otherOwners.length > 0) {
+        logger.warn('the load balancer is not only this Service\'s: removing its listeners and tag only', { loadBalancer: loadBalancer.name, otherOwners });
+        await this.#removeServiceListeners(loadBalancer, name, options);
+      } else {
+        await this.#deleteLoadBalancer(loadBalancer, options);
+      }
+    }
+    await releaseReservedVipPort(this.#context, { name, clusterName, service: identity }, options);
+  }
+
+  async #create(spec: LoadBalancerSpec, members: readonly V1Node[], allNodes: readonly V1Node[], options?: CallOptions): Promise<OctaviaLoadBalancer> {
+    const { octavia, logger, settings } = this.#context;
+    const vip = await placeVip(this.#context, spec, allNodes, options);
+    // Fully populated in one call, or empty with the children added one call at a time (upstream
+    // `provider-requires-serial-api-calls`).
+    const listeners: PopulatedListenerSpec[] = settings.serialApiCalls
+      ? []
+      : spec.ports.map((port) => ({
+          ...port.listener,
+          pool: { ...port.pool, members: desiredMembers(members, port, spec.memberSubnetId, spec.healthCheckNodePort), healthMonitor: port.healthMonitor },
+        }));
+    logger.info('creating load balancer', { loadBalancer: spec.name, listeners: spec.ports.length, members: members.length, serial: settings.serialApiCalls });
+    const created = await octavia.createLoadBalancer(
+      {
+        name: spec.name,
+        description: loadBalancerDescription(spec.clusterName, spec.service),
+        ...(vip.subnetId === undefined ? {} : { vipSubnetId: vip.subnetId }),
+        ...(vip.portId === undefined ? {} : { vipPortId: vip.portId }),
+        ...(vip.address === undefined ? {} : { vipAddress: vip.address }),
+        provider: settings.provider,
+        ...(spec.flavorId === undefined ? {} : { flavorId: spec.flavorId }),
+        ...(spec.availabilityZone === undefined ? {} : { availabilityZone: spec.availabilityZone }),
+        tags: [spec.name],
+        listeners,
+      },
+      options,
+    );
+    const active = await waitForActive(octavia, this.#context.wait, created.id, options);
+    if (!settings.serialApiCalls) return active;
+    await reconcileChildren(this.#context, spec, active.id, members, { listeners: true }, options);
+    return waitForActive(octavia, this.#context.wait, created.id, options);
+  }
+
+  async #deleteLoadBalancer(loadBalancer: OctaviaLoadBalancer, options?: CallOptions): Promise<void> {
+    const { octavia, settings, logger } = this.#context;
+    logger.info('deleting load balancer', { loadBalancer: loadBalancer.name, id: loadBalancer.id, cascade: settings.cascadeDelete });
+    if (!settings.cascadeDelete) {
+      // Children first (upstream without cascade-delete): monitors and members go with their pools.
+      for (const pool of await octavia.listPools(loadBalancer.id, options)) {
+        await changeLoadBalancer(this.#context, loadBalancer.id, () => ignoringNotFound(() => octavia.deletePool(pool.id, options)), options);
+      }
+      for (const listener of await octavia.listListeners(loadBalancer.id, options)) {
+        await changeLoadBalancer(this.#context, loadBalancer.id, () => ignoringNotFound(() => octavia.deleteListener(listener.id, options)), options);
+      }
+    }
+    if (loadBalancer.provisioningStatus !== 'ERROR') await waitForActive(octavia, this.#context.wait, loadBalancer.id, options).catch(() => undefined);
+    await ignoringNotFound(() => octavia.deleteLoadBalancer(loadBalancer.id, settings.cascadeDelete, options));
+    await waitForDeleted(octavia, this.#context.wait, loadBalancer.id, options);
+  }
+
+  /** On a load balancer shared with others: this Service's listeners (and their pools) and its tag. */
+  async #removeServiceListeners(loadBalancer: OctaviaLoadBalancer, name: string, options?: CallOptions): Promise<void> {
+    const { octavia } = this.#context;
+    const pools = await octavia.listPools(loadBalancer.id, options);
+    for (const listener of await octavia.listListeners(loadBalancer.id, options)) {
+      if (!listener.tags.includes(name)) continue;
+      for (const pool of pools.filter((candidate) => candidate.id === listener.defaultPoolId || candidate.listenerIds.includes(listener.id))) {
+        await changeLoadBalancer(this.#context, loadBalancer.id, () => ignoringNotFound(() => octavia.deletePool(pool.id, options)), options);
+      }
+      await changeLoadBalancer(this.#context, loadBalancer.id, () => ignoringNotFound(() => octavia.deleteListener(listener.id, options)), options);
+    }
+    if (loadBalancer.tags.includes(name)) {
+      const tags = loadBalancer.tags.filter((tag) => tag !== name);
+      await changeLoadBalancer(this.#context, loadBalancer.id, () => octavia.updateLoadBalancerTags(loadBalancer.id, tags, options), options);
+    }
+  }
+
+  /** `hostname` annotation -> hostname; PROXY protocol -> `<ip>.<suffix>` hostname or ipMode Proxy (upstream). */
+  #statusOf(service: V1Service, address: string, spec?: LoadBalancerSpec): LoadBalancerStatus {
+    let hostname: string | undefined;
+    let proxy = false;
+    try {
+      const read = spec ?? buildLoadBalancerSpec(service, '', this.#context.settings);
+      hostname = read.hostname;
+      proxy = read.proxyProtocol;
+    } catch {
+      // A status read reports the address even when an annotation is malformed.
+    }
+    if (hostname !== undefined) return { ingress: [{ hostname }] };
+    if (proxy && this.#context.settings.enableIngressHostname) return { ingress: [{ hostname: `${address}.${this.#context.settings.ingressHostnameSuffix}` }] };
+    const ingress: LoadBalancerIngress = proxy ? { ip: address, ipMode: 'Proxy' } : { ip: address };
+    return { ingress: [ingress] };
+  }
+}

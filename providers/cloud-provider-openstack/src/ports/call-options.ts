@@ -1,0 +1,4 @@
+/** Options every port call accepts. */
+export interface CallOptions {
+  signal?: AbortSignal;
+}

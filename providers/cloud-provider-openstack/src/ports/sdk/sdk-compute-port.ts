@@ -1,0 +1,53 @@
+/** The Compute port over openstack-client-ts's Nova client: the only code that sees Nova's JSON. */
+import { exactNameFilter, type NovaClient, type Server } from 'openstack-client-ts';
+import type { CallOptions } from '../call-options.js';
+import type { ComputePort, OpenStackFlavor, OpenStackServer, OpenStackServerAddress } from '../compute-port.js';
+import { callOpenStack } from './sdk-errors.js';
+
+function toServerAddress(address: Server['addresses'][string][number]): OpenStackServerAddress {
+  const type = address['OS-EXT-IPS:type'];
+  return { address: address.addr, version: address.version === 6 ? 6 : 4, type: type === 'fixed' || type === 'floating' ? type : '' };
+}
+
+export function toOpenStackServer(server: Server): OpenStackServer {
+  const addresses: Record<string, OpenStackServerAddress[]> = {};
+  for (const [network, list] of Object.entries(server.addresses ?? {})) addresses[network] = (list ?? []).map(toServerAddress);
+  const flavor = server.flavor ?? {};
+  return {
+    id: server.id,
+    name: server.name,
+    status: server.status,
+    availabilityZone: typeof server['OS-EXT-AZ:availability_zone'] === 'string' ? server['OS-EXT-AZ:availability_zone'] : '',
+    flavor: { id: typeof flavor.id === 'string' ? flavor.id : '', originalName: typeof flavor.original_name === 'string' ? flavor.original_name : '' },
+    addresses,
+    accessIPv4: server.accessIPv4 ?? '',
+    accessIPv6: server.accessIPv6 ?? '',
+    metadata: { ...(server.metadata ?? {}) },
+  };
+}
+
+/** `^(a|b|c)$` with each name escaped: one Nova name filter for many nodes. */
+export function serverNamesFilter(names: readonly string[]): string {
+  if (names.length === 1) return exactNameFilter(names[0] as string);
+  return `^(${names.map((name) => exactNameFilter(name).slice(1, -1)).join('|')})$`;
+}
+
+export function createSdkComputePort(nova: NovaClient): ComputePort {
+  const signalOf = (options: CallOptions | undefined): AbortSignal | undefined => options?.signal;
+  return {
+    getServer: (serverId, options) => callOpenStack('compute.getServer', async () => toOpenStackServer(await nova.getServer(serverId, signalOf(options)))),
+    listServersByName: (names, options) =>
+      callOpenStack('compute.listServersByName', async () => {
+        if (names.length === 0) return [];
+        const wanted = new Set(names);
+        const servers = await nova.listServersDetail({ name: serverNamesFilter(names) }, options?.signal === undefined ? {} : { signal: options.signal });
+        // The filter is a regular expression on the server side: keep exact matches only.
+        return servers.filter((server) => wanted.has(server.name)).map(toOpenStackServer);
+      }),
+    getFlavor: (flavorId, options) =>
+      callOpenStack('compute.getFlavor', async (): Promise<OpenStackFlavor> => {
+        const flavor = await nova.getFlavor(flavorId, signalOf(options));
+        return { id: flavor.id, name: flavor.name };
+      }),
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * An in-memory NetworkPort with Neutron's semantics the operations rely on: port filters (values
+ * of one field ORed, fields ANDed, `fixed_ips` by address), routers with their
+ * extra routes (`add_extraroutes` ignores routes already there, `remove_extraroutes` ignores
+ * missing ones, PUT replaces the list; NotFound for a missing router), allowed address pairs
+ * rejected on ports without port security (Conflict, as Neutron's `AddressPairAndPortSecurityRequired`),
+ * and the extension list. It logs every call and lets a test inject failures.
+ */
+import type { NetworkPort, NeutronAllowedAddressPair, NeutronPort, NeutronRoute, NeutronRouter, PortFilter } from '../../src/ports/network-port.js';
+import { FakeCalls, fakeError } from './fake-errors.js';
+
+type Method = keyof NetworkPort;
+
+const sameRoute = (left: NeutronRoute, right: NeutronRoute): boolean => left.destination === right.destination && left.nexthop === right.nexthop;
+
+export class FakeNetwork extends FakeCalls<Method> implements NetworkPort {
+  readonly ports = new Map<string, NeutronPort>();
+  readonly routers = new Map<string, { id: string; routes: NeutronRoute[] }>();
+  extensionAliases: string[] = ['extraroute', 'extraroute-atomic', 'allowed-address-pairs'];
+  /** The device IDs asked for by each `listPorts` call with a device filter. */
+  readonly deviceLists: string[][] = [];
+  #nextId = 1;
+
+  addPort(port: Partial<NeutronPort> & { networkId: string; deviceId: string; fixedIps: NeutronPort['fixedIps'] }): NeutronPort {
+    const full: NeutronPort = {
+      id: port.id ?? `port-${this.#nextId++}`,
+      status: 'ACTIVE',
+      macAddress: 'fa:16:3e:00:00:01',
+      allowedAddressPairs: [],
+      portSecurityEnabled: true,
+      ...port,
+    };
+    this.ports.set(full.id, full);
+    return structuredClone(full);
+  }
+
+  addRouter(id: string, routes: NeutronRoute[] = []): void {
+    this.routers.set(id, { id, routes: [...routes] });
+  }
+
+  async listPorts(filter: PortFilter): Promise<NeutronPort[]> {
+    this.enter('listPorts');
+    if (filter.deviceIds !== undefined) this.deviceLists.push([...filter.deviceIds]);
+    return [...this.ports.values()]
+      .filter((port) => filter.deviceIds === undefined || filter.deviceIds.includes(port.deviceId))
+      .filter((port) => filter.networkIds === undefined || filter.networkIds.includes(port.networkId))
+      .filter((port) => filter.ipAddresses === undefined || port.fixedIps.some((fixedIp) => filter.ipAddresses?.includes(fixedIp.ipAddress)))
+      .map((port) => structuredClone(port));
+  }
+
+  async updatePortAllowedAddressPairs(portId: string, pairs: readonly NeutronAllowedAddressPair[]): Promise<NeutronPort> {
+    this.enter('updatePortAllowedAddressPairs');
+    const port = this.ports.get(portId);
+    if (port === undefined) throw fakeError('NotFound', 'network.updatePortAllowedAddressPairs');
+    if (!port.portSecurityEnabled && pairs.length > 0) throw fakeError('Conflict', 'network.updatePortAllowedAddressPairs');
+    port.allowedAddressPairs = pairs.map((pair) => ({ ...pair }));
+    return structuredClone(port);
+  }
+
+  #router(routerId: string, operation: string): { id: string; routes: NeutronRoute[] } {
+    const router = this.routers.get(routerId);
+    if (router === undefined) throw fakeError('NotFound', `network.${operation}`);
+    return router;
+  }
+
+  #answer(router: { id: string; routes: NeutronRoute[] }): NeutronRouter {
+    return { id: router.id, routes: router.routes.map((route) => ({ ...route })) };
+  }
+
+  async getRouter(routerId: string): Promise<NeutronRouter> {
+    this.enter('getRouter');
+    return this.#answer(this.#router(routerId, 'getRouter'));
+  }
+
+  async addExtraRoutes(routerId: string, routes: readonly NeutronRoute[]): Promise<NeutronRouter> {
+    this.enter('addExtraRoutes');
+    const router = this.#router(routerId, 'addExtraRoutes');
+    for (const route of routes) if (!router.routes.some((existing) => sameRoute(existing, route))) router.routes.push({ ...route });
+    return this.#answer(router);
+  }
+
+  async removeExtraRoutes(routerId: string, routes: readonly NeutronRoute[]): Promise<NeutronRouter> {
+    this.enter('removeExtraRoutes');
+    const router = this.#router(routerId, 'removeExtraRoutes');
+    router.routes = router.routes.filter((existing) => !routes.some((route) => sameRoute(existing, route)));
+    return this.#answer(router);
+  }
+
+  async setRouterRoutes(routerId: string, routes: readonly NeutronRoute[]): Promise<NeutronRouter> {
+    this.enter('setRouterRoutes');
+    const router = this.#router(routerId, 'setRouterRoutes');
+    router.routes = routes.map((route) => ({ ...route }));
+    return this.#answer(router);
+  }
+
+  async listExtensionAliases(): Promise<string[]> {
+    this.enter('listExtensionAliases');
+    return [...this.extensionAliases];
+  }
+}

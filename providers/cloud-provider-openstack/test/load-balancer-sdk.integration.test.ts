@@ -1,0 +1,209 @@
+/**
+ * The load balancer operations through the SDK adapters (`sdk-octavia-port.ts`,
+ * `sdk-load-balancer-network-port.ts`) against the real Keystone, Neutron and Octavia of
+ * @ccm/openstack-services. That Octavia runs the amphora provider with the noop drivers, so the
+ * operations run with `vipPortMode: reserved` (the noop network driver creates no VIP port) and
+ * `provider-requires-serial-api-calls` (children of a fully populated create stay PENDING_CREATE
+ * and refuse changes); see docs/testing.md. Fails under CI=true when the services cannot start.
+ */
+import type { V1Node, V1Service } from '@kubernetes/client-node';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { silentLogger, type Logger } from '@ccm/core/logging';
+import { OpenStackCli, openStackServicesForTests, type TestServices } from '@ccm/openstack-services';
+import { openStackCliSuite, openStackServicesSuite } from '@ccm/openstack-services/suite';
+import { isOpenStackError, OpenStackClient, type Network, type Subnet } from 'openstack-client-ts';
+import { OctaviaLoadBalancerOperations } from '../src/operations/load-balancer/octavia-load-balancers.js';
+import { DEFAULT_LOAD_BALANCER_SETTINGS } from '../src/operations/load-balancer/load-balancer-settings.js';
+import { abortableSleep } from '../src/operations/load-balancer/provisioning-wait.js';
+import type { OctaviaPort } from '../src/ports/octavia-port.js';
+import { createSdkLoadBalancerNetworkPort } from '../src/ports/sdk/sdk-load-balancer-network-port.js';
+import { createSdkOctaviaPort } from '../src/ports/sdk/sdk-octavia-port.js';
+
+/** The port with every changing call counted (anything but find/get/list). */
+function counting(port: OctaviaPort, changes: string[]): OctaviaPort {
+  return new Proxy(port, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function' || typeof property !== 'string' || /^(find|get|list)/.test(property)) return value;
+      return (...args: unknown[]) => {
+        changes.push(property);
+        return (value as (...inner: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}
+
+openStackServicesSuite('OpenStack load balancer through the SDK adapters against real OpenStack services', () => {
+  const run = Date.now().toString(36);
+  const cluster = `it${run}`;
+  let services: TestServices;
+  let client: OpenStackClient;
+  let network: Network;
+  let subnet: Subnet;
+  let external: Network;
+  const nodes: V1Node[] = [];
+  const changes: string[] = [];
+  const warnings: string[] = [];
+  let operations: OctaviaLoadBalancerOperations;
+  /** The same with batch member updates (the default): for the node change. */
+  let batchOperations: OctaviaLoadBalancerOperations;
+
+  const service = (annotations: Record<string, string> = {}, spec: Partial<NonNullable<V1Service['spec']>> = {}): V1Service => ({
+    metadata: { name: 'web', namespace: 'default', uid: 'uid-1', annotations },
+    spec: { type: 'LoadBalancer', ports: [{ name: 'http', port: 80, nodePort: 30080, protocol: 'TCP' }, { name: 'dns', port: 53, nodePort: 30053, protocol: 'UDP' }], ...spec },
+  });
+
+  beforeAll(async () => {
+    services = await openStackServicesForTests({ log: (line) => console.log(`openstack-services: ${line}`) });
+    client = new OpenStackClient({
+      authUrl: services.authUrl,
+      region: services.region,
+      credentials: { method: 'password', username: services.username, password: services.password, userDomainName: services.userDomainName },
+      scope: { projectName: services.projectName, projectDomainName: services.projectDomainName },
+    });
+    network = await client.network.networks.create({ name: `nodes-${run}` });
+    subnet = await client.network.subnets.create({ network_id: network.id, cidr: '10.20.0.0/24', ip_version: 4, name: `nodes-${run}` });
+    external = await client.network.networks.create({ name: `public-${run}`, 'router:external': true });
+    await client.network.subnets.create({ network_id: external.id, cidr: '172.30.4.0/24', ip_version: 4 });
+    // Floating IPs need the external network reachable from the VIP subnet, through a router.
+    const router = await client.network.routers.create({ name: `router-${run}`, external_gateway_info: { network_id: external.id } });
+    await client.network.routers.addInterface(router.id, { subnet_id: subnet.id });
+    for (const name of ['node-1', 'node-2', 'node-3']) {
+      const port = await client.network.ports.create({ network_id: network.id, name: `${name}-${run}`, device_id: `server-${name}-${run}`, device_owner: 'compute:nova' });
+      nodes.push({ metadata: { name }, status: { addresses: [{ type: 'InternalIP', address: port.fixed_ips[0]!.ip_address }] } });
+    }
+    const logger: Logger = { ...silentLogger, warn: (message) => warnings.push(message), child: () => logger };
+    const context = {
+      octavia: counting(createSdkOctaviaPort(client.loadBalancer), changes),
+      network: createSdkLoadBalancerNetworkPort(client.network),
+      settings: { ...DEFAULT_LOAD_BALANCER_SETTINGS, floatingNetworkId: external.id, createMonitor: true, vipPortMode: 'reserved' as const, serialApiCalls: true },
+      wait: { quickChecks: 3, quickDelayMs: 250, steps: 30, initialDelayMs: 500, factor: 1.2, sleep: abortableSleep },
+      logger,
+    };
+    operations = new OctaviaLoadBalancerOperations(context);
+    batchOperations = new OctaviaLoadBalancerOperations({ ...context, settings: { ...context.settings, serialApiCalls: false } });
+  }, 300_000);
+
+  afterAll(async () => {
+    await services?.close();
+  }, 60_000);
+
+  it('creates the load balancer, listeners, pools, members, monitors and the floating IP; a second sync changes nothing', async () => {
+    const status = await operations.ensure(cluster, service(), nodes.slice(0, 2));
+    const lbName = `kube_service_${cluster}_default_web`;
+    const [loadBalancer] = await client.loadBalancer.loadBalancers.list({ name: lbName });
+    expect(loadBalancer).toMatchObject({ provisioning_status: 'ACTIVE', description: `Kubernetes external service default/web from cluster ${cluster}`, vip_subnet_id: subnet.id, provider: 'amphora' });
+    expect(loadBalancer!.tags).toEqual([lbName]);
+
+    const listeners = await client.loadBalancer.listeners.list({ loadbalancer_id: loadBalancer!.id });
+    expect(listeners.map((listener) => [listener.name, listener.protocol, listener.protocol_port]).sort()).toEqual([
+      [`listener_0_${lbName}`, 'TCP', 80],
+      [`listener_1_${lbName}`, 'UDP', 53],
+    ]);
+    const pools = await client.loadBalancer.pools.list({ loadbalancer_id: loadBalancer!.id });
+    expect(pools.map((pool) => pool.name).sort()).toEqual([`pool_0_${lbName}`, `pool_1_${lbName}`]);
+    for (const pool of pools) {
+      const members = await client.loadBalancer.pools.listMembers(pool.id);
+      expect(members.map((member) => [member.name, member.address]).sort()).toEqual(nodes.slice(0, 2).map((node) => [node.metadata!.name, node.status!.addresses![0]!.address]));
+      const monitor = await client.loadBalancer.healthMonitors.get(pool.healthmonitor_id!);
+      expect(monitor.type).toBe(pool.protocol === 'UDP' ? 'UDP-CONNECT' : 'TCP');
+    }
+
+    const [vipPort] = await client.network.ports.list({ name: `vip_${lbName}` });
+    expect(vipPort!.fixed_ips[0]!.ip_address).toBe(loadBalancer!.vip_address);
+    const [floating] = await client.network.floatingIps.list({ port_id: vipPort!.id });
+    expect(floating).toMatchObject({ floating_network_id: external.id, description: `Floating IP for Kubernetes external service default/web from cluster ${cluster}` });
+    expect(status).toEqual({ ingress: [{ ip: floating!.floating_ip_address }] });
+    expect(await operations.status(cluster, service())).toEqual(status);
+
+    changes.length = 0;
+    expect(await operations.ensure(cluster, service(), nodes.slice(0, 2))).toEqual(status);
+    expect(changes).toEqual([]);
+  }, 300_000);
+
+  openStackCliSuite('read back through the openstack CLI (a second, independent client)', () => {
+    it('the load balancer, listeners, pools, members and floating IP the CCM made', async () => {
+      const cli = new OpenStackCli(services);
+      const lbName = `kube_service_${cluster}_default_web`;
+      const [vipPort] = await client.network.ports.list({ name: `vip_${lbName}` });
+      const [balancers, floatingIps] = await Promise.all([
+        cli.json<Array<{ id: string; name: string; provisioning_status: string; vip_address: string }>>(['loadbalancer', 'list', '--name', lbName]),
+        cli.json<Array<{ 'Floating IP Address': string; Port: string; 'Fixed IP Address': string }>>(['floating', 'ip', 'list', '--port', vipPort!.id]),
+      ]);
+      expect(balancers.map((balancer) => [balancer.name, balancer.provisioning_status])).toEqual([[lbName, 'ACTIVE']]);
+      const id = balancers[0]!.id;
+      expect(floatingIps.map((floating) => [floating.Port, floating['Fixed IP Address']])).toEqual([[vipPort!.id, balancers[0]!.vip_address]]);
+      expect((await operations.status(cluster, service()))?.ingress?.[0]?.ip).toBe(floatingIps[0]!['Floating IP Address']);
+      const [shown, listeners, pools] = await Promise.all([
+        cli.json<{ description: string; tags: string | string[] }>(['loadbalancer', 'show', id]),
+        cli.json<Array<{ name: string; protocol: string; protocol_port: number }>>(['loadbalancer', 'listener', 'list', '--loadbalancer', id]),
+        cli.json<Array<{ id: string; name: string; protocol: string; lb_algorithm: string }>>(['loadbalancer', 'pool', 'list', '--loadbalancer', id]),
+      ]);
+      expect(shown.description).toBe(`Kubernetes external service default/web from cluster ${cluster}`);
+      expect(String(shown.tags)).toContain(lbName);
+      expect(listeners.map((listener) => [listener.name, listener.protocol, listener.protocol_port]).sort()).toEqual([
+        [`listener_0_${lbName}`, 'TCP', 80],
+        [`listener_1_${lbName}`, 'UDP', 53],
+      ]);
+      expect(pools.map((pool) => [pool.name, pool.protocol, pool.lb_algorithm]).sort()).toEqual([
+        [`pool_0_${lbName}`, 'TCP', 'ROUND_ROBIN'],
+        [`pool_1_${lbName}`, 'UDP', 'ROUND_ROBIN'],
+      ]);
+      const members = await Promise.all(pools.map((pool) => cli.json<Array<{ name: string; address: string; protocol_port: number }>>(['loadbalancer', 'member', 'list', pool.id])));
+      for (const [index, pool] of pools.entries()) {
+        const nodePort = pool.protocol === 'UDP' ? 30053 : 30080;
+        expect(members[index]!.map((member) => [member.name, member.address, member.protocol_port]).sort()).toEqual(nodes.slice(0, 2).map((node) => [node.metadata!.name, node.status!.addresses![0]!.address, nodePort]));
+      }
+    }, 300_000);
+  });
+
+  it('a node change is one batch member update per pool', async () => {
+    changes.length = 0;
+    await batchOperations.update(cluster, service(), nodes);
+    expect(changes).toEqual(['replaceMembers', 'replaceMembers']);
+    const [loadBalancer] = await client.loadBalancer.loadBalancers.list({ name: `kube_service_${cluster}_default_web` });
+    for (const pool of await client.loadBalancer.pools.list({ loadbalancer_id: loadBalancer!.id })) {
+      expect((await client.loadBalancer.pools.listMembers(pool.id)).map((member) => member.name).sort()).toEqual(['node-1', 'node-2', 'node-3']);
+    }
+  }, 300_000);
+
+  it('externalTrafficPolicy Local: HTTP monitors and members probed on the healthCheckNodePort; listener settings as diffs', async () => {
+    const local = service({ 'loadbalancer.openstack.org/timeout-client-data': '60000' }, { externalTrafficPolicy: 'Local', healthCheckNodePort: 32100, loadBalancerSourceRanges: ['10.0.0.0/8'], ports: [{ name: 'http', port: 80, nodePort: 30080, protocol: 'TCP' }] });
+    changes.length = 0;
+    await operations.ensure(cluster, local, nodes);
+    // The UDP listener is gone; the TCP listener updated; members recreated with their monitor port; the TCP monitor recreated as HTTP.
+    expect(changes).toEqual(['deletePool', 'deleteListener', 'updateListener', ...Array(3).fill('deleteMember'), ...Array(3).fill('createMember'), 'deleteHealthMonitor', 'createHealthMonitor']);
+    const [loadBalancer] = await client.loadBalancer.loadBalancers.list({ name: `kube_service_${cluster}_default_web` });
+    const [listener] = await client.loadBalancer.listeners.list({ loadbalancer_id: loadBalancer!.id });
+    expect(listener).toMatchObject({ protocol_port: 80, timeout_client_data: 60000, allowed_cidrs: ['10.0.0.0/8'] });
+    const [pool] = await client.loadBalancer.pools.list({ loadbalancer_id: loadBalancer!.id });
+    expect(await client.loadBalancer.healthMonitors.get(pool!.healthmonitor_id!)).toMatchObject({ type: 'HTTP', url_path: '/healthz', http_method: 'GET', expected_codes: '200' });
+    expect((await client.loadBalancer.pools.listMembers(pool!.id)).map((member) => member.monitor_port)).toEqual([32100, 32100, 32100]);
+  }, 300_000);
+
+  it('SOURCE_IP_PORT is refused by the amphora provider (501): a warning and the pool keeps its method', async () => {
+    warnings.length = 0;
+    // One port, so that no new pool is created (a new pool with SOURCE_IP_PORT fails the sync, as upstream).
+    await operations.ensure(cluster, service({ 'loadbalancer.openstack.org/lb-method': 'SOURCE_IP_PORT' }, { ports: [{ name: 'http', port: 80, nodePort: 30080, protocol: 'TCP' }] }), nodes);
+    expect(warnings).toContain('the load balancer provider does not support this lb-method; the pool keeps its method');
+    const [loadBalancer] = await client.loadBalancer.loadBalancers.list({ name: `kube_service_${cluster}_default_web` });
+    for (const pool of await client.loadBalancer.pools.list({ loadbalancer_id: loadBalancer!.id })) expect(pool.lb_algorithm).toBe('ROUND_ROBIN');
+  }, 300_000);
+
+  it('turning internal deletes the floating IP; delete removes the load balancer (cascade) and the reserved VIP port', async () => {
+    const lbName = `kube_service_${cluster}_default_web`;
+    const internal = service({ 'service.beta.kubernetes.io/openstack-internal-load-balancer': 'true' });
+    const status = await operations.ensure(cluster, internal, nodes);
+    const [loadBalancer] = await client.loadBalancer.loadBalancers.list({ name: lbName });
+    expect(status).toEqual({ ingress: [{ ip: loadBalancer!.vip_address }] });
+    const [vipPort] = await client.network.ports.list({ name: `vip_${lbName}` });
+    expect(await client.network.floatingIps.list({ port_id: vipPort!.id })).toEqual([]);
+
+    await operations.delete(cluster, internal);
+    const gone = await client.loadBalancer.loadBalancers.get(loadBalancer!.id).catch((error: unknown) => error);
+    if (!isOpenStackError(gone, 'NotFound')) expect((gone as { provisioning_status: string }).provisioning_status).toBe('DELETED');
+    expect(await client.network.ports.list({ name: `vip_${lbName}` })).toEqual([]);
+    expect(await operations.status(cluster, internal)).toBeUndefined();
+    await operations.delete(cluster, internal);
+  }, 300_000);
+});
