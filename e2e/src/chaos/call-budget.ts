@@ -16,19 +16,21 @@ export interface CallBudget {
  * operation's `wait` until DONE), further pages of a list (`pageToken`, ARM's `$skiptoken`),
  * ARM's long-running-operation polls (and the final read of the resource after a PUT or DELETE
  * answered 201/202: `lroFinalReads`), and the OAuth token endpoints (the credential layer, below
- * the port pipeline: Google's `token-url`, Entra's `entra.*`).
+ * the port pipeline: Google's `token-url`, Entra's `entra.*`, Keystone's `POST .../auth/tokens`),
+ * and OpenStack's further pages (`marker=`).
  */
 const CONTINUATION = new RegExp(
   [
     '^POST .*/operations/\\{name\\}/wait$',
     '^POST /?token$',
     '^entra\\.',
+    '^identity POST .*/auth/tokens$',
     '^GET .*/(operations|operationResults|operationStatuses)(/|$)',
   ].join('|'),
 );
 
 export function isBudgetContinuation(record: Pick<ProxyRecord, 'operation' | 'path'>): boolean {
-  return CONTINUATION.test(record.operation) || /[?&](pageToken|\$skiptoken)=/i.test(record.path);
+  return CONTINUATION.test(record.operation) || /[?&](pageToken|\$skiptoken|marker)=/i.test(record.path);
 }
 
 /**

@@ -9,7 +9,7 @@
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_LEASE_NAME, DEFAULT_LEASE_NAMESPACE } from '@ccm/core/api';
-import { ARM_FAULTS, AWS_FAULTS, FaultInjectingProxy, GCE_FAULTS, FaultPlan, KUBE_API_FAULTS, kubeOperationOf, SANDBOX_FAULTS, seededRandom, VSPHERE_FAULTS, type CloudFaultFlavor, type FaultCounts } from '@ccm/testing/chaos';
+import { ARM_FAULTS, AWS_FAULTS, FaultInjectingProxy, GCE_FAULTS, FaultPlan, KUBE_API_FAULTS, kubeOperationOf, OPENSTACK_FAULTS, SANDBOX_FAULTS, seededRandom, VSPHERE_FAULTS, type CloudFaultFlavor, type FaultCounts } from '@ccm/testing/chaos';
 
 import type { CcmProcessSpec, DriverInstance, ProviderDriver } from '@ccm/testing/conformance';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
@@ -57,7 +57,7 @@ export const SERVICE_SOURCE_RANGES = 'service.beta.kubernetes.io/load-balancer-s
  */
 export const CALL_BUDGET_SEND_DELAY_MS = 1_000;
 
-const FLAVORS: Record<string, CloudFaultFlavor> = { sandbox: SANDBOX_FAULTS, aws: AWS_FAULTS, vsphere: VSPHERE_FAULTS, gcp: GCE_FAULTS, azure: ARM_FAULTS };
+const FLAVORS: Record<string, CloudFaultFlavor> = { sandbox: SANDBOX_FAULTS, aws: AWS_FAULTS, vsphere: VSPHERE_FAULTS, gcp: GCE_FAULTS, azure: ARM_FAULTS, openstack: OPENSTACK_FAULTS };
 
 /** The cloud fault rates: `rate` split 30 % 5xx, 30 % throttling, 10 % timeouts, 10 % resets, 20 % slow. */
 export function cloudFaultPlan(seed: number, rate: number): FaultPlan {

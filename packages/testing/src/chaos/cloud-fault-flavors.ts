@@ -155,3 +155,46 @@ export const ARM_FAULTS: CloudFaultFlavor = {
     return json(429, { error: { code, message } }, { ...retryAfter, 'x-ms-request-id': requestId() });
   },
 };
+
+/** Which OpenStack service a request is for: `/svc/<service type>/...` behind a catalog router, else Keystone. */
+function openStackService(request: ProxiedRequest): 'compute' | 'network' | 'load-balancer' | 'identity' {
+  const match = /\/svc\/(compute|network|load-balancer)\//.exec(request.path);
+  return (match?.[1] as 'compute' | 'network' | 'load-balancer' | undefined) ?? 'identity';
+}
+
+/**
+ * OpenStack, each service in its own fault shape: Nova `{"computeFault": {...}}` (500) and
+ * `{"overLimit": {...}}`, Neutron `{"NeutronError": {type, message, detail}}`, Octavia's WSME
+ * `{"faultcode", "faultstring", "debuginfo"}`, Keystone `{"error": {code, message, title}}`.
+ * Throttling is 429 with Retry-After, as the rate-limiting middleware in front of the APIs answers.
+ */
+export const OPENSTACK_FAULTS: CloudFaultFlavor = {
+  name: 'openstack',
+  serverError(request) {
+    const message = 'An unexpected error prevented the server from fulfilling your request (injected by the chaos proxy).';
+    switch (openStackService(request)) {
+      case 'compute':
+        return json(500, { computeFault: { code: 500, message } });
+      case 'network':
+        return json(500, { NeutronError: { type: 'HTTPInternalServerError', message, detail: '' } });
+      case 'load-balancer':
+        return json(500, { faultcode: 'Server', faultstring: message, debuginfo: null });
+      default:
+        return json(500, { error: { code: 500, message, title: 'Internal Server Error' } });
+    }
+  },
+  throttle(request, retryAfterSeconds) {
+    const retryAfter = { 'retry-after': String(retryAfterSeconds) };
+    const message = 'Too many requests (injected by the chaos proxy).';
+    switch (openStackService(request)) {
+      case 'compute':
+        return json(429, { overLimit: { code: 429, message, retryAfter: String(retryAfterSeconds) } }, retryAfter);
+      case 'network':
+        return json(429, { NeutronError: { type: 'OverQuota', message, detail: '' } }, retryAfter);
+      case 'load-balancer':
+        return json(429, { faultcode: 'Client', faultstring: message, debuginfo: null }, retryAfter);
+      default:
+        return json(429, { error: { code: 429, message, title: 'Too Many Requests' } }, retryAfter);
+    }
+  },
+};

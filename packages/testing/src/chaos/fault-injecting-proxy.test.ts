@@ -3,7 +3,7 @@ import { createServer as createHttpsServer, request as httpsRequest } from 'node
 import { generateSelfSignedCertificate } from '@ccm/kube-emulator';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ARM_FAULTS, AWS_FAULTS, GCE_FAULTS, KUBE_API_FAULTS, SANDBOX_FAULTS, VSPHERE_FAULTS } from './cloud-fault-flavors.js';
+import { ARM_FAULTS, AWS_FAULTS, GCE_FAULTS, KUBE_API_FAULTS, OPENSTACK_FAULTS, SANDBOX_FAULTS, VSPHERE_FAULTS } from './cloud-fault-flavors.js';
 import { FaultInjectingProxy } from './fault-injecting-proxy.js';
 import { FAULT_KINDS, FaultPlan, type FaultKind } from './fault-plan.js';
 import { kubeOperationOf } from './kube-operation.js';
@@ -267,6 +267,18 @@ describe('FaultInjectingProxy', () => {
     const entra = { method: 'POST', path: '/tenant/oauth2/v2.0/token', headers: {}, body: 'grant_type=client_credentials' };
     expect(JSON.parse(ARM_FAULTS.serverError(entra).body)).toMatchObject({ error: 'temporarily_unavailable', error_description: expect.stringMatching(/^AADSTS/) });
     expect(ARM_FAULTS.throttle(entra, 1)).toMatchObject({ status: 429, headers: { 'retry-after': '1' } });
+  });
+
+  it('OpenStack: each service its own fault body (Nova, Neutron, Octavia, Keystone), throttling 429 with Retry-After', () => {
+    const at = (path: string) => ({ method: 'GET', path, headers: {}, body: '' });
+    expect(JSON.parse(OPENSTACK_FAULTS.serverError(at('/svc/compute/v2.1/servers/detail')).body)).toEqual({ computeFault: { code: 500, message: expect.any(String) } });
+    expect(JSON.parse(OPENSTACK_FAULTS.serverError(at('/svc/network/v2.0/ports')).body)).toEqual({ NeutronError: { type: 'HTTPInternalServerError', message: expect.any(String), detail: '' } });
+    expect(JSON.parse(OPENSTACK_FAULTS.serverError(at('/svc/load-balancer/v2/lbaas/loadbalancers')).body)).toEqual({ faultcode: 'Server', faultstring: expect.any(String), debuginfo: null });
+    expect(JSON.parse(OPENSTACK_FAULTS.serverError(at('/v3/auth/tokens')).body)).toEqual({ error: { code: 500, message: expect.any(String), title: 'Internal Server Error' } });
+    for (const path of ['/svc/compute/v2.1/servers', '/svc/network/v2.0/ports', '/svc/load-balancer/v2/lbaas/pools', '/v3/auth/tokens']) {
+      expect(OPENSTACK_FAULTS.throttle(at(path), 3), path).toMatchObject({ status: 429, headers: { 'retry-after': '3' } });
+    }
+    expect(JSON.parse(OPENSTACK_FAULTS.throttle(at('/svc/compute/v2.1/servers'), 3).body)).toEqual({ overLimit: { code: 429, message: expect.any(String), retryAfter: '3' } });
   });
 
   it('sits in front of an HTTPS upstream with its own CA, and passes the client\'s origin as X-Forwarded-Host', async () => {

@@ -1,0 +1,30 @@
+// Chaos against the real Keystone, Neutron and Octavia (with the Nova stand-in) of
+// @ccm/openstack-services (Debian's OpenStack packages, MariaDB, RabbitMQ; the OpenStack CCM must
+// be built). The proxy sits in front of the driver's catalog router, so every Keystone, Nova,
+// Neutron and Octavia call of the CCM goes through it; it answers each service's own fault body
+// (Nova `computeFault`/`overLimit`, Neutron `NeutronError`, Octavia's WSME fault, Keystone
+// `error`) and 429 with Retry-After. Smaller than the other clouds: the services create servers
+// and load balancers slowly on 2 cores (Octavia children are changed one call at a time,
+// `provider-requires-serial-api-calls`). The cloud call budget is fixed
+// (OPENSTACK_API_BUDGET_DEFAULTS): the call rate is checked against it.
+import { OPENSTACK_API_BUDGET_DEFAULTS } from '@ccm/cloud-provider-openstack';
+import { OpenStackDriver } from '@ccm/cloud-provider-openstack/conformance';
+import { chaosSeed, describeChaos } from './chaos-suite.js';
+
+await describeChaos(
+  new OpenStackDriver(),
+  {
+    seed: chaosSeed(1306),
+    nodes: 12,
+    services: 4,
+    churnMs: 40_000,
+    cloudFaultRate: 0.2,
+    watchCutEveryMs: 4_000,
+    goneOnResumeRate: 0.3,
+    apiDownMs: 8_000,
+    leaderKills: 3,
+    budget: { qps: OPENSTACK_API_BUDGET_DEFAULTS.qps, burst: OPENSTACK_API_BUDGET_DEFAULTS.burst },
+    convergenceTimeoutMs: 240_000,
+  },
+  600_000,
+);
