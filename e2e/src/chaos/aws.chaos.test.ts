@@ -1,8 +1,7 @@
 // Chaos against moto_server (needs `moto_server` on PATH; fails under CI=true without it). The AWS
 // CCM's cloud call budget is fixed (AWS_API_BUDGET_DEFAULTS, not in cloud-config): the call rate
 // is checked against it.
-import { AWS_API_BUDGET_DEFAULTS } from '@ccm/cloud-provider-aws';
-import { AwsDriver } from '@ccm/cloud-provider-aws/conformance';
+import { AWS_API_BUDGET_DEFAULTS, AwsDriver } from '@ccm/cloud-provider-aws/conformance';
 import { chaosSeed, describeChaos } from './chaos-suite.js';
 
 await describeChaos(

@@ -6,8 +6,7 @@
 // Nodes join and leave, routes follow, Services share the cluster's Standard load balancer
 // (created, updated, deleted); the leader is killed during a cloud write. Refresh periods of 1 s so that deleted instances are seen within the run. The cloud call
 // budget is fixed (AZURE_API_BUDGET_DEFAULTS): the call rate is checked against it.
-import { AZURE_API_BUDGET_DEFAULTS } from '@ccm/cloud-provider-azure';
-import { AzureDriver } from '@ccm/cloud-provider-azure/conformance';
+import { AZURE_API_BUDGET_DEFAULTS, AzureDriver } from '@ccm/cloud-provider-azure/conformance';
 import { chaosSeed, describeChaos } from './chaos-suite.js';
 
 await describeChaos(

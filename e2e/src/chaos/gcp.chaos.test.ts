@@ -3,8 +3,7 @@
 // Retry-After) and OAuth errors on the token-url, which it faults like any other operation.
 // Small scale: about 2 minutes for the file on a quiet 2-core machine. The cloud call budget is
 // fixed (GCE_API_BUDGET_DEFAULTS, not in gce.conf): the call rate is checked against it.
-import { GCE_API_BUDGET_DEFAULTS } from '@ccm/cloud-provider-gcp';
-import { GcpDriver } from '@ccm/cloud-provider-gcp/conformance';
+import { GCE_API_BUDGET_DEFAULTS, GcpDriver } from '@ccm/cloud-provider-gcp/conformance';
 import { chaosSeed, describeChaos } from './chaos-suite.js';
 
 await describeChaos(

@@ -7,8 +7,7 @@
 // and load balancers slowly on 2 cores (Octavia children are changed one call at a time,
 // `provider-requires-serial-api-calls`). The cloud call budget is fixed
 // (OPENSTACK_API_BUDGET_DEFAULTS): the call rate is checked against it.
-import { OPENSTACK_API_BUDGET_DEFAULTS } from '@ccm/cloud-provider-openstack';
-import { OpenStackDriver } from '@ccm/cloud-provider-openstack/conformance';
+import { OPENSTACK_API_BUDGET_DEFAULTS, OpenStackDriver } from '@ccm/cloud-provider-openstack/conformance';
 import { chaosSeed, describeChaos } from './chaos-suite.js';
 
 await describeChaos(

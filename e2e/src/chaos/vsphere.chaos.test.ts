@@ -2,8 +2,7 @@
 // is missing). vSphere has no load balancers or routes (upstream needs NSX-T): nodes join and leave,
 // the leader is killed during node initialization. The cloud call budget is fixed
 // (VSPHERE_API_BUDGET_DEFAULTS): the call rate is checked against it.
-import { VSPHERE_API_BUDGET_DEFAULTS } from '@ccm/cloud-provider-vsphere';
-import { VsphereDriver } from '@ccm/cloud-provider-vsphere/conformance';
+import { VSPHERE_API_BUDGET_DEFAULTS, VsphereDriver } from '@ccm/cloud-provider-vsphere/conformance';
 import { chaosSeed, describeChaos } from './chaos-suite.js';
 
 await describeChaos(
