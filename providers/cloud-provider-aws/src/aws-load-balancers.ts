@@ -41,7 +41,7 @@ export class AwsLoadBalancers implements LoadBalancer {
     return defaultLoadBalancerName(service);
   }
 
-  async getLoadBalancer(_clusterName: string, service: V1Service, options?: CloudCallOptions): Promise<{ status: LoadBalancerStatus | undefined; exists: boolean }> {
+  async getLoadBalancer(clusterName: string, service: V1Service, options?: CloudCallOptions): Promise<{ status: LoadBalancerStatus | undefined; exists: boolean }> {
     const kind = loadBalancerKind(service);
     if (kind === 'elsewhere') return { status: undefined, exists: false };
     const name = defaultLoadBalancerName(service);
@@ -50,7 +50,18 @@ export class AwsLoadBalancers implements LoadBalancer {
       const status = await lookup();
       if (status) return { status, exists: true };
     }
-    return { status: undefined, exists: false };
+    // Without a load balancer, what a cut-short sync or deletion left (security groups, target
+    // groups) still has to be deleted with the Service: it exists until they are gone.
+    const remnants = await this.remnants(clusterName, service, options);
+    if (remnants.length > 0) this.#dependencies.logger.verbose(2, 'no load balancer, but resources of it remain', { loadBalancer: name, remnants });
+    return { status: undefined, exists: remnants.length > 0 };
+  }
+
+  /** Resources of ours left under the Service without its load balancer. */
+  async remnants(clusterName: string, service: V1Service, options?: CloudCallOptions): Promise<string[]> {
+    const { classic, network } = this.#dependencies;
+    const target = deletionTarget(service);
+    return [...(await classic.remnants(target, options)), ...(await network.remnants(clusterName, target, options))];
   }
 
   async ensureLoadBalancer(clusterName: string, service: V1Service, nodes: V1Node[], options?: CloudCallOptions): Promise<LoadBalancerStatus> {

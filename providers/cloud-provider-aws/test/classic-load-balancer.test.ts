@@ -250,6 +250,27 @@ describe('Classic ELB', () => {
     expect(ec2.securityGroups.has(managed)).toBe(false);
   });
 
+  it('still reports the load balancer while its security group outlived it, so the finalizer stays until the group is gone', async () => {
+    const { cloud, ec2, elb, nodes } = await withNodes(1);
+    await cloud.loadBalancer().ensureLoadBalancer('k', makeService(), nodes);
+    const managed = elb.store.get(NAME)?.loadBalancer.securityGroups[0] ?? '';
+    ec2.inUse = (groupId) => groupId === managed;
+    await expect(cloud.loadBalancer().ensureLoadBalancerDeleted('k', makeService())).rejects.toBeInstanceOf(RetryError);
+    expect(elb.store.has(NAME)).toBe(false);
+    // The service controller asks getLoadBalancer before deleting: a load balancer gone with its group left must still count.
+    expect(await cloud.loadBalancer().getLoadBalancer('k', makeService())).toEqual({ status: undefined, exists: true });
+    ec2.inUse = () => false;
+    await cloud.loadBalancer().ensureLoadBalancerDeleted('k', makeService());
+    expect(ec2.securityGroups.has(managed)).toBe(false);
+    expect(await cloud.loadBalancer().getLoadBalancer('k', makeService())).toEqual({ status: undefined, exists: false });
+  });
+
+  it('does not count a same-named security group of another cluster as a remnant', async () => {
+    const { cloud, ec2 } = await createHarness();
+    ec2.addSecurityGroup({ groupId: 'sg-foreign', groupName: `k8s-elb-${NAME}`, vpcId: VPC, tags: { 'kubernetes.io/cluster/other': 'owned' } });
+    expect(await cloud.loadBalancer().getLoadBalancer('k', makeService())).toEqual({ status: undefined, exists: false });
+  });
+
   it('never deletes a same-named security group that is not owned by the cluster', async () => {
     const { cloud, ec2 } = await createHarness();
     ec2.addSecurityGroup({ groupId: 'sg-foreign', groupName: `k8s-elb-${NAME}`, vpcId: VPC, tags: { 'kubernetes.io/cluster/c1': 'shared' } });

@@ -3,6 +3,7 @@ import { ImplementedElsewhereError } from '@ccm/core/provider';
 import { createAwsCloud } from '../src/aws-cloud.js';
 import { describe, expect, it } from 'vitest';
 import { NotOwnedError, UnresolvedAnnotationError } from '../src/errors.js';
+import { awsError } from './fakes/fake-errors.js';
 import { ungroupPermissions } from '../src/operations/load-balancer/ingress-rules.js';
 import { targetGroupName } from '../src/operations/load-balancer/network/network-names.js';
 import { addNodeInstance, CLUSTER_TAG, createHarness, makeService, OFF_AWS_CONFIG, VPC, type ServiceOptions } from './helpers.js';
@@ -283,6 +284,36 @@ describe('load balancer type changes and other controllers', () => {
     await cloud.loadBalancer().ensureLoadBalancer('k', nlb(), nodes);
     await cloud.loadBalancer().ensureLoadBalancerDeleted('k', makeService());
     expect(elbv2.loadBalancers.size).toBe(0);
+  });
+
+  it('finishes a deletion cut short after the NLB went: the target group left keeps the Service until it is deleted', async () => {
+    const { cloud, elbv2, nodes } = await withNodes(1);
+    await cloud.loadBalancer().ensureLoadBalancer('k', nlb(), nodes);
+    elbv2.log.failNext('elbv2.deleteTargetGroup', awsError('elbv2.deleteTargetGroup', 'AccessDenied', 'injected', 403));
+    await expect(cloud.loadBalancer().ensureLoadBalancerDeleted('k', nlb())).rejects.toThrow(/injected/);
+    expect(elbv2.loadBalancers.size).toBe(0);
+    expect(elbv2.targetGroups.size).toBe(1);
+    expect(await cloud.loadBalancer().getLoadBalancer('k', nlb())).toEqual({ status: undefined, exists: true });
+    await cloud.loadBalancer().ensureLoadBalancerDeleted('k', nlb());
+    expect(elbv2.targetGroups.size).toBe(0);
+    expect(await cloud.loadBalancer().getLoadBalancer('k', nlb())).toEqual({ status: undefined, exists: false });
+  });
+
+  it('deletes a target group a failed listener creation left once the ports change, and never another Service\'s', async () => {
+    const { cloud, elbv2, nodes } = await withNodes(1);
+    await cloud.loadBalancer().ensureLoadBalancer('k', nlb(), nodes);
+    const [first] = [...elbv2.targetGroups.values()];
+    elbv2.log.failNext('elbv2.createListener', awsError('elbv2.createListener', 'AccessDenied', 'injected', 403));
+    await expect(cloud.loadBalancer().ensureLoadBalancer('k', nlb({ ports: [{ name: 'http', port: 80, nodePort: 30080 }, { name: 'https', port: 443, nodePort: 30443 }] }), nodes)).rejects.toThrow(/injected/);
+    const orphan = [...elbv2.targetGroups.values()].find((group) => group.port === 30443);
+    expect(orphan?.loadBalancerArns).toEqual([]);
+    // Another Service's unused target group under the same name prefix (names are cut to 8 characters).
+    const foreign = await elbv2.createTargetGroup({ name: `${orphan?.name.slice(0, -10)}ffffffffff`, protocol: 'TCP', port: 30999, vpcId: VPC, healthCheck: { protocol: 'TCP', port: 'traffic-port', intervalSeconds: 30, healthyThreshold: 3, unhealthyThreshold: 3 }, tags: { ...CLUSTER_TAG, 'kubernetes.io/service-name': 'default/web-other' } });
+    await cloud.loadBalancer().ensureLoadBalancer('k', nlb({ ports: [{ name: 'http', port: 80, nodePort: 30080 }, { name: 'dns', port: 53, nodePort: 30053 }] }), nodes);
+    const ports = [...elbv2.targetGroups.values()].map((group) => group.port).sort();
+    expect(ports).toEqual([30053, 30080, 30999]);
+    expect(elbv2.targetGroups.has(first?.arn ?? '')).toBe(true);
+    expect(elbv2.targetGroups.has(foreign.arn)).toBe(true);
   });
 
   it('leaves nlb-ip and external to the AWS Load Balancer Controller', async () => {

@@ -59,6 +59,7 @@ export const ELBV2_IAM_ACTIONS: Readonly<Record<keyof Elbv2Port, string>> = {
   createTargetGroup: 'elasticloadbalancing:CreateTargetGroup',
   describeTargetGroupsOfLoadBalancer: 'elasticloadbalancing:DescribeTargetGroups',
   describeTargetGroupByName: 'elasticloadbalancing:DescribeTargetGroups',
+  describeAllTargetGroups: 'elasticloadbalancing:DescribeTargetGroups',
   modifyTargetGroupHealthCheck: 'elasticloadbalancing:ModifyTargetGroup',
   deleteTargetGroup: 'elasticloadbalancing:DeleteTargetGroup',
   describeTargetHealth: 'elasticloadbalancing:DescribeTargetHealth',

@@ -107,6 +107,8 @@ export interface Elbv2Port {
   addTags(arns: readonly string[], tags: Tags, options?: CallOptions): Promise<void>;
   createTargetGroup(request: CreateTargetGroupRequest, options?: CallOptions): Promise<TargetGroup>;
   describeTargetGroupsOfLoadBalancer(loadBalancerArn: string, options?: CallOptions): Promise<TargetGroup[]>;
+  /** Every target group of the account and region, all pages (found by name prefix when no load balancer links them). */
+  describeAllTargetGroups(options?: CallOptions): Promise<TargetGroup[]>;
   /** Undefined when no target group has that name. */
   describeTargetGroupByName(name: string, options?: CallOptions): Promise<TargetGroup | undefined>;
   modifyTargetGroupHealthCheck(arn: string, healthCheck: Partial<TargetGroupHealthCheck>, options?: CallOptions): Promise<void>;

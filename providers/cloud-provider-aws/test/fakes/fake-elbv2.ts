@@ -137,6 +137,11 @@ export class FakeElbv2 implements Elbv2Port {
     return structuredClone([...this.targetGroups.values()].filter((group) => group.loadBalancerArns.includes(loadBalancerArn)));
   }
 
+  async describeAllTargetGroups(): Promise<TargetGroup[]> {
+    this.log.record('elbv2.describeAllTargetGroups', {});
+    return structuredClone([...this.targetGroups.values()]);
+  }
+
   async describeTargetGroupByName(name: string): Promise<TargetGroup | undefined> {
     this.log.record('elbv2.describeTargetGroupByName', { name });
     const found = [...this.targetGroups.values()].find((group) => group.name === name);

@@ -217,6 +217,18 @@ export function createSdkElbv2Port(client: ElasticLoadBalancingV2Client): Elbv2P
         return groups;
       }),
 
+    describeAllTargetGroups: (options) =>
+      call('describeTargetGroups', async () => {
+        const groups: TargetGroup[] = [];
+        let marker: string | undefined;
+        do {
+          const output = await client.send(new DescribeTargetGroupsCommand({ Marker: marker }), sendOptions(options));
+          for (const group of output.TargetGroups ?? []) groups.push(toTargetGroup(group));
+          marker = nonEmpty(output.NextMarker);
+        } while (marker !== undefined);
+        return groups;
+      }),
+
     describeTargetGroupByName: (name, options) =>
       orUndefined('describeTargetGroups', async () => {
         const output = await client.send(new DescribeTargetGroupsCommand({ Names: [name] }), sendOptions(options));

@@ -155,6 +155,17 @@ export class ClassicLoadBalancerOperations {
    * used (plus `k8s-elb-<name>` found by name, so a retry after the load balancer is gone still
    * cleans up). Returns false when there was nothing of ours to delete.
    */
+  /**
+   * What a cut-short sync or deletion left without the load balancer: its own `k8s-elb-<name>`
+   * security group, still ours. Deletion must still remove it.
+   */
+  async remnants(target: DeletionTarget, options?: CallOptions): Promise<string[]> {
+    const { securityGroups, settings } = this.#context;
+    const group = await securityGroups.findByName(classicSecurityGroupName(target.loadBalancerName), options);
+    if (group === undefined || group.groupId === settings.elbSecurityGroup || target.annotatedSecurityGroups.includes(group.groupId)) return [];
+    return securityGroups.tagging.ownershipProblem(group.tags) === undefined ? [`security group ${group.groupId}`] : [];
+  }
+
   async delete(target: DeletionTarget, options?: CallOptions): Promise<boolean> {
     const { elb, securityGroups, settings, logger } = this.#context;
     const name = target.loadBalancerName;

@@ -9,14 +9,14 @@ import { CloudStateError, UnresolvedAnnotationError, isAwsErrorKind, NotOwnedErr
 import type { CallOptions } from '../../../ports/call-options.js';
 import type { Ec2Instance } from '../../../ports/ec2-port.js';
 import type { ListenerSpec, NetworkLoadBalancer, SubnetMapping, TargetGroup } from '../../../ports/elbv2-port.js';
-import { TAG_SERVICE_NAME, type Tags } from '../../../tags.js';
+import { TAG_SERVICE_NAME, tagValue, type Tags } from '../../../tags.js';
 import { cidrSource, mtuRule, planExactIngress, portRule, ungroupPermissions, type IngressRule } from '../ingress-rules.js';
 import { chunk, type DeletionTarget, type LoadBalancerContext } from '../load-balancer-context.js';
-import type { NetworkLoadBalancerSpec, NetworkPortMapping } from '../load-balancer-spec.js';
+import type { NetworkLoadBalancerSpec, NetworkPortMapping, ServiceIdentity } from '../load-balancer-spec.js';
 import { updateNetworkNodeRules } from '../node-security-rules.js';
 import { targetInstances } from '../target-nodes.js';
 import { changedAttributes } from './network-attributes.js';
-import { NETWORK_SECURITY_GROUP_DESCRIPTION, networkSecurityGroupName, targetGroupName } from './network-names.js';
+import { NETWORK_SECURITY_GROUP_DESCRIPTION, networkSecurityGroupName, targetGroupName, targetGroupNamePrefix } from './network-names.js';
 import { planNetworkListeners, planTargetGroupHealthCheck, planTargets, targetGroupHealthCheck, type ListenerAction } from './plan-network-listeners.js';
 
 const TARGET_CHUNK_SIZE = 100;
@@ -111,7 +111,11 @@ export class NetworkLoadBalancerOperations {
       );
     }
 
-    await this.#syncListeners(loadBalancer, spec, instances, tags, options);
+    const targetGroupsChanged = await this.#syncListeners(loadBalancer, spec, instances, tags, options);
+    if (targetGroupsChanged) {
+      const inUse = new Set((await elbv2.describeListeners(loadBalancer.arn, options)).flatMap((listener) => (listener.targetGroupArn === undefined ? [] : [listener.targetGroupArn])));
+      await this.#deleteUnusedTargetGroups(spec.service, name, inUse, options);
+    }
     await this.#syncAttributes(loadBalancer, spec, options);
     if (managedGroupId !== undefined) await this.#syncManagedGroupRules(managedGroupId, spec, options);
     if (!settings.disableSecurityGroupIngress) {
@@ -149,6 +153,7 @@ export class NetworkLoadBalancerOperations {
       await elbv2.deleteLoadBalancer(loadBalancer.arn, options);
       for (const group of targetGroups) await this.#deleteTargetGroup(group.arn, options);
     }
+    const orphans = await this.#deleteUnusedTargetGroups(target.service, name, new Set(), options);
     if (!settings.disableSecurityGroupIngress) {
       await updateNetworkNodeRules(securityGroups, [], { loadBalancerName: name, mappings: [], clientCidrs: [], subnetCidrs: [] }, logger, options);
     }
@@ -156,7 +161,50 @@ export class NetworkLoadBalancerOperations {
     if (managed) candidates.add(managed.groupId);
     for (const groupId of target.annotatedSecurityGroups) candidates.delete(groupId);
     await securityGroups.deleteOwned([...candidates], options);
-    return loadBalancer !== undefined || candidates.size > 0;
+    return loadBalancer !== undefined || orphans > 0 || candidates.size > 0;
+  }
+
+  /**
+   * What a cut-short sync or deletion of this Service's NLB left behind without the NLB: its
+   * managed security group and its target groups. Deletion must still remove them, so the
+   * Service keeps its finalizer until they are gone.
+   */
+  async remnants(clusterName: string, target: DeletionTarget, options?: CallOptions): Promise<string[]> {
+    const found = (await this.#unusedTargetGroups(target.service, target.loadBalancerName, new Set(), options)).map((group) => `target group ${group.name}`);
+    const managed = await this.#context.securityGroups.findByName(networkSecurityGroupName(clusterName, target.service), options);
+    if (managed !== undefined && this.#context.tagging.ownershipProblem(managed.tags) === undefined) found.push(`security group ${managed.groupId}`);
+    return found;
+  }
+
+  /**
+   * Target groups of this Service that no listener uses (`inUse` holds the ones the NLB's
+   * listeners forward to): named with the Service's prefix, tagged with this cluster and the
+   * Service's name (other Services may share the prefix), and linked to no load balancer but
+   * this Service's own (AWS drops the link when the listener goes; moto keeps it).
+   */
+  async #unusedTargetGroups(service: ServiceIdentity, loadBalancerName: string, inUse: ReadonlySet<string>, options?: CallOptions): Promise<TargetGroup[]> {
+    const { elbv2, tagging } = this.#context;
+    const prefix = targetGroupNamePrefix(service);
+    const candidates = (await elbv2.describeAllTargetGroups(options)).filter(
+      (group) => group.name.startsWith(prefix) && !inUse.has(group.arn) && group.loadBalancerArns.every((arn) => loadBalancerNameOfArn(arn) === loadBalancerName),
+    );
+    if (candidates.length === 0) return [];
+    const tags = await elbv2.describeTags(candidates.map((group) => group.arn), options);
+    const serviceName = `${service.namespace}/${service.name}`;
+    return candidates.filter((group) => {
+      const groupTags = tags.get(group.arn) ?? {};
+      return tagValue(groupTags, TAG_SERVICE_NAME) === serviceName && tagging.ownershipProblem(groupTags) === undefined;
+    });
+  }
+
+  /** Deletes this Service's target groups that no listener uses; returns how many. */
+  async #deleteUnusedTargetGroups(service: ServiceIdentity, loadBalancerName: string, inUse: ReadonlySet<string>, options?: CallOptions): Promise<number> {
+    const unused = await this.#unusedTargetGroups(service, loadBalancerName, inUse, options);
+    for (const group of unused) {
+      this.#context.logger.info('deleting target group no listener uses', { service: `${service.namespace}/${service.name}`, targetGroup: group.name });
+      await this.#deleteTargetGroup(group.arn, options);
+    }
+    return unused.length;
   }
 
   async #ensureManagedGroup(clusterName: string, spec: NetworkLoadBalancerSpec, options?: CallOptions): Promise<string> {
@@ -189,7 +237,8 @@ export class NetworkLoadBalancerOperations {
     await securityGroups.apply(groupId, planExactIngress(ungroupPermissions(group.ingress), networkSecurityGroupRules(spec)), options);
   }
 
-  async #syncListeners(loadBalancer: NetworkLoadBalancer, spec: NetworkLoadBalancerSpec, instances: ReadonlyMap<string, Ec2Instance>, tags: Tags, options?: CallOptions): Promise<void> {
+  /** Returns whether target groups were created, replaced or deleted. */
+  async #syncListeners(loadBalancer: NetworkLoadBalancer, spec: NetworkLoadBalancerSpec, instances: ReadonlyMap<string, Ec2Instance>, tags: Tags, options?: CallOptions): Promise<boolean> {
     const { elbv2, tagging } = this.#context;
     const listeners = await elbv2.describeListeners(loadBalancer.arn, options);
     const targetGroups = listeners.length === 0 ? [] : await elbv2.describeTargetGroupsOfLoadBalancer(loadBalancer.arn, options);
@@ -202,6 +251,7 @@ export class NetworkLoadBalancerOperations {
         if (Object.keys(changes).length > 0) await elbv2.modifyTargetGroupAttributes(group.arn, changes, options);
       }
     }
+    return actions.some((action) => action.kind !== 'update' || action.reuseTargetGroup === undefined);
   }
 
   async #apply(loadBalancer: NetworkLoadBalancer, action: ListenerAction, instances: ReadonlyMap<string, Ec2Instance>, tags: Tags, options?: CallOptions): Promise<void> {
@@ -287,6 +337,12 @@ export class NetworkLoadBalancerOperations {
     const changes = changedAttributes(await elbv2.describeLoadBalancerAttributes(loadBalancer.arn, options), spec.attributes);
     if (Object.keys(changes).length > 0) await elbv2.modifyLoadBalancerAttributes(loadBalancer.arn, changes, options);
   }
+}
+
+/** `arn:aws:elasticloadbalancing:<region>:<account>:loadbalancer/net/<name>/<id>` -> `<name>`. */
+export function loadBalancerNameOfArn(arn: string): string | undefined {
+  const parts = arn.split(':').pop()?.split('/') ?? [];
+  return parts[0] === 'loadbalancer' ? parts[2] : undefined;
 }
 
 function listenerSpec(mapping: NetworkPortMapping, targetGroupArn: string): ListenerSpec {

@@ -22,8 +22,12 @@ export function targetGroupName(clusterId: string, service: ServiceIdentity, map
   ]) {
     hash.update(part);
   }
-  const digest = hash.digest('hex');
-  return `k8s-${sanitize(service.namespace).slice(0, 8)}-${sanitize(service.name).slice(0, 8)}-${digest.slice(0, 10)}`;
+  return `${targetGroupNamePrefix(service)}${hash.digest('hex').slice(0, 10)}`;
+}
+
+/** What every target group name of the Service starts with (several Services may share it). */
+export function targetGroupNamePrefix(service: Pick<ServiceIdentity, 'namespace' | 'name'>): string {
+  return `k8s-${sanitize(service.namespace).slice(0, 8)}-${sanitize(service.name).slice(0, 8)}-`;
 }
 
 export function networkSecurityGroupName(clusterName: string, service: ServiceIdentity): string {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { NetworkListener, TargetGroup } from '../../../ports/elbv2-port.js';
 import type { NetworkPortMapping } from '../load-balancer-spec.js';
 import { changedAttributes } from './network-attributes.js';
-import { networkStatus, subnetMappings } from './network-load-balancer.js';
+import { loadBalancerNameOfArn, networkStatus, subnetMappings } from './network-load-balancer.js';
 import { networkSecurityGroupName, targetGroupName } from './network-names.js';
 import { listenerNeedsChange, planNetworkListeners, planTargetGroupHealthCheck, planTargets, targetGroupHealthCheck } from './plan-network-listeners.js';
 
@@ -148,5 +148,16 @@ describe('NLB helpers', () => {
 
   it('changes only the attributes that differ or are missing', () => {
     expect(changedAttributes({ a: 'true', b: 'false' }, { a: 'true', b: 'true', c: 'x' })).toEqual({ b: 'true', c: 'x' });
+  });
+});
+
+describe('loadBalancerNameOfArn', () => {
+  it.each([
+    ['arn:aws:elasticloadbalancing:us-west-2:123456789012:loadbalancer/net/a1234/50dc6c495c0c9188', 'a1234'],
+    ['arn:aws-cn:elasticloadbalancing:cn-north-1:123456789012:loadbalancer/app/web/0123', 'web'],
+    ['arn:aws:elasticloadbalancing:us-west-2:123456789012:targetgroup/k8s-default-web-0123456789/73e2d6bc24d8a067', undefined],
+    ['not-an-arn', undefined],
+  ])('%s -> %s', (arn, name) => {
+    expect(loadBalancerNameOfArn(arn)).toBe(name);
   });
 });
