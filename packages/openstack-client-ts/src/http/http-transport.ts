@@ -4,6 +4,7 @@
  * problems are final: retrying cannot fix them), an error status -> the kind of the status with
  * the fault body's message and the request id.
  */
+import { deadlineSignal } from '@ccm/deadline-signal';
 import { fetch as undiciFetch, type Dispatcher } from 'undici';
 import { isImmutableConflict, kindForStatus, OpenStackError, parseFaultBody } from '../openstack-error.js';
 
@@ -53,8 +54,8 @@ export class HttpTransport {
   async send(request: HttpRequest): Promise<HttpResponse> {
     if (request.signal?.aborted) throw new OpenStackError(`${request.operation}: aborted`, { kind: 'Aborted', operation: request.operation });
     const timeoutMs = this.#options.timeoutMs ?? 60_000;
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
+    const deadline = deadlineSignal(request.signal, timeoutMs);
+    const signal = deadline.signal;
     const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': this.#options.userAgent ?? 'openstack-client-ts', ...request.headers };
     let body: string | undefined;
     if (request.body !== undefined) {
@@ -69,9 +70,11 @@ export class HttpTransport {
       text = await response.text();
     } catch (error) {
       if (request.signal?.aborted) throw new OpenStackError(`${request.operation}: aborted`, { kind: 'Aborted', operation: request.operation, cause: error });
-      if (timeout.aborted) throw new OpenStackError(`${request.operation}: no answer within ${timeoutMs / 1000} s`, { kind: 'Timeout', operation: request.operation, cause: error });
+      if (deadline.timedOut()) throw new OpenStackError(`${request.operation}: no answer within ${timeoutMs / 1000} s`, { kind: 'Timeout', operation: request.operation, cause: error });
       const detail = describeCause(error);
       throw new OpenStackError(`${request.operation}: ${detail}`, { kind: 'Transport', operation: request.operation, retryable: !CERTIFICATE_ERROR.test(detail), cause: error });
+    } finally {
+      deadline.dispose();
     }
     const requestId = response.headers.get('x-openstack-request-id') ?? response.headers.get('x-compute-request-id') ?? undefined;
     const expected = request.expectedStatuses ? request.expectedStatuses.includes(response.status) : response.status >= 200 && response.status < 300;

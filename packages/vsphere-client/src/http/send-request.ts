@@ -3,6 +3,7 @@
  * caller abort -> `Aborted`, our timeout -> `Timeout`, connection/TLS failure -> `Transport`
  * (certificate problems are not retryable: retrying cannot fix them).
  */
+import { deadlineSignal } from '@ccm/deadline-signal';
 import { VsphereError } from '../vsphere-error.js';
 import type { HttpFetch, HttpRequestInit, HttpResponse } from './http-fetch.js';
 
@@ -25,15 +26,15 @@ const CERTIFICATE_ERROR = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|THUMBPRINT|
 
 export async function sendRequest(options: SendRequestOptions): Promise<SentResponse> {
   if (options.signal?.aborted) throw abortedError(options);
-  const timeout = AbortSignal.timeout(options.timeoutMs);
-  const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+  const deadline = deadlineSignal(options.signal, options.timeoutMs);
+  const signal = deadline.signal;
   try {
     const response = await options.fetch(options.url, { ...options.init, signal });
     const body = await response.text();
     return { response, body };
   } catch (error) {
     if (options.signal?.aborted) throw abortedError(options, error);
-    if (timeout.aborted) {
+    if (deadline.timedOut()) {
       throw new VsphereError(`${options.operation}: no answer from ${hostOf(options.url)} within ${options.timeoutMs} ms`, {
         kind: 'Timeout',
         operation: options.operation,
@@ -47,6 +48,8 @@ export async function sendRequest(options: SendRequestOptions): Promise<SentResp
       retryable: !CERTIFICATE_ERROR.test(reason),
       cause: error,
     });
+  } finally {
+    deadline.dispose();
   }
 }
 

@@ -1,4 +1,5 @@
 import { errorMessage } from '@ccm/core/util';
+import { deadlineSignal } from '@ccm/deadline-signal';
 import { SandboxApiError, type SandboxApiErrorKind } from '../sandbox-api-error.js';
 import type {
   CallOptions,
@@ -167,8 +168,8 @@ export class HttpSandboxCloudPort implements SandboxCloudPort {
   }
 
   async #request<T>(operation: SandboxCloudPortOperation, method: string, path: string, body: unknown, options: CallOptions | undefined): Promise<T> {
-    const timeout = AbortSignal.timeout(this.#timeoutMs);
-    const signal = options?.signal === undefined ? timeout : AbortSignal.any([options.signal, timeout]);
+    const deadline = deadlineSignal(options?.signal, this.#timeoutMs);
+    const signal = deadline.signal;
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.#userAgent };
     const init: RequestInit = { method, headers, signal };
     if (body !== undefined) {
@@ -182,9 +183,11 @@ export class HttpSandboxCloudPort implements SandboxCloudPort {
       text = await response.text();
     } catch (error) {
       if (options?.signal?.aborted === true) throw options.signal.reason;
-      const networkCode = timeout.aborted ? 'Timeout' : networkErrorCode(error);
-      const reason = timeout.aborted ? `no answer within ${this.#timeoutMs} ms` : `cannot reach ${this.#baseUrl}: ${networkCode}`;
+      const networkCode = deadline.timedOut() ? 'Timeout' : networkErrorCode(error);
+      const reason = deadline.timedOut() ? `no answer within ${this.#timeoutMs} ms` : `cannot reach ${this.#baseUrl}: ${networkCode}`;
       throw new SandboxApiError('Unavailable', operation, reason, { code: networkCode, cause: error });
+    } finally {
+      deadline.dispose();
     }
     let parsed: unknown;
     try {

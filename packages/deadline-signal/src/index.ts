@@ -1,0 +1,1 @@
+export { deadlineSignal, type DeadlineSignal } from './deadline-signal.js';
