@@ -25,6 +25,17 @@ export class LruCache<K, V> {
     }
   }
 
+  /** Removes every entry for which `stale` is true; returns how many. */
+  deleteWhere(stale: (value: V, key: K) => boolean): number {
+    let removed = 0;
+    for (const [key, value] of this.#entries) {
+      if (!stale(value, key)) continue;
+      this.#entries.delete(key);
+      removed++;
+    }
+    return removed;
+  }
+
   get size(): number {
     return this.#entries.size;
   }
