@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ccmView, diffViews, ServerIdentityMap } from './kube-request-replay.js';
+import type { RecordedKubeRequest } from './kube-api-proxy.js';
+import { ccmView, diffViews, replayOrder, ServerIdentityMap } from './kube-request-replay.js';
 
 describe('ServerIdentityMap', () => {
   it('translates resourceVersions and UIDs learned from answers, in URLs and bodies', () => {
@@ -40,5 +41,24 @@ describe('ccmView and diffViews', () => {
   it("leaves kube-apiserver's own Events out of lists", () => {
     const own = { kind: 'Event', metadata: { name: 'e1' }, reportingComponent: 'ipallocator-repair-controller', reason: 'ClusterIPNotAllocated' };
     expect(ccmView({ kind: 'EventList', items: [own] })).toEqual({ kind: 'EventList', items: [] });
+  });
+});
+
+describe('replayOrder', () => {
+  const request = (sequence: number, startedAt: number, method: string, url: string, status: number): RecordedKubeRequest =>
+    ({ sequence, startedAt, client: 'ccm', method, url, contentType: undefined, body: '', status, responseBody: '', watch: false }) as RecordedKubeRequest;
+
+  it('replays a write refused with 409 after the concurrent write to the same object that won, though its answer came first', () => {
+    const refusedPut = request(10, 5, 'PUT', '/api/v1/nodes/n1', 409);
+    const winningPatch = request(11, 6, 'PATCH', '/api/v1/nodes/n1/status', 200);
+    const read = request(12, 11.5, 'GET', '/api/v1/nodes/n1', 200);
+    expect(replayOrder([read, winningPatch, refusedPut]).map((entry) => entry.sequence)).toEqual([11, 10, 12]);
+  });
+
+  it('keeps completion order for a 409 without a concurrent winner, and for writes to other objects', () => {
+    const refused = request(10, 5, 'PUT', '/api/v1/nodes/n1', 409);
+    const otherObject = request(11, 6, 'PATCH', '/api/v1/nodes/n2', 200);
+    const afterwards = request(12, 10.5, 'PUT', '/api/v1/nodes/n1', 200);
+    expect(replayOrder([refused, otherObject, afterwards]).map((entry) => entry.sequence)).toEqual([10, 11, 12]);
   });
 });

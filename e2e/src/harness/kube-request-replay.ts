@@ -207,6 +207,35 @@ function overlaps(left: RecordedKubeRequest, right: RecordedKubeRequest): boolea
 
 const isRead = (request: RecordedKubeRequest): boolean => request.method === 'GET' && !request.watch;
 
+/** The object a request addresses: its path without the query and the `/status` subresource. */
+const objectPath = (request: RecordedKubeRequest): string => request.url.split('?')[0]!.replace(/\/status$/, '');
+
+/**
+ * The order to replay in: completion order, except that a write the real server refused with a
+ * Conflict (409) goes after every write to the same object that was in flight with it and
+ * succeeded later. Completion order is not the server's order: the server may apply a write,
+ * refuse a concurrent one because of it and send that refusal before the first write's answer
+ * is out. Replayed before it, the refused write would succeed.
+ */
+export function replayOrder(requests: readonly RecordedKubeRequest[]): RecordedKubeRequest[] {
+  const ordered = [...requests].sort((left, right) => left.sequence - right.sequence);
+  const isWrite = (request: RecordedKubeRequest): boolean => !isRead(request) && !request.watch;
+  for (let index = 0; index < ordered.length; index++) {
+    const refused = ordered[index]!;
+    if (!isWrite(refused) || refused.status !== 409) continue;
+    let lastWinner = -1;
+    for (let later = index + 1; later < ordered.length; later++) {
+      const other = ordered[later]!;
+      if (isWrite(other) && other.status < 300 && objectPath(other) === objectPath(refused) && overlaps(other, refused)) lastWinner = later;
+    }
+    if (lastWinner < 0) continue;
+    ordered.splice(index, 1);
+    ordered.splice(lastWinner, 0, refused);
+    index--;
+  }
+  return ordered;
+}
+
 interface SentRequest {
   status: number;
   text: string;
@@ -220,7 +249,7 @@ interface SentRequest {
  * when the emulator gives the same answer at one of those points.
  */
 export async function replayRequests(baseUrl: string, requests: readonly RecordedKubeRequest[]): Promise<ReplayDifference[]> {
-  const ordered = [...requests].sort((left, right) => left.sequence - right.sequence);
+  const ordered = replayOrder(requests);
   const identities = new ServerIdentityMap();
   const differences: ReplayDifference[] = [];
   /** Answers of reads taken before a write they overlapped was replayed (candidates for that read). */
