@@ -5,25 +5,10 @@
  * makes a write's end (and the next step of a reconcile) follow ARM closely without polling a
  * slow operation often.
  */
+import { sleepOrThrowOnAbort } from '@ccm/core/util';
+
 export const LRO_FIRST_POLL_MS = 25;
 export const LRO_POLL_INTERVAL_MS = 500;
-
-const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
-  new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
 
 /** The delays between polls: 25, 100, 400, 500, 500, ... ms. */
 export function pollDelays(): () => number {
@@ -61,7 +46,7 @@ function checkSucceeded(state: { status: string; error?: Error } | undefined): v
 export async function pollSimplePoller<Result>(poller: SimplePoller<Result>, signal?: AbortSignal): Promise<Result | undefined> {
   const delay = pollDelays();
   while (!poller.isDone()) {
-    await sleep(delay(), signal);
+    await sleepOrThrowOnAbort(delay(), signal);
     await poller.poll(signal === undefined ? {} : { abortSignal: signal });
   }
   checkSucceeded(poller.getOperationState());
@@ -72,7 +57,7 @@ export async function pollPromisePoller<Result>(poller: PromisePoller<Result>, s
   await poller.submitted();
   const delay = pollDelays();
   while (!poller.isDone) {
-    await sleep(delay(), signal);
+    await sleepOrThrowOnAbort(delay(), signal);
     await poller.poll(signal === undefined ? {} : { abortSignal: signal });
   }
   checkSucceeded(poller.operationState);
