@@ -73,6 +73,28 @@ openStackServicesSuite('openstack-services: real Keystone, Neutron and Octavia',
     expect(response.status).toBe(401);
   });
 
+  it('Keystone and the Octavia API answer while other clients hold connections without sending a request (a thread per request, not wsgiref\'s one at a time)', async () => {
+    const { connect } = await import('node:net');
+    const silent: import('node:net').Socket[] = [];
+    try {
+      for (const base of [services.authUrl, endpoint('load-balancer')]) {
+        const { hostname, port } = new URL(base);
+        // More than the single-threaded server's backlog of 5, each holding a request handler.
+        for (let index = 0; index < 8; index += 1) {
+          const socket = connect({ host: hostname, port: Number(port) });
+          socket.on('error', () => undefined);
+          silent.push(socket);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const response = await fetch(base, { headers: { 'X-Auth-Token': token }, signal: AbortSignal.timeout(10_000) });
+        expect([200, 300], base).toContain(response.status);
+        await response.arrayBuffer();
+      }
+    } finally {
+      for (const socket of silent) socket.destroy();
+    }
+  });
+
   it('creates a network, a subnet and a port that the test mechanism driver binds', async () => {
     const neutron = endpoint('network');
     const network = await call('POST', `${neutron}/v2.0/networks`, { network: { name: 'services-test' } });

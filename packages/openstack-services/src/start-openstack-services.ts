@@ -6,8 +6,8 @@
  *
  * Order, with what can run in parallel side by side:
  *   MariaDB (install-db, mariadbd)  |  epmd + RabbitMQ  |  keystone-manage fernet_setup, credential_setup
- *   -> keystone db_sync, bootstrap, keystone-wsgi-public  |  neutron-db-manage  |  octavia-db-manage
- *   -> catalog entries; neutron-server  |  octavia-api + octavia-worker
+ *   -> keystone db_sync, bootstrap, keystone (threaded WSGI)  |  neutron-db-manage  |  octavia-db-manage
+ *   -> catalog entries; neutron-server  |  octavia-api (threaded WSGI) + octavia-worker
  *   -> the Nova stand-in and its catalog entry (once Keystone and Neutron answer)
  * `close()` stops every process group and removes the directory.
  */
@@ -19,6 +19,7 @@ import { issueCertificate } from '@ccm/self-signed-certificate';
 import { findCommand } from './openstack-services-availability.js';
 import { delay, ManagedProcess, runToCompletion } from './managed-process.js';
 import { freePorts } from './free-ports.js';
+import { scriptInterpreter, writeThreadedWsgiScript } from './threaded-wsgi-server.js';
 import {
   keystoneConfiguration,
   keystoneUrl,
@@ -128,12 +129,17 @@ export async function startOpenStackServices(options: StartOpenStackServicesOpti
     writeFileSync(neutronConf, neutronConfiguration(layout));
     writeFileSync(octaviaConf, octaviaConfiguration(layout));
     const user = userInfo().username;
-    const start = (name: string, command: string, args: string[], logFile: string, env?: NodeJS.ProcessEnv): ManagedProcess => {
+    const threadedWsgi = writeThreadedWsgiScript(root);
+    // Keystone and the Octavia API under a threaded server (see threaded-wsgi-server.ts), started
+    // with the interpreter of the Debian package's own single-threaded launcher.
+    const wsgiArgs = (factory: string, port: number, applicationArgs: string[]): string[] => [threadedWsgi, '--host', '127.0.0.1', '--port', String(port), '--factory', factory, '--', ...applicationArgs];
+    const startWith = (name: string, executable: string, args: string[], logFile: string, env?: NodeJS.ProcessEnv): ManagedProcess => {
       if (closing !== undefined) throw new Error(`not starting ${name}: the services are being stopped`);
-      const managed = new ManagedProcess({ name, command: commandPath(command), args, cwd: root, logFile: join(root, logFile), ...(env === undefined ? {} : { env }) });
+      const managed = new ManagedProcess({ name, command: executable, args, cwd: root, logFile: join(root, logFile), ...(env === undefined ? {} : { env }) });
       processes.push(managed);
       return managed;
     };
+    const start = (name: string, command: string, args: string[], logFile: string, env?: NodeJS.ProcessEnv): ManagedProcess => startWith(name, commandPath(command), args, logFile, env);
     const run = (name: string, command: string, args: string[], logFile: string): Promise<void> =>
       closing !== undefined ? Promise.reject(new Error(`not running ${name}: the services are being stopped`)) : runToCompletion({ name, command: commandPath(command), args, cwd: root, logFile: join(root, logFile), timeoutMs: Math.max(1_000, deadline - Date.now()) });
 
@@ -216,7 +222,7 @@ export async function startOpenStackServices(options: StartOpenStackServicesOpti
         '--bootstrap-internal-url', url,
         '--bootstrap-admin-url', url,
       ], 'keystone/bootstrap.log');
-      const server = start('keystone-wsgi-public', 'keystone-wsgi-public', ['--host', '127.0.0.1', '--port', String(keystone)], 'keystone/wsgi.log', {
+      const server = startWith('keystone-wsgi-public', scriptInterpreter(commandPath('keystone-wsgi-public')), wsgiArgs('keystone.server.wsgi:initialize_public_application', keystone!, []), 'keystone/wsgi.log', {
         ...process.env,
         OS_KEYSTONE_CONFIG_FILES: keystoneConf,
       });
@@ -248,7 +254,7 @@ export async function startOpenStackServices(options: StartOpenStackServicesOpti
         const workerLogging = join(root, 'octavia', 'worker-logging.conf');
         writeFileSync(workerLogging, octaviaWorkerLoggingConfiguration());
         const worker = start('octavia-worker', 'octavia-worker', ['--config-file', octaviaConf, '--config-file', workerLogging, '--log-file', workerLog], 'octavia/worker.out');
-        const api = start('octavia-api', 'octavia-api', ['--config-file', octaviaConf, '--log-file', join(root, 'octavia', 'api.log')], 'octavia/api.out');
+        const api = startWith('octavia-api', scriptInterpreter(commandPath('octavia-api')), wsgiArgs('octavia.api.app:setup_app', octavia!, ['--config-file', octaviaConf, '--log-file', join(root, 'octavia', 'api.log')]), 'octavia/api.out');
         await waitForHttp('octavia-api', api, octaviaUrl, deadline);
         // A load balancer created before the worker's queue exists would stay PENDING_CREATE (the
         // cast is dropped): ready once the consumer has declared its topic queue, i.e. logs
