@@ -1,7 +1,8 @@
 /**
  * No secret in any log: each provider's CCM binary, at `-v=10`, with planted credentials (the
  * kubeconfig bearer token or client key, AWS secret key and session token, the vSphere password,
- * the Azure client secret and certificate password),
+ * the Azure client secret and certificate password, the GCE `token-body`, the OpenStack password
+ * and application credential secret),
  * through runs that fail on purpose: the API server answers 401/403, the cloud endpoint answers
  * 403 or is unreachable. Every line the CCM wrote (stdout and stderr) is searched for each secret
  * as written, base64-encoded and URL-encoded.
@@ -20,6 +21,8 @@ import { SANDBOX_CCM_BIN } from '@ccm/cloud-provider-sandbox/conformance';
 import { AWS_CCM_BIN } from '@ccm/cloud-provider-aws/conformance';
 import { AZURE_CCM_BIN } from '@ccm/cloud-provider-azure/conformance';
 import { VSPHERE_CCM_BIN } from '@ccm/cloud-provider-vsphere/conformance';
+import { GCP_CCM_BIN } from '@ccm/cloud-provider-gcp/conformance';
+import { OPENSTACK_CCM_BIN } from '@ccm/cloud-provider-openstack/conformance';
 import { startKubeEmulator } from '@ccm/kube-emulator';
 import { findSecretLeaks, secretForms } from '@ccm/testing/bad-input';
 import { killWithTestRunner } from '../harness/ccm-process.js';
@@ -34,6 +37,9 @@ const SECRETS = {
   clientKey: 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7client-key-body',
   azureClientSecret: 'azure-secret~Hq7.Wm2_Lx9-Rt4vNp8',
   azureCertificatePassword: 'azure-pfx-pass:Z3k!Qw9#',
+  gceTokenBody: 'gce-token-body{refresh:Yt6.Pm3_Vc8}',
+  openstackPassword: 'openstack-pass:Jw5!Hs2#Kq',
+  openstackApplicationCredentialSecret: 'openstack-appcred~Rz4.Lm9_Xq',
 } as const;
 
 function findLeaks(output: string): string[] {
@@ -84,8 +90,8 @@ function kubeconfig(name: string, user: Record<string, string>, server = refuser
   return path;
 }
 
-/** Runs the CCM for `RUN_MS` (or until it exits), then SIGTERM; returns everything it wrote. */
-async function runCcm(bin: string, args: string[], env: Record<string, string> = {}): Promise<{ output: string; code: number | null }> {
+/** Runs the CCM for `runMs` (or until it exits), then SIGTERM; returns everything it wrote. */
+async function runCcm(bin: string, args: string[], env: Record<string, string> = {}, runMs = RUN_MS): Promise<{ output: string; code: number | null }> {
   args.push(`--secure-port=${await freePort()}`);
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [bin, '-v=10', '--bind-address=127.0.0.1', ...args], { cwd: directory, env: { PATH: process.env['PATH'] ?? '', AWS_EC2_METADATA_DISABLED: 'true', ...env } });
@@ -93,8 +99,8 @@ async function runCcm(bin: string, args: string[], env: Record<string, string> =
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const stop = setTimeout(() => child.kill('SIGTERM'), RUN_MS);
-    const kill = setTimeout(() => child.kill('SIGKILL'), RUN_MS + 10_000);
+    const stop = setTimeout(() => child.kill('SIGTERM'), runMs);
+    const kill = setTimeout(() => child.kill('SIGKILL'), runMs + 10_000);
     child.on('close', (code) => {
       clearTimeout(stop);
       clearTimeout(kill);
@@ -248,6 +254,54 @@ describe('no secret in any log (-v=10, failing runs)', () => {
       await emulator.close();
     }
   }, 60_000);
+
+  it('GCP: token-body in gce.conf, a node to initialize, the token URL and Compute answer 403', async () => {
+    const emulator = await startKubeEmulator();
+    try {
+      emulator.create('nodes', {
+        apiVersion: 'v1',
+        kind: 'Node',
+        metadata: { name: 'node-1' },
+        spec: { providerID: 'gce://secrets-project/us-central1-a/node-1', taints: [{ key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' }] },
+        status: { addresses: [{ type: 'InternalIP', address: '10.0.0.1' }] },
+      });
+      const config = join(directory, 'gce.conf');
+      writeFileSync(
+        config,
+        ['[global]', 'project-id = secrets-project', 'network-name = default', 'local-zone = us-central1-a', `api-endpoint = ${refuserUrl}/compute/v1/`, `token-url = ${refuserUrl}/token`, `token-body = "${SECRETS.gceTokenBody}"`, ''].join('\n'),
+      );
+      // Longer than the others: loading the Compute SDK takes 7 s on two loaded cores.
+      const { output } = await runCcm(GCP_CCM_BIN, ['--cloud-provider=gce', `--cloud-config=${config}`, `--kubeconfig=${kubeconfig('gce.kubeconfig', { token: SECRETS.kubeToken }, emulator.url)}`, '--configure-cloud-routes=false', '--leader-elect=false'], {}, 30_000);
+      expectNoLeaks(output, /403/);
+    } finally {
+      await emulator.close();
+    }
+  }, 90_000);
+
+  it('OpenStack: password, then an application credential secret, in cloud.conf, a node to initialize, Keystone answers 403', async () => {
+    const emulator = await startKubeEmulator();
+    try {
+      emulator.create('nodes', {
+        apiVersion: 'v1',
+        kind: 'Node',
+        metadata: { name: 'server-1' },
+        spec: { providerID: 'openstack:///6f0c1f4e-2a8b-4c55-9d3e-0b7a1c2d3e4f', taints: [{ key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' }] },
+        status: { addresses: [{ type: 'InternalIP', address: '10.0.0.1' }] },
+      });
+      const configs = {
+        'openstack-password.conf': ['[Global]', `auth-url = ${refuserUrl}/v3`, 'username = admin', `password = "${SECRETS.openstackPassword}"`, 'user-domain-name = Default', 'tenant-name = admin', 'tenant-domain-name = Default', 'region = RegionOne', ''],
+        'openstack-appcred.conf': ['[Global]', `auth-url = ${refuserUrl}/v3`, 'application-credential-id = 0123456789abcdef', `application-credential-secret = "${SECRETS.openstackApplicationCredentialSecret}"`, 'region = RegionOne', ''],
+      };
+      for (const [name, lines] of Object.entries(configs)) {
+        const config = join(directory, name);
+        writeFileSync(config, lines.join('\n'));
+        const { output } = await runCcm(OPENSTACK_CCM_BIN, ['--cloud-provider=openstack', `--cloud-config=${config}`, `--kubeconfig=${kubeconfig(`${name}.kubeconfig`, { token: SECRETS.kubeToken }, emulator.url)}`, '--configure-cloud-routes=false', '--leader-elect=false']);
+        expectNoLeaks(output, /403/);
+      }
+    } finally {
+      await emulator.close();
+    }
+  }, 90_000);
 
   it('vSphere: password in the config, vCenter unreachable (not TLS), the API server 401', async () => {
     const config = join(directory, 'vsphere.conf');
