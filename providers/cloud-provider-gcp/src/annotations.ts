@@ -5,6 +5,7 @@
  * cloud change. docs/cloud-controller-manager.md is generated from this registry.
  */
 import type { V1Service } from '@kubernetes/client-node';
+import { tryParseCidr } from '@ccm/core/net';
 import { PermanentInvalidServiceConfigurationError } from '@ccm/core/provider';
 
 export interface AnnotationDefinition {
@@ -145,15 +146,16 @@ export function handedToRegionalBackendService(service: V1Service): boolean {
   return annotation(service, ANNOTATIONS.regionalBackendService.key) === 'enabled';
 }
 
-const CIDR = /^(?:(?:\d{1,3}\.){3}\d{1,3}\/\d{1,2}|[0-9a-fA-F:]+\/\d{1,3})$/;
-
-/** `spec.loadBalancerSourceRanges`, else the annotation, else `0.0.0.0/0` (upstream `GetLoadBalancerSourceRanges`). */
+/**
+ * `spec.loadBalancerSourceRanges`, else the annotation, else `0.0.0.0/0` (upstream `GetLoadBalancerSourceRanges`).
+ * Every range must parse as upstream's `utilnet.ParseIPNets` does (octets <= 255, prefix <= 32/128).
+ */
 export function sourceRangesOf(service: V1Service): string[] {
   const fromSpec = (service.spec?.loadBalancerSourceRanges ?? []).map((range) => range.trim()).filter((range) => range !== '');
   const key = fromSpec.length > 0 ? 'spec.loadBalancerSourceRanges' : ANNOTATIONS.sourceRanges.key;
   const raw = fromSpec.length > 0 ? fromSpec : (annotation(service, ANNOTATIONS.sourceRanges.key) ?? '').split(',').map((range) => range.trim()).filter((range) => range !== '');
   for (const range of raw) {
-    if (!CIDR.test(range)) throw invalid(key, raw.join(','), `${JSON.stringify(range)} is not a CIDR`);
+    if (tryParseCidr(range) === undefined) throw invalid(key, raw.join(','), `${JSON.stringify(range)} is not a CIDR`);
   }
   return raw.length === 0 ? ['0.0.0.0/0'] : [...new Set(raw)].sort();
 }

@@ -101,21 +101,24 @@ export function parseAzureConfigValues(text: string, fileName: string): AzureCon
   const values = new Map<string, RawValue>();
   const lines = new Map<string, number>();
   const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  // JSON (upstream's format) is checked strictly, and first: V8's parser is linear where the YAML
+  // parser builds one error per line of a damaged file (seconds for a file of stray braces).
+  const json = text.trimStart().startsWith('{') ? jsonErrorOf(text) : undefined;
+  if (json?.position !== undefined) throw new CloudConfigError({ fileName, line: lineOfPosition(text, json.position), message: `malformed JSON: ${json.message}` });
+  let document: ReturnType<typeof parseDocument>;
+  try {
+    document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  } catch (error) {
+    // The yaml parser recurses per block map line of some shapes (thousands of repeated lines):
+    // its stack overflow is a malformed file, not a crash.
+    if (error instanceof RangeError) throw new CloudConfigError({ fileName, message: `malformed: ${firstLine(error.message)} (the file is too long or too deeply nested to parse)` });
+    throw error;
+  }
   for (const error of document.errors) problems.push({ fileName, line: lineCounter.linePos(error.pos[0]).line, message: `malformed: ${firstLine(error.message)}` });
   if (problems.length > 0) throw new CloudConfigError(problems);
   const lineOf = (node: Node | null | undefined): number | undefined => (node?.range?.[0] === undefined ? undefined : lineCounter.linePos(node.range[0]).line);
-  // JSON (upstream's format) is checked strictly: YAML would read `"key": ,` as null.
-  if (text.trimStart().startsWith('{')) {
-    try {
-      JSON.parse(text);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      const position = /at position (\d+)/.exec(message)?.[1];
-      const line = position === undefined ? lineOfMissingValue(document.contents, lineOf) : lineCounter.linePos(Number(position)).line;
-      throw new CloudConfigError({ fileName, ...withLine(line), message: `malformed JSON: ${firstLine(message)}` });
-    }
-  }
+  // Valid YAML but not JSON (YAML would read `"key": ,` as null).
+  if (json !== undefined) throw new CloudConfigError({ fileName, ...withLine(lineOfMissingValue(document.contents, lineOf)), message: `malformed JSON: ${json.message}` });
   const root = document.contents;
   if (root !== null && !(isScalar(root) && (root.value === null || root.value === ''))) {
     if (!isMap(root)) throw new CloudConfigError({ fileName, ...withLine(lineOf(root)), message: 'the cloud config must be a JSON object' });
@@ -253,6 +256,27 @@ export function resolveAzureCloudConfig(sources: readonly AzureConfigValues[], o
   };
   if (problems.length > 0) throw new CloudConfigError(problems);
   return config;
+}
+
+/**
+ * Why `text` is not JSON, and where when V8 says; undefined when it is JSON. V8's excerpt of the
+ * text around the error is dropped: it may hold part of a secret (aadClientSecret).
+ */
+function jsonErrorOf(text: string): { message: string; position?: number } | undefined {
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (error) {
+    const message = (error instanceof Error ? error.message : String(error)).replace(/, (\.\.\.)?"[\s\S]*"(\.\.\.)? is not valid JSON$/, '');
+    const position = /at position (\d+)/.exec(message)?.[1];
+    return { message: firstLine(message), ...(position === undefined ? {} : { position: Number(position) }) };
+  }
+}
+
+function lineOfPosition(text: string, position: number): number {
+  let line = 1;
+  for (let index = text.indexOf('\n'); index >= 0 && index < position; index = text.indexOf('\n', index + 1)) line++;
+  return line;
 }
 
 /** The line of the first key without a value (where V8's JSON error names no position). */
