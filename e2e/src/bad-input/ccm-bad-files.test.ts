@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CCM_BIN } from '@ccm/cloud-provider-sandbox/conformance';
 import { AWS_CCM_BIN } from '@ccm/cloud-provider-aws/conformance';
 import { VSPHERE_CCM_BIN } from '@ccm/cloud-provider-vsphere/conformance';
+import { GCP_CCM_BIN } from '@ccm/cloud-provider-gcp/conformance';
 import { killWithTestRunner } from '../harness/ccm-process.js';
 
 const TIME_LIMIT_MS = 30_000;
@@ -131,6 +132,22 @@ describe('the CCM binaries on bad files', () => {
         { name: 'aws-wrong-type.conf', content: '[Global]\nRegion = us-east-1\nDisableSecurityGroupIngress = maybe\n', line: 3, mentions: 'DisableSecurityGroupIngress' },
       ],
       (path) => ['--cloud-provider=aws', `--cloud-config=${path}`, `--kubeconfig=${kubeconfig}`, '--configure-cloud-routes=false'],
+    );
+  }, 240_000);
+
+  // Azure (azure.json) and OpenStack (cloud.conf, clouds.yaml) binaries: their own
+  // test/e2e/bad-cloud-config.e2e.test.ts.
+  it('GCP cloud config (gcfg)', async () => {
+    const global = '[global]\nproject-id = p\nnetwork-name = n\nlocal-zone = us-central1-a\n';
+    await checkAll(
+      GCP_CCM_BIN,
+      [
+        { name: 'gce-truncated.conf', content: `${global}[glob`, line: 5 },
+        { name: 'gce-binary.conf', content: BINARY, line: 2, mentions: 'not a text file' },
+        { name: 'gce-huge.conf', content: `${global}node-tags = ${'a'.repeat(HUGE)}\n`, mentions: 'bytes' },
+        { name: 'gce-wrong-type.conf', content: `${global}multizone = maybe\n`, line: 5, mentions: 'multizone' },
+      ],
+      (path) => ['--cloud-provider=gce', `--cloud-config=${path}`, `--kubeconfig=${kubeconfig}`, '--configure-cloud-routes=false'],
     );
   }, 240_000);
 
