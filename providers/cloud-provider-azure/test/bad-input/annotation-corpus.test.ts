@@ -8,7 +8,7 @@
  */
 import type { V1Service } from '@kubernetes/client-node';
 import { InvalidServiceConfigurationError, PermanentInvalidServiceConfigurationError } from '@ccm/core/provider';
-import { badInputRuns } from '@ccm/testing/bad-input';
+import { badInputRuns, expectInvalidAnnotation } from '@ccm/testing/bad-input';
 import { describe, expect, it } from 'vitest';
 import { ALL_ANNOTATIONS, ANNOTATIONS, readServiceLoadBalancerOptions, type AnnotationDefinition } from '../../src/annotations.js';
 import { buildServiceLoadBalancerSpec } from '../../src/operations/load-balancer/service-load-balancer-spec.js';
@@ -136,19 +136,7 @@ describe('Azure annotations fed invalid values', () => {
   );
 
   it.each(cases)('$key=$value ($kind) throws PermanentInvalidServiceConfigurationError naming both', ({ key, kind, value, with: other }) => {
-    let thrown: unknown;
-    try {
-      build(kind, { ...other, [key]: value });
-    } catch (error) {
-      thrown = error;
-    }
-    expect(thrown).toBeInstanceOf(PermanentInvalidServiceConfigurationError);
-    const error = thrown as PermanentInvalidServiceConfigurationError;
-    expect(error.kind).toBe('PermanentInvalidInput');
-    expect(error.annotation).toBe(key);
-    expect(error.value).toBe(value);
-    expect(error.message).toContain(key);
-    expect(error.message).toContain(JSON.stringify(value));
+    expectInvalidAnnotation(() => build(kind, { ...other, [key]: value }), key, value);
   });
 
   it('spec.loadBalancerSourceRanges (which wins over the annotation) is checked the same way', () => {

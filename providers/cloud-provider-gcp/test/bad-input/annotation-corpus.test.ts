@@ -8,7 +8,7 @@
  */
 import { tryParseCidr } from '@ccm/core/net';
 import { InvalidServiceConfigurationError, PermanentInvalidServiceConfigurationError } from '@ccm/core/provider';
-import { badInputRuns } from '@ccm/testing/bad-input';
+import { badInputRuns, expectInvalidAnnotation } from '@ccm/testing/bad-input';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ALL_ANNOTATIONS, ANNOTATIONS, handedToRegionalBackendService, wantsInternalLoadBalancer } from '../../src/annotations.js';
@@ -63,19 +63,7 @@ describe('GCP annotations fed invalid values', () => {
   );
 
   it.each(cases)('$key=$value ($kind) throws PermanentInvalidServiceConfigurationError naming both', ({ key, kind, value }) => {
-    let thrown: unknown;
-    try {
-      build(kind, { [key]: value });
-    } catch (error) {
-      thrown = error;
-    }
-    expect(thrown).toBeInstanceOf(PermanentInvalidServiceConfigurationError);
-    const error = thrown as PermanentInvalidServiceConfigurationError;
-    expect(error.kind).toBe('PermanentInvalidInput');
-    expect(error.annotation).toBe(key);
-    expect(error.value).toBe(value);
-    expect(error.message).toContain(key);
-    expect(error.message).toContain(JSON.stringify(value));
+    expectInvalidAnnotation(() => build(kind, { [key]: value }), key, value);
   });
 
   it('the valid spellings are accepted', () => {
