@@ -34,7 +34,7 @@ describe('GCE InstancesV2', () => {
       networkInterfaces: [{ networkIP: '10.0.0.6', ipv6AccessType: 'EXTERNAL', accessConfigs: [], ipv6AccessConfigs: [{ externalIpv6: '2600::6' }] }],
     });
     const metadata = await cloud.instancesV2().instanceMetadata(makeNode('node-6'));
-    expect(metadata.nodeAddresses).toEqual([
+    expect(metadata?.nodeAddresses).toEqual([
       { type: 'InternalIP', address: '2600::6' },
       { type: 'InternalIP', address: '10.0.0.6' },
     ]);
@@ -44,7 +44,7 @@ describe('GCE InstancesV2', () => {
     const { cloud, compute } = await createHarness();
     for (let index = 0; index < 50; index++) compute.addInstance(ZONE, `node-${index}`);
     const results = await Promise.all(Array.from({ length: 50 }, (_, index) => cloud.instancesV2().instanceMetadata(makeNode(`node-${index}`))));
-    expect(results.map((result) => result.providerId)).toEqual(Array.from({ length: 50 }, (_, index) => `gce://${PROJECT}/${ZONE}/node-${index}`));
+    expect(results.map((result) => result?.providerId)).toEqual(Array.from({ length: 50 }, (_, index) => `gce://${PROJECT}/${ZONE}/node-${index}`));
     expect(compute.calls).toEqual(['listInstances']);
   });
 
@@ -52,7 +52,7 @@ describe('GCE InstancesV2', () => {
     const { cloud, compute } = await createHarness({ config: gceConf('multizone = true\n') });
     compute.addInstance(OTHER_ZONE, 'node-c');
     compute.addInstance('europe-west1-b', 'node-c');
-    expect((await cloud.instancesV2().instanceMetadata(makeNode('node-c'))).providerId).toBe(`gce://${PROJECT}/${OTHER_ZONE}/node-c`);
+    expect((await cloud.instancesV2().instanceMetadata(makeNode('node-c')))?.providerId).toBe(`gce://${PROJECT}/${OTHER_ZONE}/node-c`);
     expect(await cloud.instancesV2().instanceExists(makeNode('x', { providerId: `gce://${PROJECT}/europe-west1-b/node-c` }))).toBe(true);
     expect(await cloud.instancesV2().instanceExists(makeNode('x', { providerId: `gce://${PROJECT}/${ZONE}/node-c` }))).toBe(false);
   });
