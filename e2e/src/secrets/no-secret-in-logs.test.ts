@@ -116,6 +116,23 @@ function expectNoLeaks(output: string, failure: RegExp): void {
   expect(findLeaks(output)).toEqual([]);
 }
 
+/** Runs `run` against a kube API emulator holding one uninitialized Node (10.0.0.1), so the node controller asks the cloud. */
+async function withUninitializedNode(name: string, providerID: string | undefined, run: (emulator: Awaited<ReturnType<typeof startKubeEmulator>>) => Promise<void>): Promise<void> {
+  const emulator = await startKubeEmulator();
+  try {
+    emulator.create('nodes', {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name },
+      spec: { ...(providerID === undefined ? {} : { providerID }), taints: [{ key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' }] },
+      status: { addresses: [{ type: 'InternalIP', address: '10.0.0.1' }] },
+    });
+    await run(emulator);
+  } finally {
+    await emulator.close();
+  }
+}
+
 /** A free loopback port for the secure port (the default 10258 may be taken on a shared machine). */
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -156,15 +173,7 @@ describe('no secret in any log (-v=10, failing runs)', () => {
 
   it('AWS: secret key and session token; a node to initialize, and every AWS endpoint answers AuthFailure', async () => {
     // A working API server (the emulator ignores the planted token), so the node controller asks EC2.
-    const emulator = await startKubeEmulator();
-    try {
-      emulator.create('nodes', {
-        apiVersion: 'v1',
-        kind: 'Node',
-        metadata: { name: 'ip-10-0-0-1.ec2.internal' },
-        spec: { providerID: 'aws:///us-east-1a/i-0123456789abcdef0', taints: [{ key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' }] },
-        status: { addresses: [{ type: 'InternalIP', address: '10.0.0.1' }] },
-      });
+    await withUninitializedNode('ip-10-0-0-1.ec2.internal', 'aws:///us-east-1a/i-0123456789abcdef0', async (emulator) => {
       const config = join(directory, 'aws.conf');
       writeFileSync(
         config,
@@ -185,14 +194,11 @@ describe('no secret in any log (-v=10, failing runs)', () => {
         { AWS_ACCESS_KEY_ID: 'AKIAIOSFODNN7EXAMPLE', AWS_SECRET_ACCESS_KEY: SECRETS.awsSecretKey, AWS_SESSION_TOKEN: SECRETS.awsSessionToken },
       );
       expectNoLeaks(output, /AuthFailure|403/);
-    } finally {
-      await emulator.close();
-    }
+    });
   }, 60_000);
 
   it('vSphere: password in a Secret (secret-name), a node to initialize, vCenter unreachable (not TLS)', async () => {
-    const emulator = await startKubeEmulator();
-    try {
+    await withUninitializedNode('vm-1', 'vsphere://42000000-0000-0000-0000-000000000001', async (emulator) => {
       const port = refuserUrl.split(':').at(-1);
       emulator.create(
         'secrets',
@@ -204,32 +210,15 @@ describe('no secret in any log (-v=10, failing runs)', () => {
         },
         { namespace: 'kube-system' },
       );
-      emulator.create('nodes', {
-        apiVersion: 'v1',
-        kind: 'Node',
-        metadata: { name: 'vm-1' },
-        spec: { providerID: 'vsphere://42000000-0000-0000-0000-000000000001', taints: [{ key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' }] },
-        status: { addresses: [{ type: 'InternalIP', address: '10.0.0.1' }] },
-      });
       const config = join(directory, 'vsphere-secret.conf');
       writeFileSync(config, `[Global]\nsecret-name = vsphere-creds\nsecret-namespace = kube-system\nport = ${port}\ninsecure-flag = true\n[VirtualCenter "127.0.0.1"]\ndatacenters = dc1\n`);
       const { output } = await runCcm(VSPHERE_CCM_BIN, ['--cloud-provider=vsphere', `--cloud-config=${config}`, `--kubeconfig=${kubeconfig('vsphere-secret.kubeconfig', { token: SECRETS.kubeToken }, emulator.url)}`, '--configure-cloud-routes=false', '--leader-elect=false']);
       expectNoLeaks(output, /127\.0\.0\.1/);
-    } finally {
-      await emulator.close();
-    }
+    });
   }, 60_000);
 
   it('Azure: client secret and (ignored) certificate password in azure.json, a node to initialize, Entra unreachable', async () => {
-    const emulator = await startKubeEmulator();
-    try {
-      emulator.create('nodes', {
-        apiVersion: 'v1',
-        kind: 'Node',
-        metadata: { name: 'agent-0' },
-        spec: { taints: [{ key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' }] },
-        status: { addresses: [{ type: 'InternalIP', address: '10.0.0.1' }] },
-      });
+    await withUninitializedNode('agent-0', undefined, async (emulator) => {
       const config = join(directory, 'azure.json');
       writeFileSync(
         config,
@@ -250,21 +239,11 @@ describe('no secret in any log (-v=10, failing runs)', () => {
       );
       const { output } = await runCcm(AZURE_CCM_BIN, ['--cloud-provider=azure', `--cloud-config=${config}`, `--kubeconfig=${kubeconfig('azure.kubeconfig', { token: SECRETS.kubeToken }, emulator.url)}`, '--configure-cloud-routes=false', '--leader-elect=false']);
       expectNoLeaks(output, /Azure credential refused/);
-    } finally {
-      await emulator.close();
-    }
+    });
   }, 60_000);
 
   it('GCP: token-body in gce.conf, a node to initialize, the token URL and Compute answer 403', async () => {
-    const emulator = await startKubeEmulator();
-    try {
-      emulator.create('nodes', {
-        apiVersion: 'v1',
-        kind: 'Node',
-        metadata: { name: 'node-1' },
-        spec: { providerID: 'gce://secrets-project/us-central1-a/node-1', taints: [{ key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' }] },
-        status: { addresses: [{ type: 'InternalIP', address: '10.0.0.1' }] },
-      });
+    await withUninitializedNode('node-1', 'gce://secrets-project/us-central1-a/node-1', async (emulator) => {
       const config = join(directory, 'gce.conf');
       writeFileSync(
         config,
@@ -273,21 +252,11 @@ describe('no secret in any log (-v=10, failing runs)', () => {
       // Longer than the others: loading the Compute SDK takes 7 s on two loaded cores.
       const { output } = await runCcm(GCP_CCM_BIN, ['--cloud-provider=gce', `--cloud-config=${config}`, `--kubeconfig=${kubeconfig('gce.kubeconfig', { token: SECRETS.kubeToken }, emulator.url)}`, '--configure-cloud-routes=false', '--leader-elect=false'], {}, 30_000);
       expectNoLeaks(output, /403/);
-    } finally {
-      await emulator.close();
-    }
+    });
   }, 90_000);
 
   it('OpenStack: password, then an application credential secret, in cloud.conf, a node to initialize, Keystone answers 403', async () => {
-    const emulator = await startKubeEmulator();
-    try {
-      emulator.create('nodes', {
-        apiVersion: 'v1',
-        kind: 'Node',
-        metadata: { name: 'server-1' },
-        spec: { providerID: 'openstack:///6f0c1f4e-2a8b-4c55-9d3e-0b7a1c2d3e4f', taints: [{ key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' }] },
-        status: { addresses: [{ type: 'InternalIP', address: '10.0.0.1' }] },
-      });
+    await withUninitializedNode('server-1', 'openstack:///6f0c1f4e-2a8b-4c55-9d3e-0b7a1c2d3e4f', async (emulator) => {
       const configs = {
         'openstack-password.conf': ['[Global]', `auth-url = ${refuserUrl}/v3`, 'username = admin', `password = "${SECRETS.openstackPassword}"`, 'user-domain-name = Default', 'tenant-name = admin', 'tenant-domain-name = Default', 'region = RegionOne', ''],
         'openstack-appcred.conf': ['[Global]', `auth-url = ${refuserUrl}/v3`, 'application-credential-id = 0123456789abcdef', `application-credential-secret = "${SECRETS.openstackApplicationCredentialSecret}"`, 'region = RegionOne', ''],
@@ -298,9 +267,7 @@ describe('no secret in any log (-v=10, failing runs)', () => {
         const { output } = await runCcm(OPENSTACK_CCM_BIN, ['--cloud-provider=openstack', `--cloud-config=${config}`, `--kubeconfig=${kubeconfig(`${name}.kubeconfig`, { token: SECRETS.kubeToken }, emulator.url)}`, '--configure-cloud-routes=false', '--leader-elect=false']);
         expectNoLeaks(output, /403/);
       }
-    } finally {
-      await emulator.close();
-    }
+    });
   }, 90_000);
 
   it('vSphere: password in the config, vCenter unreachable (not TLS), the API server 401', async () => {

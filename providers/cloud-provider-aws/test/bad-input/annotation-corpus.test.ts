@@ -8,7 +8,7 @@
 import { silentLogger } from '@ccm/core/logging';
 import { InvalidServiceConfigurationError } from '@ccm/core/provider';
 import { ANNOTATION_LOAD_BALANCER_SOURCE_RANGES } from '@ccm/core/api';
-import { badInputRuns } from '@ccm/testing/bad-input';
+import { badInputRuns, expectInvalidAnnotation } from '@ccm/testing/bad-input';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ALL_ANNOTATIONS, ANNOTATIONS } from '../../src/annotations.js';
@@ -105,19 +105,8 @@ describe('AWS annotations fed invalid values', () => {
   );
 
   it.each(cases)('$key=$value ($kind) throws InvalidAnnotationError naming both', ({ key, kind, value, with: other }) => {
-    let thrown: unknown;
-    try {
-      build(kind, { ...other, [key]: value });
-    } catch (error) {
-      thrown = error;
-    }
-    expect(thrown).toBeInstanceOf(InvalidAnnotationError);
-    const error = thrown as InvalidAnnotationError;
-    expect(error.kind).toBe('PermanentInvalidInput');
-    expect(error.annotation).toBe(key);
-    expect(error.value).toBe(value);
-    expect(error.message).toContain(key);
-    expect(error.message).toContain(JSON.stringify(value));
+    expect(() => build(kind, { ...other, [key]: value })).toThrow(InvalidAnnotationError);
+    expectInvalidAnnotation(() => build(kind, { ...other, [key]: value }), key, value);
   });
 
   it('the source-ranges annotation (core) is checked the same way', () => {
