@@ -4,7 +4,7 @@
  * ELB and NLB create/delete). Needs `moto_server`; fails under CI=true without it, skips loudly
  * otherwise.
  */
-import { DescribeRouteTablesCommand, DescribeSecurityGroupsCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { DescribeRouteTablesCommand, DescribeSecurityGroupsCommand, EC2Client, RunInstancesCommand } from '@aws-sdk/client-ec2';
 import { DescribeLoadBalancersCommand as DescribeClassicCommand, ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balancing';
 import { DescribeListenersCommand, DescribeLoadBalancersCommand, DescribeTargetHealthCommand, DescribeTargetGroupsCommand, ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { createMetricsRegistry } from '@ccm/core/app';
@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAwsCloud, type AwsCloud } from '../../src/aws-cloud.js';
 import { createAwsSdkClients } from '../../src/ports/sdk/aws-sdk-clients.js';
 import { createSdkEc2Port } from '../../src/ports/sdk/sdk-ec2-port.js';
+import { FakeMetadata } from '../fakes/fake-metadata.js';
 import { defined, makeService } from '../helpers.js';
 import { createMotoNetwork, motoClientConfig, runMotoInstance, type MotoNetwork } from './moto-network.js';
 import { motoUnavailableReason, serviceOverrides, startMoto, type RunningMoto } from './moto-server.js';
@@ -120,6 +121,33 @@ describe.skipIf(unavailable !== undefined)('SDK adapters against moto_server', (
     await cloud.loadBalancer().ensureLoadBalancerDeleted('kubernetes', service);
     await expect(elb.send(new DescribeClassicCommand({ LoadBalancerNames: [name] }))).rejects.toMatchObject({ Code: 'LoadBalancerNotFound' });
     expect((await ec2.send(new DescribeSecurityGroupsCommand({ Filters: [{ Name: 'group-name', Values: [`k8s-elb-${name}`] }] }))).SecurityGroups).toEqual([]);
+  });
+
+  it('without a cluster ID (no KubernetesClusterID, no cluster tag on the instance): creates and deletes a Classic ELB (its security group has no tags) and an NLB', async () => {
+    // EC2 and moto refuse a TagSpecification with no tags ("Tag specification must have at least
+    // one tag"); an untagged cluster's k8s-elb-<name> group has none, so none may be sent.
+    const output = await ec2.send(new RunInstancesCommand({ ImageId: 'ami-12c6146b', InstanceType: 't3.medium', MinCount: 1, MaxCount: 1, SubnetId: network.subnetIds[0] }));
+    const selfId = output.Instances?.[0]?.InstanceId ?? '';
+    const untagged = await createAwsCloud(`[Global]\nRegion = ${REGION}\n${serviceOverrides(moto.endpoint, REGION)}`, { logger: silentLogger, metrics: createMetricsRegistry() }, {
+      ports: { metadata: new FakeMetadata({ region: REGION, instanceId: selfId, availabilityZone: `${REGION}a` }) },
+    });
+    expect(untagged.hasClusterId()).toBe(false);
+    const service = makeService({ uid: 'c1a55100-0000-0000-0000-0000000000aa' });
+    const name = untagged.loadBalancer().getLoadBalancerName('kubernetes', service);
+    const status = await untagged.loadBalancer().ensureLoadBalancer('kubernetes', service, nodes);
+    expect(status.ingress?.[0]?.hostname).toMatch(/elb\.amazonaws\.com$/);
+    const groups = (await ec2.send(new DescribeSecurityGroupsCommand({ Filters: [{ Name: 'group-name', Values: [`k8s-elb-${name}`] }] }))).SecurityGroups ?? [];
+    expect(groups).toHaveLength(1);
+    expect(groups[0]?.Tags ?? []).toEqual([]);
+    await untagged.loadBalancer().ensureLoadBalancerDeleted('kubernetes', service);
+    expect((await ec2.send(new DescribeSecurityGroupsCommand({ Filters: [{ Name: 'group-name', Values: [`k8s-elb-${name}`] }] }))).SecurityGroups).toEqual([]);
+
+    const nlb = makeService({ uid: 'c1a55100-0000-0000-0000-0000000000bb', annotations: { [`${P}aws-load-balancer-type`]: 'nlb' } });
+    const nlbStatus = await untagged.loadBalancer().ensureLoadBalancer('kubernetes', nlb, nodes);
+    expect(nlbStatus.ingress?.[0]?.hostname).toBeDefined();
+    expect((await untagged.loadBalancer().getLoadBalancer('kubernetes', nlb)).exists).toBe(true);
+    await untagged.loadBalancer().ensureLoadBalancerDeleted('kubernetes', nlb);
+    expect((await untagged.loadBalancer().getLoadBalancer('kubernetes', nlb)).exists).toBe(false);
   });
 
   it('creates, re-syncs and deletes an NLB with target groups and listeners', async () => {

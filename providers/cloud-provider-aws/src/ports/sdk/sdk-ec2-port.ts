@@ -25,7 +25,7 @@ import {
 import type { CallOptions } from '../call-options.js';
 import type { Ec2Filter, Ec2Instance, Ec2InstanceTopology, Ec2IpPermission, Ec2Port, Ec2SecurityGroup } from '../ec2-port.js';
 import { sdkCall } from './sdk-errors.js';
-import { nonEmpty, tagsFromList, tagsToList } from './tag-list.js';
+import { nonEmpty, tagsFromList, tagsToCreateList, tagsToList } from './tag-list.js';
 
 const filters = (list: readonly Ec2Filter[] | undefined): Filter[] | undefined =>
   list === undefined || list.length === 0 ? undefined : list.map((filter) => ({ Name: filter.name, Values: [...filter.values] }));
@@ -224,12 +224,13 @@ export function createSdkEc2Port(client: EC2Client): Ec2Port {
 
     createSecurityGroup: (request, options) =>
       sdkCall('ec2.createSecurityGroup', async () => {
+        const tags = tagsToCreateList(request.tags);
         const output = await client.send(
           new CreateSecurityGroupCommand({
             GroupName: request.groupName,
             Description: request.description,
             VpcId: request.vpcId,
-            TagSpecifications: [{ ResourceType: 'security-group', Tags: tagsToList(request.tags) }],
+            TagSpecifications: tags === undefined ? undefined : [{ ResourceType: 'security-group', Tags: tags }],
           }),
           sendOptions(options),
         );

@@ -26,7 +26,7 @@ import { isAwsErrorKind } from '../../errors.js';
 import type { CallOptions } from '../call-options.js';
 import type { ClassicListener, ElbPort } from '../elb-port.js';
 import { sdkCall, toAwsApiError } from './sdk-errors.js';
-import { nonEmpty, tagsFromList, tagsToList } from './tag-list.js';
+import { nonEmpty, tagsFromList, tagsToCreateList, tagsToList } from './tag-list.js';
 
 const sendOptions = (options?: CallOptions) => (options?.signal ? { abortSignal: options.signal } : {});
 
@@ -104,7 +104,7 @@ export function createSdkElbPort(client: ElasticLoadBalancingClient): ElbPort {
             Subnets: [...request.subnets],
             SecurityGroups: [...request.securityGroups],
             ...(request.internal ? { Scheme: 'internal' } : {}),
-            Tags: tagsToList(request.tags),
+            Tags: tagsToCreateList(request.tags),
           }),
           sendOptions(options),
         );

@@ -33,7 +33,7 @@ import type { Tags } from '../../tags.js';
 import type { CallOptions } from '../call-options.js';
 import type { Elbv2Port, ListenerSpec, NetworkListener, NetworkLoadBalancer, TargetGroup } from '../elbv2-port.js';
 import { sdkCall, toAwsApiError } from './sdk-errors.js';
-import { nonEmpty, tagsFromList, tagsToList } from './tag-list.js';
+import { nonEmpty, tagsFromList, tagsToCreateList, tagsToList } from './tag-list.js';
 
 const sendOptions = (options?: CallOptions) => (options?.signal ? { abortSignal: options.signal } : {});
 const DESCRIBE_TAGS_LIMIT = 20;
@@ -135,7 +135,7 @@ export function createSdkElbv2Port(client: ElasticLoadBalancingV2Client): Elbv2P
               ...(mapping.privateIpv4Address === undefined ? {} : { PrivateIPv4Address: mapping.privateIpv4Address }),
             })),
             ...(request.securityGroups === undefined ? {} : { SecurityGroups: [...request.securityGroups] }),
-            Tags: tagsToList(request.tags),
+            Tags: tagsToCreateList(request.tags),
           }),
           sendOptions(options),
         );
@@ -196,7 +196,7 @@ export function createSdkElbv2Port(client: ElasticLoadBalancingV2Client): Elbv2P
             HealthCheckIntervalSeconds: healthCheck.intervalSeconds,
             HealthyThresholdCount: healthCheck.healthyThreshold,
             UnhealthyThresholdCount: healthCheck.unhealthyThreshold,
-            Tags: tagsToList(request.tags),
+            Tags: tagsToCreateList(request.tags),
           }),
           sendOptions(options),
         );
@@ -291,7 +291,7 @@ export function createSdkElbv2Port(client: ElasticLoadBalancingV2Client): Elbv2P
     createListener: (loadBalancerArn, listener, tags, options) =>
       call('createListener', async () => {
         const output = await client.send(
-          new CreateListenerCommand({ LoadBalancerArn: loadBalancerArn, ...listenerInput(listener), Tags: tagsToList(tags) }),
+          new CreateListenerCommand({ LoadBalancerArn: loadBalancerArn, ...listenerInput(listener), Tags: tagsToCreateList(tags) }),
           sendOptions(options),
         );
         const created = output.Listeners?.[0];
