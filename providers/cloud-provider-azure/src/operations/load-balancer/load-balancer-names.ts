@@ -10,9 +10,16 @@ import type { V1Service } from '@kubernetes/client-node';
 import { defaultLoadBalancerName } from '@ccm/core/provider';
 
 export const INTERNAL_LOAD_BALANCER_SUFFIX = '-internal';
-export const FRONTEND_NAME_MAX = 75;
-export const RULE_NAME_MAX = 80;
-export const PUBLIC_IP_NAME_MAX = 80;
+/**
+ * Upstream (`consts.FrontendIPConfigNameMaxLength`, `LoadBalancerRuleNameMaxLength`,
+ * `PIPPrefixNameMaxLength`, all 80) keeps room for the IP family suffix (`IPFamilySuffixLength`,
+ * 5: `-IPv6`) in every one of these names, so each is cut at 75, dual-stack or not.
+ */
+const ARM_NAME_MAX = 80;
+const IP_FAMILY_SUFFIX_LENGTH = 5;
+export const FRONTEND_NAME_MAX = ARM_NAME_MAX - IP_FAMILY_SUFFIX_LENGTH;
+export const RULE_NAME_MAX = ARM_NAME_MAX - IP_FAMILY_SUFFIX_LENGTH;
+export const PUBLIC_IP_NAME_MAX = ARM_NAME_MAX - IP_FAMILY_SUFFIX_LENGTH;
 export const SECURITY_RULE_PREFIX = 'k8s-azure-lb_';
 export const DENY_ALL_RULE_NAME = `${SECURITY_RULE_PREFIX}deny-all_IPv4`;
 /** Managed security rule priorities (upstream `consts.LoadBalancerMinimumPriority`/`Maximum`). */
@@ -39,22 +46,35 @@ export function loadBalancerNameOf(clusterLoadBalancerName: string, internal: bo
   return internal ? `${clusterLoadBalancerName}${INTERNAL_LOAD_BALANCER_SUFFIX}` : clusterLoadBalancerName;
 }
 
-/** Cut to `max` characters without ending on a character ARM refuses at the end of a name. */
-function fitName(name: string, max: number): string {
-  return name.slice(0, max).replace(/[-.]+$/, '');
-}
-
+/**
+ * `<base>-<subnet>` cut at 75 (upstream `getDefaultFrontendIPConfigName`); when cut, a last
+ * character that is not a letter or `_` becomes `_` (a cut may end the name on `-`; upstream
+ * replaces digits too, and adoption needs its exact name).
+ */
 export function frontendNameOf(base: string, subnet: string | undefined): string {
-  return subnet === undefined ? base : fitName(`${base}-${subnet}`, FRONTEND_NAME_MAX);
+  if (subnet === undefined) return base;
+  const name = `${base}-${subnet}`;
+  if (name.length <= FRONTEND_NAME_MAX) return name;
+  const cut = name.slice(0, FRONTEND_NAME_MAX);
+  const last = cut.slice(-1);
+  return /\p{L}/u.test(last) || last === '_' ? cut : `${cut.slice(0, -1)}_`;
 }
 
+/**
+ * `<base>-<PROTOCOL>-<port>`, or with a subnet `<base>-<subnet>-<PROTOCOL>-<port>` where only the
+ * subnet is cut so that the whole name stays within 75 (upstream `getLoadBalancerRuleName`; no
+ * end-character fix there).
+ */
 export function ruleNameOf(base: string, subnet: string | undefined, protocol: string, port: number): string {
-  const name = subnet === undefined ? `${base}-${protocol}-${port}` : `${base}-${subnet}-${protocol}-${port}`;
-  return name.length <= RULE_NAME_MAX ? name : `${fitName(`${base}-${subnet ?? ''}`, RULE_NAME_MAX - `-${protocol}-${port}`.length)}-${protocol}-${port}`;
+  const ruleName = `${base}-${protocol}-${port}`;
+  if (subnet === undefined) return ruleName;
+  const subnetSegment = ruleName.length + subnet.length + 1 > RULE_NAME_MAX ? subnet.slice(0, Math.max(0, RULE_NAME_MAX - ruleName.length - 1)) : subnet;
+  return `${base}-${subnetSegment}-${protocol}-${port}`;
 }
 
+/** `<cluster>-<base>` cut at 75 (upstream `getPublicIPName`; no end-character fix there). */
 export function publicIpNameOf(clusterName: string, base: string): string {
-  return fitName(`${clusterName}-${base}`, PUBLIC_IP_NAME_MAX);
+  return `${clusterName}-${base}`.slice(0, PUBLIC_IP_NAME_MAX);
 }
 
 /** Whether a frontend, rule or probe name belongs to the Service of `base`. */

@@ -8,6 +8,8 @@ import { planPublicIp, planPublicIpRelease } from './plan-public-ip.js';
 import { planSecurityRules } from './plan-security-rules.js';
 
 const BASE = 'a0123456789abcdef0123456789abcd';
+/** What is left of the 75 characters of a frontend name for the subnet after `<base>-`. */
+const SUBNET_ROOM = 75 - BASE.length - 1;
 const SHELL = { name: 'kubernetes', location: 'eastus', tags: {}, poolName: 'kubernetes' };
 const rule = (base: string, port: number) => ({
   name: `${base}-TCP-${port}`,
@@ -41,8 +43,18 @@ describe('names', () => {
     [frontendNameOf(BASE, 'x'.repeat(60)), `${BASE}-${'x'.repeat(75 - BASE.length - 1)}`],
     [ruleNameOf(BASE, undefined, 'TCP', 80), `${BASE}-TCP-80`],
     [ruleNameOf(BASE, 'ilb', 'UDP', 53), `${BASE}-ilb-UDP-53`],
-    [ruleNameOf(BASE, 'y'.repeat(60), 'TCP', 8080).length, 80],
+    [ruleNameOf(BASE, 'y'.repeat(60), 'TCP', 8080), `${BASE}-${'y'.repeat(75 - `${BASE}-TCP-8080`.length - 1)}-TCP-8080`],
+    [ruleNameOf(BASE, 'y'.repeat(60), 'TCP', 8080).length, 75],
     [publicIpNameOf('kubernetes', BASE), `kubernetes-${BASE}`],
+    // Upstream's cuts (consts.*MaxLength 80 minus IPFamilySuffixLength 5): a 42-character cluster
+    // name makes a 75-character public IP name, one more is cut; no end-character fix.
+    [publicIpNameOf('c'.repeat(42), BASE), `${'c'.repeat(42)}-${BASE}`],
+    [publicIpNameOf(`${'c'.repeat(42)}-x`, BASE), `${'c'.repeat(42)}-x-${BASE}`.slice(0, 75)],
+    [publicIpNameOf('c'.repeat(60), BASE), `${'c'.repeat(60)}-${BASE.slice(0, 14)}`],
+    // The frontend name's last character after a cut must be a letter or '_' (upstream replaces it).
+    [frontendNameOf(BASE, `${'s'.repeat(SUBNET_ROOM - 1)}-tail`), `${BASE}-${'s'.repeat(SUBNET_ROOM - 1)}_`],
+    [frontendNameOf(BASE, `${'s'.repeat(SUBNET_ROOM - 1)}9tail`), `${BASE}-${'s'.repeat(SUBNET_ROOM - 1)}_`],
+    [frontendNameOf(BASE, `${'s'.repeat(SUBNET_ROOM)}tail`), `${BASE}-${'s'.repeat(SUBNET_ROOM)}`],
     [ownedBy(BASE, `${BASE}-TCP-80`), true],
     [ownedBy(BASE, `${BASE}x-TCP-80`), false],
     [allowRuleNameOf('Tcp', ['b', 'a'], ['80']) === allowRuleNameOf('Tcp', ['a', 'b'], ['80']), true],
