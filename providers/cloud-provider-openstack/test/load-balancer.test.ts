@@ -91,15 +91,29 @@ describe('OpenStack load balancer: create and converge', () => {
     expect(sleeps).toHaveLength(9);
   });
 
-  it('ERROR is a ProvisioningFailed error; the next sync deletes the broken load balancer and creates it again', async () => {
-    const { octavia, loadBalancers, nodes } = createHarness();
-    octavia.failNextCreate = true;
-    const error = await loadBalancers.ensureLoadBalancer(CLUSTER, makeService(), nodes).catch((caught: unknown) => caught);
+  it('ERROR is a ProvisioningFailed error; later syncs fail the same way and touch nothing (upstream: not ACTIVE), keeping the floating IP', async () => {
+    const { octavia, network, loadBalancers, nodes } = createHarness();
+    const service = makeService();
+    const status = await loadBalancers.ensureLoadBalancer(CLUSTER, service, nodes);
+    const [loadBalancer] = [...octavia.loadBalancers.values()];
+    loadBalancer!.provisioningStatus = 'ERROR';
+    const mutations = octavia.mutations().length;
+    const networkCalls = network.calls.length;
+    for (let sync = 0; sync < 2; sync++) {
+      const error = await loadBalancers.ensureLoadBalancer(CLUSTER, service, nodes).catch((caught: unknown) => caught);
+      expect(isOpenStackErrorKind(error, 'ProvisioningFailed')).toBe(true);
+      expect(String(error)).toContain(`load balancer ${loadBalancer!.id} is not ACTIVE, current provisioning status: ERROR`);
+    }
+    expect(octavia.mutations().slice(mutations)).toEqual([]);
+    expect(network.calls.slice(networkCalls).filter((call) => /^(create|attach|delete)/.test(call))).toEqual([]);
+    expect(await loadBalancers.getLoadBalancer(CLUSTER, service)).toEqual({ exists: true, status });
+
+    const created = createHarness();
+    created.octavia.failNextCreate = true;
+    const error = await created.loadBalancers.ensureLoadBalancer(CLUSTER, makeService(), created.nodes).catch((caught: unknown) => caught);
     expect(isOpenStackErrorKind(error, 'ProvisioningFailed')).toBe(true);
-    const broken = [...octavia.loadBalancers.keys()][0]!;
-    await loadBalancers.ensureLoadBalancer(CLUSTER, makeService(), nodes);
-    expect(octavia.mutations()).toEqual([`createLoadBalancer ${LB_NAME}`, `deleteLoadBalancer ${broken} cascade`, `createLoadBalancer ${LB_NAME}`]);
-    expect([...octavia.loadBalancers.values()].map((loadBalancer) => loadBalancer.provisioningStatus)).toEqual(['ACTIVE']);
+    await expect(created.loadBalancers.ensureLoadBalancer(CLUSTER, makeService(), created.nodes)).rejects.toThrow('is not ACTIVE, current provisioning status: ERROR');
+    expect(created.octavia.mutations()).toEqual([`createLoadBalancer ${LB_NAME}`]);
   });
 
   it('retries a change Octavia refuses with 409 (immutable) after waiting for ACTIVE again', async () => {

@@ -49,7 +49,7 @@ export function renderLoadBalancerReference(): string[] {
     `| \`OCCM_WAIT_LB_ACTIVE_STEPS\` | Checks of the provisioning status while waiting for ACTIVE (upstream; default ${DEFAULT_PROVISIONING_WAIT.steps}: the first at once, then ${DEFAULT_PROVISIONING_WAIT.initialDelayMs} ms growing by ${DEFAULT_PROVISIONING_WAIT.factor} per step), after ${DEFAULT_PROVISIONING_WAIT.quickChecks} quick checks ${DEFAULT_PROVISIONING_WAIT.quickDelayMs} ms apart (not upstream: most changes finish in under a second). |`,
     `| \`${RESERVE_VIP_PORT_ENVIRONMENT_VARIABLE}\` | \`true\` (not upstream): for Octavia deployments whose network driver creates no Neutron ports (the noop driver of test clouds): the CCM reserves the VIP address with a Neutron port of its own, passes \`vip_subnet_id\` and \`vip_address\`, and puts the floating IP on that port. |`,
     '',
-    `Octavia refuses changes while a load balancer is PENDING_*: every change waits for ACTIVE first, and a 409 is retried after waiting again (${IMMUTABLE_RETRIES} attempts). ERROR fails the sync; the next sync deletes the broken load balancer and creates it again.`,
+    `Octavia refuses changes while a load balancer is PENDING_*: every change waits for ACTIVE first, and a 409 is retried after waiting again (${IMMUTABLE_RETRIES} attempts). A load balancer in ERROR fails every sync with upstream's error (\`load balancer <id> is not ACTIVE, current provisioning status: ERROR\`, a SyncLoadBalancerFailed Warning) and is left as it is, with its VIP and floating IP, until an operator repairs it (Octavia failover) or deletes the Service.`,
     '',
   ];
 }

@@ -50,7 +50,7 @@ export class OctaviaLoadBalancerOperations {
   }
 
   async ensure(clusterName: string, service: V1Service, nodes: readonly V1Node[], options?: CallOptions): Promise<LoadBalancerStatus> {
-    const { octavia, logger, settings } = this.#context;
+    const { octavia, settings } = this.#context;
     const spec = buildLoadBalancerSpec(service, clusterName, settings);
     const members = selectNodes(nodes, spec.nodeSelector);
     let loadBalancer = await this.find(clusterName, service, options);
@@ -61,9 +61,14 @@ export class OctaviaLoadBalancerOperations {
       );
     }
     if (loadBalancer?.provisioningStatus === 'ERROR') {
-      logger.warn('load balancer is in ERROR: deleting it to create it again', { loadBalancer: spec.name, id: loadBalancer.id });
-      await this.#deleteLoadBalancer(loadBalancer, options);
-      loadBalancer = undefined;
+      // Upstream (ensureOctaviaLoadBalancer) fails the sync and touches nothing: the load balancer
+      // keeps its VIP and floating IP until an operator repairs it (Octavia failover) or deletes
+      // the Service. The controller turns this into a SyncLoadBalancerFailed Warning and retries.
+      throw new OpenStackApiError(`load balancer ${loadBalancer.id} is not ACTIVE, current provisioning status: ERROR`, {
+        kind: 'ProvisioningFailed',
+        operation: 'loadbalancer.ensure',
+        retryable: false,
+      });
     }
     if (loadBalancer === undefined) {
       loadBalancer = await this.#create(spec, members, nodes, options);

@@ -3,8 +3,8 @@
  * growing by 1.2 per step, 23 steps by default, about 5.4 minutes; env `OCCM_WAIT_LB_ACTIVE_STEPS`
  * changes the steps). Before upstream's schedule come a few quick checks (250 ms apart): most
  * changes of a child finish in well under a second, and every change waits for the previous one. Octavia refuses every change while a load balancer is PENDING_*, so each
- * change waits for ACTIVE first. ERROR is a `ProvisioningFailed` error (not retryable as such: the
- * next sync deletes the broken load balancer and creates it again); still PENDING_* after the last
+ * change waits for ACTIVE first. ERROR is a `ProvisioningFailed` error (not retried at once; the
+ * controller's next sync fails the same way, as upstream, until an operator repairs or deletes it); still PENDING_* after the last
  * step is `Unavailable` (retryable).
  */
 import { OpenStackApiError } from '../../errors.js';
