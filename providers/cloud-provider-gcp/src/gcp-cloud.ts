@@ -27,6 +27,7 @@ import { GcpInstances } from './gcp-instances.js';
 import { GcpLoadBalancers } from './gcp-load-balancers.js';
 import { GcpRoutes } from './gcp-routes.js';
 import { ConfigMapClusterId } from './kube/config-map-cluster-id.js';
+import { KubeServiceFinalizers, type ServiceFinalizerPort } from './kube/service-finalizers.js';
 import { InstanceLocator } from './operations/instance-locator.js';
 import { CoalescedInstanceLookup } from './operations/instance-lookup.js';
 import { ExternalLoadBalancerOperations } from './operations/load-balancer/external-load-balancer.js';
@@ -56,6 +57,8 @@ export interface GcpCloudOptions {
   retry?: CloudRetryPolicy;
   /** The cluster ID without the `kube-system/ingress-uid` ConfigMap (tests). */
   clusterId?: () => Promise<string>;
+  /** The Services' finalizers without an API server (tests); default: patched through the API server. */
+  serviceFinalizers?: ServiceFinalizerPort;
   /** Pause between operation polls (ms; default `OPERATION_POLL_INTERVAL_MS`). */
   operationPollIntervalMs?: number;
 }
@@ -68,18 +71,29 @@ export class GcpCloud implements CloudProvider {
   readonly #loadBalancers: GcpLoadBalancers;
   readonly #routes: GcpRoutes;
   readonly #clusterIdStore: ConfigMapClusterId | undefined;
+  readonly #serviceFinalizers: KubeServiceFinalizers | undefined;
 
-  constructor(parts: { config: GceCloudConfig; apiBudget: CloudApiBudget; instancesV2: GcpInstances; loadBalancers: GcpLoadBalancers; routes: GcpRoutes; clusterIdStore: ConfigMapClusterId | undefined }) {
+  constructor(parts: {
+    config: GceCloudConfig;
+    apiBudget: CloudApiBudget;
+    instancesV2: GcpInstances;
+    loadBalancers: GcpLoadBalancers;
+    routes: GcpRoutes;
+    clusterIdStore: ConfigMapClusterId | undefined;
+    serviceFinalizers: KubeServiceFinalizers | undefined;
+  }) {
     this.config = parts.config;
     this.apiBudget = parts.apiBudget;
     this.#instancesV2 = parts.instancesV2;
     this.#loadBalancers = parts.loadBalancers;
     this.#routes = parts.routes;
     this.#clusterIdStore = parts.clusterIdStore;
+    this.#serviceFinalizers = parts.serviceFinalizers;
   }
 
   initialize(context: CloudInitializeContext): void {
     this.#clusterIdStore?.attach(context.clientBuilder.kubeConfig('gce-cluster-id'));
+    this.#serviceFinalizers?.attach(context.clientBuilder.kubeConfig('gce-service-finalizers'));
   }
 
   instancesV2(): InstancesV2 {
@@ -164,6 +178,7 @@ function createGcpCloudFromConfig(config: GceCloudConfig, context: CloudProvider
   const links = new ResourceLinks(config.endpoint.baseUrl, config.projectId, config.networkProjectId);
   const clusterIdStore = options.clusterId === undefined ? new ConfigMapClusterId() : undefined;
   const clusterId = options.clusterId ?? (() => (clusterIdStore as ConfigMapClusterId).clusterId());
+  const kubeServiceFinalizers = options.serviceFinalizers === undefined ? new KubeServiceFinalizers() : undefined;
   return new GcpCloud({
     config,
     apiBudget: budget,
@@ -184,9 +199,11 @@ function createGcpCloudFromConfig(config: GceCloudConfig, context: CloudProvider
       compute,
       region: config.region,
       alphaFeatures: config.alphaFeatures,
+      finalizers: options.serviceFinalizers ?? (kubeServiceFinalizers as KubeServiceFinalizers),
     }),
     routes: new GcpRoutes(new RouteOperations({ compute, locator, links, networkName: config.networkName })),
     clusterIdStore,
+    serviceFinalizers: kubeServiceFinalizers,
   });
 }
 

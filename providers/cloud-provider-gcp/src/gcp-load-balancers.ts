@@ -12,6 +12,7 @@ import { ImplementedElsewhereError, defaultLoadBalancerName, type CloudCallOptio
 import { handedToRegionalBackendService, wantsInternalLoadBalancer } from './annotations.js';
 import type { ExternalLoadBalancerOperations } from './operations/load-balancer/external-load-balancer.js';
 import type { InternalLoadBalancerOperations } from './operations/load-balancer/internal-load-balancer.js';
+import { hasFinalizer, type ServiceFinalizerPort } from './kube/service-finalizers.js';
 import type { ComputePort, GceForwardingRule } from './ports/compute-port.js';
 
 /** The classes upstream's legacy controller still implements (`networking.gke.io/l4-regional-*-legacy`). */
@@ -20,6 +21,10 @@ export const LEGACY_INTERNAL_CLASS = 'networking.gke.io/l4-regional-internal-leg
 /** Finalizers upstream's controllers put on ILB Services: v1 this one, v2 the subsetting controller. */
 export const ILB_FINALIZER_V1 = 'gke.networking.io/l4-ilb-v1';
 export const ILB_FINALIZER_V2 = 'gke.networking.io/l4-ilb-v2';
+/** The finalizer upstream's target-pool NetLB puts on external Services (`NetLBFinalizerV1`). */
+export const NETLB_FINALIZER_V1 = 'gke.networking.io/l4-netlb-v1';
+/** The finalizer this controller writes for each kind (added before the first cloud write, removed after deletion). */
+const FINALIZER_OF: Record<LoadBalancerScheme, string> = { INTERNAL: ILB_FINALIZER_V1, EXTERNAL: NETLB_FINALIZER_V1 };
 /** The `alpha-features` gate that leaves new ILBs to the subsetting controller. */
 export const ALPHA_FEATURE_ILB_SUBSETS = 'ILBSubsets';
 
@@ -34,7 +39,6 @@ export function schemeOf(service: V1Service): LoadBalancerScheme {
 }
 
 const schemeOfRule = (rule: GceForwardingRule): LoadBalancerScheme => ((rule.loadBalancingScheme ?? 'EXTERNAL').toUpperCase() === 'INTERNAL' ? 'INTERNAL' : 'EXTERNAL');
-const hasFinalizer = (service: V1Service, finalizer: string): boolean => (service.metadata?.finalizers ?? []).includes(finalizer);
 
 export interface GcpLoadBalancersParts {
   external: ExternalLoadBalancerOperations;
@@ -42,6 +46,7 @@ export interface GcpLoadBalancersParts {
   compute: ComputePort;
   region: string;
   alphaFeatures: readonly string[];
+  finalizers: ServiceFinalizerPort;
 }
 
 export class GcpLoadBalancers implements LoadBalancer {
@@ -58,8 +63,11 @@ export class GcpLoadBalancers implements LoadBalancer {
   async getLoadBalancer(_clusterName: string, service: V1Service, options?: CloudCallOptions): Promise<{ status: LoadBalancerStatus | undefined; exists: boolean }> {
     this.#checkClass(service);
     const status = await this.#parts.external.status(service, options);
-    // Without a forwarding rule, what a cut-short sync of an external load balancer left still has to be deleted with the Service.
-    return { status, exists: status !== undefined || (await this.#parts.external.hasRemnants(service, options)) };
+    // Upstream reports a load balancer while its finalizer is on the Service, even when the
+    // forwarding rule is gone; and without a forwarding rule, what a cut-short sync of an external
+    // load balancer left still has to be deleted with the Service.
+    const finalized = hasFinalizer(service, NETLB_FINALIZER_V1) || hasFinalizer(service, ILB_FINALIZER_V1);
+    return { status, exists: status !== undefined || finalized || (await this.#parts.external.hasRemnants(service, options)) };
   }
 
   async ensureLoadBalancer(_clusterName: string, service: V1Service, nodes: V1Node[], options?: CloudCallOptions): Promise<LoadBalancerStatus> {
@@ -73,9 +81,11 @@ export class GcpLoadBalancers implements LoadBalancer {
     }
     if (scheme === 'INTERNAL') {
       this.#checkNewInternalHandledHere(service, rule);
+      await this.#parts.finalizers.add(service, ILB_FINALIZER_V1);
       return this.#parts.internal.ensure(service, nodes, options);
     }
     if (rule?.backendService !== undefined) throw new ImplementedElsewhereError('the forwarding rule is backend-service based: another controller owns it');
+    await this.#parts.finalizers.add(service, NETLB_FINALIZER_V1);
     return this.#parts.external.ensure(service, nodes, options);
   }
 
@@ -110,9 +120,11 @@ export class GcpLoadBalancers implements LoadBalancer {
     return this.#parts.compute.getForwardingRule(this.#parts.region, defaultLoadBalancerName(service), options);
   }
 
+  /** Deletes one kind, then removes its finalizer (upstream: the last step of each kind's deletion). */
   async #deleteKind(scheme: LoadBalancerScheme, service: V1Service, options?: CloudCallOptions): Promise<void> {
     if (scheme === 'INTERNAL') await this.#parts.internal.delete(service, options);
     else await this.#parts.external.delete(service, options);
+    await this.#parts.finalizers.remove(service, FINALIZER_OF[scheme]);
   }
 
   #ilbSubsets(): boolean {

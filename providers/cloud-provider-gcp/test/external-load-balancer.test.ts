@@ -1,6 +1,8 @@
 import { isImplementedElsewhere, isPermanentInvalidInput } from '@ccm/core/provider';
 import { describe, expect, it } from 'vitest';
+import type { V1Service } from '@kubernetes/client-node';
 import { fakeError, FAKE_BASE_URL } from './fakes/fake-compute.js';
+import type { FakeServiceFinalizers } from './fakes/fake-service-finalizers.js';
 import { CLUSTER_ID, createHarness, gceConf, makeNode, makeService, PROJECT, REGION, ZONE } from './helpers.js';
 
 const LB = 'a11111111222233334444555555555555'.slice(0, 32);
@@ -196,5 +198,53 @@ describe('GCE external network load balancer', () => {
     await expect(cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService(), nodes)).rejects.toThrow();
     const other = makeService({ name: 'other' });
     expect(await cloud.loadBalancer().getLoadBalancer('kubernetes', { ...other, metadata: { ...other.metadata, uid: makeService().metadata?.uid } })).toEqual({ status: undefined, exists: false });
+  });
+});
+
+describe('GCE load balancers: upstream finalizers (gke.networking.io/l4-netlb-v1, l4-ilb-v1)', () => {
+  const internal = (options: Parameters<typeof makeService>[0] = {}) => makeService({ ...options, annotations: { 'networking.gke.io/load-balancer-type': 'Internal', ...options.annotations } });
+  /** The Service as the informer delivers it after the API server took the fake's writes. */
+  const asStored = (finalizers: FakeServiceFinalizers, service: V1Service): V1Service => ({ ...service, metadata: { ...service.metadata, finalizers: finalizers.of(service) } });
+
+  it('adds l4-netlb-v1 before the first cloud write and removes it after the load balancer is deleted', async () => {
+    const { cloud, compute, finalizers } = await harnessWithNodes();
+    compute.failNext('insertFirewall', fakeError('Invalid', 'insertFirewall'), 1);
+    await expect(cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService(), nodes)).rejects.toThrow();
+    expect(finalizers.of(makeService())).toEqual(['gke.networking.io/l4-netlb-v1']);
+    await cloud.loadBalancer().ensureLoadBalancer('kubernetes', asStored(finalizers, makeService()), nodes);
+    expect(finalizers.writes).toEqual(['add gke.networking.io/l4-netlb-v1']);
+    await cloud.loadBalancer().ensureLoadBalancerDeleted('kubernetes', asStored(finalizers, makeService()));
+    expect(compute.forwardingRules.size).toBe(0);
+    expect(finalizers.of(makeService())).toEqual([]);
+    expect(finalizers.writes).toEqual(['add gke.networking.io/l4-netlb-v1', 'remove gke.networking.io/l4-netlb-v1']);
+  });
+
+  it('a Service upstream provisioned (its finalizers on it) is deleted and its l4-netlb-v1 finalizer removed; the load balancer exists while the finalizer is there', async () => {
+    const { cloud, compute, finalizers } = await harnessWithNodes();
+    await cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService(), nodes);
+    const swapped = makeService({ name: 'swapped', finalizers: ['service.kubernetes.io/load-balancer-cleanup', 'gke.networking.io/l4-netlb-v1'] });
+    compute.forwardingRules.clear();
+    expect((await cloud.loadBalancer().getLoadBalancer('kubernetes', swapped)).exists).toBe(true);
+    await cloud.loadBalancer().ensureLoadBalancerDeleted('kubernetes', swapped);
+    expect(finalizers.of(swapped)).toEqual(['service.kubernetes.io/load-balancer-cleanup']);
+    expect(finalizers.writes.at(-1)).toBe('remove gke.networking.io/l4-netlb-v1');
+    expect((await cloud.loadBalancer().getLoadBalancer('kubernetes', asStored(finalizers, swapped))).exists).toBe(false);
+  });
+
+  it('internal: adds l4-ilb-v1 and removes it after deletion; switching to external removes it and adds l4-netlb-v1', async () => {
+    const { cloud, finalizers } = await harnessWithNodes();
+    await cloud.loadBalancer().ensureLoadBalancer('kubernetes', internal(), nodes);
+    expect(finalizers.of(internal())).toEqual(['gke.networking.io/l4-ilb-v1']);
+    await cloud.loadBalancer().ensureLoadBalancer('kubernetes', asStored(finalizers, makeService()), nodes);
+    expect(finalizers.of(makeService())).toEqual(['gke.networking.io/l4-netlb-v1']);
+    expect(finalizers.writes).toEqual(['add gke.networking.io/l4-ilb-v1', 'remove gke.networking.io/l4-ilb-v1', 'add gke.networking.io/l4-netlb-v1']);
+  });
+
+  it('leaves the finalizers of Services handed to another controller alone', async () => {
+    const { cloud, finalizers } = await harnessWithNodes();
+    const handed = makeService({ annotations: { 'cloud.google.com/l4-rbs': 'enabled' }, finalizers: ['gke.networking.io/l4-netlb-v2'] });
+    await expect(cloud.loadBalancer().ensureLoadBalancer('kubernetes', handed, nodes)).rejects.toSatisfy(isImplementedElsewhere);
+    await cloud.loadBalancer().ensureLoadBalancerDeleted('kubernetes', handed);
+    expect(finalizers.writes).toEqual([]);
   });
 });

@@ -21,6 +21,7 @@ import { readGceCloudConfig } from '../../src/config/read-gce-cloud-config.js';
 import { GceRest, seedInstance, seedNetwork } from '../conformance/gce-rest.js';
 import { gceSimulatorUnavailableReason, GCE_SIMULATOR_INSTALL_HINT, startSimulator, type RunningGceSimulator } from '../conformance/gce-simulator-launcher.js';
 import { makeNode, makeService } from '../helpers.js';
+import { FakeServiceFinalizers } from '../fakes/fake-service-finalizers.js';
 
 const GCLOUD_INSTALL_HINT = 'install the Google Cloud CLI (`apt-get install google-cloud-cli`) so that `gcloud` is on PATH';
 
@@ -115,7 +116,7 @@ describe.skipIf(unavailable !== undefined)('the internal load balancer against t
       `token-url = ${simulator.tokenUrl}`,
       '',
     ].join('\n');
-    cloud = await createGcpCloud(configText, { logger: silentLogger, metrics: createMetricsRegistry() }, { clusterId: async () => CLUSTER_ID, operationPollIntervalMs: 10 });
+    cloud = await createGcpCloud(configText, { logger: silentLogger, metrics: createMetricsRegistry() }, { clusterId: async () => CLUSTER_ID, serviceFinalizers: new FakeServiceFinalizers(), operationPollIntervalMs: 10 });
     configDirectory = mkdtempSync(join(tmpdir(), 'gcloud-ilb-'));
     mkdirSync(join(configDirectory, 'configurations'));
     writeFileSync(join(configDirectory, 'active_config'), 'default');
