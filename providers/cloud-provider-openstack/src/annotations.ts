@@ -191,7 +191,7 @@ export const ANNOTATIONS = {
     key: `${PREFIX}/load-balancer-id`,
     defaultValue: '',
     status: 'supported',
-    description: 'Upstream writes the ID back and shares the named load balancer between Services. Here the ID may name only the Service\'s own load balancer (`kube_service_<cluster>_<namespace>_<name>`); naming another one (sharing) is refused with a Warning and nothing changes.',
+    description: 'Upstream writes the ID back and shares the named load balancer between Services. Here it is read first when finding the Service\'s load balancer (so what upstream made and annotated is adopted), but may name only the Service\'s own load balancer (`kube_service_<cluster>_<namespace>_<name>`, or the legacy `a<uid>`); naming another one (sharing) is refused with a Warning and nothing changes. Not written back.',
   },
   loadBalancerAddress: {
     key: `${PREFIX}/load-balancer-address`,

@@ -138,6 +138,47 @@ describe('OpenStack load balancer: create and converge', () => {
   });
 });
 
+describe('OpenStack load balancer: finding what upstream made', () => {
+  it('adopts a load balancer under the legacy name a<uid> (no new load balancer, same floating IP) and deletes it with the Service', async () => {
+    const { octavia, network, loadBalancers, nodes } = createHarness();
+    const status = await loadBalancers.ensureLoadBalancer(CLUSTER, makeService(), nodes);
+    const [made] = [...octavia.loadBalancers.values()];
+    made!.name = 'auid1';
+    made!.tags = [];
+    const before = octavia.mutations().length;
+    expect(await loadBalancers.getLoadBalancer(CLUSTER, makeService())).toEqual({ exists: true, status });
+    expect(await loadBalancers.ensureLoadBalancer(CLUSTER, makeService(), nodes)).toEqual(status);
+    expect(octavia.mutations().slice(before).filter((mutation) => mutation.startsWith('createLoadBalancer'))).toEqual([]);
+    expect(made!.tags).toEqual([LB_NAME]);
+    await loadBalancers.ensureLoadBalancerDeleted(CLUSTER, makeService());
+    expect(octavia.loadBalancers.size).toBe(0);
+    expect(network.floatingIps.size).toBe(0);
+  });
+
+  it('finds the load balancer of the load-balancer-id annotation upstream writes, before any name lookup', async () => {
+    const { octavia, loadBalancers, nodes } = createHarness();
+    await loadBalancers.ensureLoadBalancer(CLUSTER, makeService(), nodes);
+    const [made] = [...octavia.loadBalancers.values()];
+    // A second load balancer of the same name (say, made by hand) would make the name ambiguous.
+    await octavia.createLoadBalancer({ name: LB_NAME, description: 'by hand', vipSubnetId: NODE_SUBNET.id, provider: 'amphora', tags: [], listeners: [] });
+    const annotated = makeService({ annotations: { 'loadbalancer.openstack.org/load-balancer-id': made!.id } });
+    const before = octavia.mutations().length;
+    await loadBalancers.ensureLoadBalancer(CLUSTER, annotated, nodes);
+    expect(octavia.mutations().slice(before)).toEqual([]);
+    await expect(loadBalancers.ensureLoadBalancer(CLUSTER, makeService(), nodes)).rejects.toThrow(`2 load balancers are named ${LB_NAME}`);
+  });
+
+  it('refuses the load-balancer-id of another Service\'s load balancer and changes nothing', async () => {
+    const { octavia, loadBalancers, nodes } = createHarness();
+    await loadBalancers.ensureLoadBalancer(CLUSTER, makeService({ name: 'other' }), nodes);
+    const [other] = [...octavia.loadBalancers.values()];
+    const before = octavia.mutations().length;
+    const error = await loadBalancers.ensureLoadBalancer(CLUSTER, makeService({ annotations: { 'loadbalancer.openstack.org/load-balancer-id': other!.id } }), nodes).catch((caught: unknown) => caught);
+    expect(isPermanentInvalidInput(error)).toBe(true);
+    expect(octavia.mutations().slice(before)).toEqual([]);
+  });
+});
+
 describe('OpenStack load balancer: updates as diffs', () => {
   it('a node change is one batch member update per pool and touches no listener', async () => {
     const { octavia, loadBalancers, nodes } = createHarness();

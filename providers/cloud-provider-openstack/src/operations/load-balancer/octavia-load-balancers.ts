@@ -5,8 +5,8 @@
  * idempotent: a second sync changes nothing.
  */
 import type { V1Node, V1Service } from '@kubernetes/client-node';
-import { PermanentInvalidServiceConfigurationError, type LoadBalancerIngress, type LoadBalancerStatus } from '@ccm/core/provider';
-import { ANNOTATIONS, booleanAnnotation } from '../../annotations.js';
+import { defaultLoadBalancerName, PermanentInvalidServiceConfigurationError, type LoadBalancerIngress, type LoadBalancerStatus } from '@ccm/core/provider';
+import { ANNOTATIONS, booleanAnnotation, stringAnnotation } from '../../annotations.js';
 import { CloudStateError, OpenStackApiError } from '../../errors.js';
 import type { CallOptions } from '../../ports/call-options.js';
 import type { OctaviaLoadBalancer, PopulatedListenerSpec } from '../../ports/octavia-port.js';
@@ -32,13 +32,30 @@ export class OctaviaLoadBalancerOperations {
     return loadBalancerName(clusterName, identityOf(service));
   }
 
-  /** The Service's load balancer: by name, ignoring ones being deleted (upstream `getLoadbalancerByName`). */
+  /**
+   * The Service's load balancer as upstream finds it (`ensureOctaviaLoadBalancer`,
+   * `getLoadbalancerByName`), ignoring ones being deleted: by the ID of the `load-balancer-id`
+   * annotation upstream writes on the Service, when that load balancer bears one of the Service's
+   * names (sharing another Service's load balancer is refused by `ensure`); else by name; else by
+   * the legacy name `a<uid>` (`getLoadBalancerLegacyName`) of load balancers made by older releases.
+   */
   async find(clusterName: string, service: V1Service, options?: CallOptions): Promise<OctaviaLoadBalancer | undefined> {
-    const found = (await this.#context.octavia.findLoadBalancersByName(this.name(clusterName, service), options)).filter(
-      (candidate) => candidate.provisioningStatus !== 'DELETED' && candidate.provisioningStatus !== 'PENDING_DELETE',
-    );
-    if (found.length > 1) throw new CloudStateError(`${found.length} load balancers are named ${this.name(clusterName, service)}`);
-    return found[0];
+    const { octavia } = this.#context;
+    const live = (candidate: OctaviaLoadBalancer | undefined): candidate is OctaviaLoadBalancer =>
+      candidate !== undefined && candidate.provisioningStatus !== 'DELETED' && candidate.provisioningStatus !== 'PENDING_DELETE';
+    const name = this.name(clusterName, service);
+    const legacyName = defaultLoadBalancerName(service);
+    const annotatedId = stringAnnotation(service, 'loadBalancerId');
+    if (annotatedId !== undefined) {
+      const annotated = await octavia.getLoadBalancer(annotatedId, options);
+      if (live(annotated) && (annotated.name === name || annotated.name === legacyName)) return annotated;
+    }
+    for (const candidateName of [name, legacyName]) {
+      const found = (await octavia.findLoadBalancersByName(candidateName, options)).filter(live);
+      if (found.length > 1) throw new CloudStateError(`${found.length} load balancers are named ${candidateName}`);
+      if (found[0] !== undefined) return found[0];
+    }
+    return undefined;
   }
 
   async status(clusterName: string, service: V1Service, options?: CallOptions): Promise<LoadBalancerStatus | undefined> {
@@ -120,7 +137,8 @@ export class OctaviaLoadBalancerOperations {
         }
       }
       const otherOwners = loadBalancer.tags.filter((tag) => tag.startsWith(SERVICE_PREFIX) && tag !== name);
-      if (!loadBalancer.name.startsWith(SERVICE_PREFIX) || otherOwners.length > 0) {
+      const namedForService = loadBalancer.name === name || loadBalancer.name === defaultLoadBalancerName(service);
+      if (!namedForService || otherOwners.length > 0) {
         logger.warn('the load balancer is not only this Service\'s: removing its listeners and tag only', { loadBalancer: loadBalancer.name, otherOwners });
         await this.#removeServiceListeners(loadBalancer, name, options);
       } else {
