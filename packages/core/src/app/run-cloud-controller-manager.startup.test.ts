@@ -130,8 +130,11 @@ describe('runCloudControllerManager: exit codes for bad input', () => {
     const path = await directory.write('cloud.conf', '[Global]\nZone us-east-1\n');
     const result = await runCommand(['--cloud-provider=test', `--kubeconfig=${kubeconfig}`, `--cloud-config=${path}`, '--logging-format=json']);
     expect(result.code).toBe(1);
-    const lines = result.stderr.trim().split('\n').map((line) => JSON.parse(line) as { level: string; msg: string });
-    expect(lines.find((line) => line.level === 'error')).toMatchObject({ level: 'error', msg: `${path}:2: missing '=' after variable "Zone"` });
+    const lines = result.stderr.trim().split('\n').map((line) => JSON.parse(line) as { msg: string; v?: number; caller: string });
+    // component-base's error lines: no `v`, no `level`; the caller is ours.
+    const errorLine = lines.find((line) => line.v === undefined);
+    expect(errorLine).toMatchObject({ msg: `${path}:2: missing '=' after variable "Zone"`, caller: expect.stringMatching(/^app\/run-cloud-controller-manager\.ts:\d+$/) });
+    expect(errorLine).not.toHaveProperty('level');
   });
 
   it('exits 1 without a cluster ID unless --allow-untagged-cloud', async () => {
