@@ -88,6 +88,14 @@ describe('runCloudControllerManager: exit codes for bad input', () => {
     expect(result).toEqual({ code: 1, stdout: '', stderr: 'error: --leader-elect-lease-duration (10s) must be greater than --leader-elect-renew-deadline (10s)\n' });
   });
 
+  it.each([
+    [['--tls-cipher-suites=TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,TLS_NOT_A_SUITE'], "error: --tls-cipher-suites: Cipher suite TLS_NOT_A_SUITE not supported or doesn't exist\n"],
+    [['--tls-curve-preferences=CurveP256,secp256k1'], 'error: --tls-curve-preferences: unsupported curve "secp256k1" (use CurveP256, CurveP384, CurveP521, X25519, X25519MLKEM768 or their IDs 23, 24, 25, 29, 4588)\n'],
+  ])('exits 1 with one line for an unknown TLS name (%j), as upstream refuses it', async (argv, stderr) => {
+    const result = await runCommand(['--cloud-provider=test', ...argv]);
+    expect(result).toEqual({ code: 1, stdout: '', stderr });
+  });
+
   it('exits 1 for an unknown cloud provider, listing the known ones', async () => {
     const result = await runCommand(['--cloud-provider=aws']);
     expect(result.code).toBe(1);
