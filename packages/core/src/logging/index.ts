@@ -6,3 +6,4 @@ export * from './json-log-format.js';
 export * from './klog-text-format.js';
 export * from './logger.js';
 export * from './redact-log-fields.js';
+export * from './warn-insecure-tls.js';
