@@ -25,6 +25,9 @@ export const UNKNOWN_CALL_SITE: CallSite = { file: '???', shortFile: 'undefined'
 const FRAME = /(?:\(|at )((?:file:\/\/)?\/[^()]*?|[A-Za-z]:\\[^()]*?):(\d+):(\d+)\)?\s*$/;
 
 const sourceMaps = new Map<string, SourceMap | undefined>();
+/** Parsed frames by their text: a program has a bounded number of log calls. */
+const parsedFrames = new Map<string, CallSite>();
+const MAX_PARSED_FRAMES = 10_000;
 
 /** The call site of whoever called `boundary` (a logger method). */
 export function callSiteOf(boundary: (...args: never[]) => unknown): CallSite {
@@ -42,7 +45,17 @@ export function callSiteOf(boundary: (...args: never[]) => unknown): CallSite {
 /** The call site named by the first frame of a V8 stack trace. */
 export function parseCallSite(stack: string): CallSite {
   const frame = stack.split('\n').find((candidate) => candidate.trimStart().startsWith('at '));
-  const match = frame === undefined ? null : FRAME.exec(frame);
+  if (frame === undefined) return UNKNOWN_CALL_SITE;
+  const known = parsedFrames.get(frame);
+  if (known !== undefined) return known;
+  const parsed = parseFrame(frame);
+  if (parsedFrames.size >= MAX_PARSED_FRAMES) parsedFrames.clear();
+  parsedFrames.set(frame, parsed);
+  return parsed;
+}
+
+function parseFrame(frame: string): CallSite {
+  const match = FRAME.exec(frame);
   if (match === null) return UNKNOWN_CALL_SITE;
   const location = match[1] as string;
   let path = location.startsWith('file://') ? safeFileUrlToPath(location) : location;

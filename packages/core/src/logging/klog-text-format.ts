@@ -82,7 +82,7 @@ function formatKlogString(value: string): string {
 function formatGoNumber(value: number): string {
   if (Number.isNaN(value)) return 'NaN';
   if (!Number.isFinite(value)) return value > 0 ? '+Inf' : '-Inf';
-  if (Number.isInteger(value)) return value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 0 });
+  if (Number.isInteger(value)) return Math.abs(value) < 1e21 ? String(value) : BigInt(value).toString();
   const [mantissa, power] = value.toExponential().split('e') as [string, string];
   const exponent = Number(power);
   const digits = mantissa.replace(/^-/, '').replace('.', '').length;
