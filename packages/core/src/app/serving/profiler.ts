@@ -1,8 +1,9 @@
 /**
  * What Node can serve of upstream's `/debug/pprof/` (`--profiling`, default true), through the
  * V8 inspector of the process itself (`node:inspector`, no `--inspect` port is opened):
- * - `/debug/pprof/profile?seconds=N` (default 30, as Go): a CPU profile of the next N seconds, as a
- *   `.cpuprofile` (Chrome DevTools, speedscope). One at a time, as Go.
+ * - `/debug/pprof/profile?seconds=N` (default 30, also for a missing or bad value, as Go): a CPU
+ *   profile of the next N seconds, as a `.cpuprofile` (Chrome DevTools, speedscope). One at a
+ *   time, as Go.
  * - `/debug/pprof/heap`: the sampled heap profile of the live allocations (`.heapprofile`), the
  *   counterpart of Go's heap profile: V8's sampling heap profiler runs from start-up at Go's rate
  *   (one sample per 512 KiB allocated) and records allocation stacks and sizes only.
@@ -77,12 +78,7 @@ export async function startProfiler(): Promise<Profiler> {
         return true;
       }
       if (name === 'profile') {
-        const secondsText = url.searchParams.get('seconds');
-        const seconds = secondsText === null || secondsText === '' ? DEFAULT_PROFILE_SECONDS : Number(secondsText);
-        if (!Number.isInteger(seconds) || seconds <= 0) {
-          send(response, 400, 'text/plain; charset=utf-8', 'bad seconds\n');
-          return true;
-        }
+        const seconds = profileSeconds(url.searchParams.get('seconds'));
         if (cpuProfiling) {
           send(response, 500, 'text/plain; charset=utf-8', 'Could not enable CPU profiling: cpu profiling already in use\n');
           return true;
@@ -109,6 +105,12 @@ export async function startProfiler(): Promise<Profiler> {
       session.disconnect();
     },
   };
+}
+
+/** Go's pprof `Profile`: `seconds` as a positive integer, anything else (missing, 0, not a number) is 30. */
+export function profileSeconds(value: string | null): number {
+  const seconds = value === null || !/^[+-]?\d+$/.test(value) ? Number.NaN : Number(value);
+  return Number.isSafeInteger(seconds) && seconds > 0 ? seconds : DEFAULT_PROFILE_SECONDS;
 }
 
 function sendProfile(response: ServerResponse, fileName: string, body: string): void {

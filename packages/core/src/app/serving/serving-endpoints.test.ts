@@ -5,7 +5,7 @@ import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../logging/create-logger.js';
 import { HealthChecks } from './health-checks.js';
-import { startProfiler, type Profiler } from './profiler.js';
+import { profileSeconds, startProfiler, type Profiler } from './profiler.js';
 import { startSecureServer, type RunningSecureServer } from './secure-server.js';
 import { generateSelfSignedCertificate } from './self-signed-certificate.js';
 import { createServingHandler } from './serving-handler.js';
@@ -112,8 +112,22 @@ describe('with --profiling', () => {
     expect(heap.status).toBe(200);
     const heapProfile = JSON.parse(heap.body) as { head: { callFrame: unknown; children: unknown[] }; samples: unknown[] };
     expect(heapProfile.head.children.length).toBeGreaterThan(0);
-    expect(await call(port(), '/debug/pprof/profile?seconds=abc')).toMatchObject({ status: 400, body: 'bad seconds\n' });
     expect(await call(port(), '/debug/pprof/goroutine')).toMatchObject({ status: 404, body: 'Unknown profile: Node.js has no goroutines\n' });
+  });
+});
+
+describe('profileSeconds (Go pprof: anything but a positive integer is 30)', () => {
+  it.each([
+    [null, 30],
+    ['', 30],
+    ['abc', 30],
+    ['0', 30],
+    ['-5', 30],
+    ['1.5', 30],
+    ['7', 7],
+    ['+7', 7],
+  ])('%j -> %d', (value, seconds) => {
+    expect(profileSeconds(value)).toBe(seconds);
   });
 });
 
