@@ -71,6 +71,8 @@ const update = (reason: string, event?: LoadBalancerUpdateEvent): LoadBalancerUp
  * LoadBalancer`, `LoadBalancerSourceRanges` `[a] -> [a b]`, `LoadbalancerIP` ` -> 1.2.3.4`,
  * `ExternalIP` `Count: 0 -> 1` or `Added: 1.2.3.4`, `UID`, `ExternalTrafficPolicy`,
  * `HealthCheckNodePort`, `IPFamilies` `Count: 1 -> 2`); undefined when no update is needed.
+ * Those events are k8s.io/cloud-provider's up to v1.31 (what the Go CCMs built on it record);
+ * v1.32 (kubernetes PR #128179) logs the `reason` texts at V(2) instead. The controller does both.
  */
 export function describeLoadBalancerUpdate(oldService: V1Service, newService: V1Service): LoadBalancerUpdate | undefined {
   const oldWants = wantsLoadBalancer(oldService);
