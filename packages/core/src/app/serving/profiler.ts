@@ -12,8 +12,8 @@
  * - `/debug/pprof/` lists them. Go's goroutine, block, mutex, trace and symbol profiles have no
  *   Node counterpart and answer 404 with the reason.
  */
-import { Session } from 'node:inspector/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Session as InspectorSession } from 'node:inspector/promises';
 import { sendResponse as send } from './send-response.js';
 
 /** Go's `runtime.MemProfileRate`. */
@@ -37,9 +37,24 @@ const NOT_IN_NODE: Readonly<Record<string, string>> = {
   cmdline: 'not served',
 };
 
+/** `--profiling` cannot be served by this Node.js; the message is the start-up error line. */
+export class ProfilingUnavailableError extends Error {
+  constructor(reason: string) {
+    super(`--profiling: this Node.js cannot profile itself (${reason}); start with --profiling=false`);
+    this.name = 'ProfilingUnavailableError';
+  }
+}
+
 export async function startProfiler(): Promise<Profiler> {
-  const session = new Session();
-  session.connect();
+  let session: InspectorSession;
+  try {
+    // Imported here: a Node.js built without the inspector throws on import.
+    const { Session } = await import('node:inspector/promises');
+    session = new Session();
+    session.connect();
+  } catch (error) {
+    throw new ProfilingUnavailableError(error instanceof Error ? error.message : String(error));
+  }
   await session.post('HeapProfiler.enable');
   await session.post('HeapProfiler.startSampling', { samplingInterval: HEAP_SAMPLING_INTERVAL_BYTES });
   await session.post('Profiler.enable');
