@@ -17,7 +17,8 @@ import { GCP_CCM_BIN } from '@ccm/cloud-provider-gcp/conformance';
 import { killWithTestRunner } from '../harness/ccm-process.js';
 
 const TIME_LIMIT_MS = 30_000;
-const KLOG_LINE = /^[IWE]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+\] /;
+// klog's header: `Lmmdd hh:mm:ss.uuuuuu threadid file:line] ` (k8s.io/klog/v2 klog.go formatHeader).
+const KLOG_LINE = /^[IWE]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [^\s:\]]+:\d+\] /;
 const BINARY = Buffer.from([0x5b, 0x47, 0x6c, 0x6f, 0x62, 0x61, 0x6c, 0x5d, 0x0a, 0xff, 0xfe, 0x00, 0x01, 0x9c, 0x0a, 0x7a]);
 
 interface BadFile {

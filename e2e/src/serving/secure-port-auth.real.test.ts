@@ -4,6 +4,7 @@
 // settings of the extension-apiserver-authentication ConfigMap). Fails under CI=true and skips
 // loudly elsewhere when the real kube-apiserver cannot be built here, as the conformance suite does.
 import { readFileSync } from 'node:fs';
+import { request } from 'node:https';
 import { issueCertificate, type CertificateAndKey } from '@ccm/core/app';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideWhenUnavailable } from '../conformance/conformance-suite.js';
@@ -13,7 +14,7 @@ import { KUBE_APISERVER_INSTALL_HINT, realKubeApiServerUnavailableReason, type R
 import { TestCluster } from '../harness/test-cluster.js';
 import { waitFor } from '../harness/wait-for.js';
 import { startDelegatedAuthCcm, type DelegatedAuthCcm } from './delegated-auth-ccm.js';
-import { createClusterRbac, fetchSecurePort, grantDocumentedMetricsReader, serviceAccountToken } from './secure-port-client.js';
+import { createClusterRbac, documentedDebuggingRole, fetchSecurePort, grantDocumentedMetricsReader, serviceAccountToken } from './secure-port-client.js';
 
 const TITLE = 'secure port: delegated authentication and authorization (real kube-apiserver)';
 const HOOK_TIMEOUT_MS = 240_000;
@@ -28,6 +29,20 @@ const decision = decideWhenUnavailable(
 const forbiddenBody = (user: string, path: string): string =>
   `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"forbidden: User \\"${user}\\" cannot get path \\"${path}\\"","reason":"Forbidden","details":{},"code":403}\n`;
 const UNAUTHORIZED = '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401}\n';
+
+/** PUT with a body on the secure port (the CCM's certificate is self-signed and not verified). */
+function putSecurePort(port: number, path: string, token: string, body: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request({ host: '127.0.0.1', port, path, method: 'PUT', rejectUnauthorized: false, agent: false, headers: { authorization: `Bearer ${token}` } }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+    });
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
 
 function clientCertificate(issuer: CertificateAndKey, commonName: string, organizations: string[] = []): CertificateAndKey {
   return issueCertificate({ commonName, organizations, issuer, extendedKeyUsages: ['clientAuth'], notBefore: new Date(Date.now() - DAY), notAfter: new Date(Date.now() + DAY) });
@@ -163,6 +178,39 @@ if (decision.kind === 'fail') {
       const frontProxyCa = { certificatePem: readFileSync(info.frontProxyCaFile, 'utf8'), privateKeyPem: readFileSync(info.frontProxyCaKeyFile, 'utf8') };
       const impostor = clientCertificate(frontProxyCa, 'not-the-front-proxy');
       expect(await fetchSecurePort(port(), '/metrics', { clientCertificate: impostor, headers: { 'x-remote-user': 'proxied-user' } })).toMatchObject({ status: 401 });
+    });
+
+    it('changes the running verbosity and serves profiles to a caller with the documented debugging role only, as upstream authorizes them', async () => {
+      const role = documentedDebuggingRole();
+      const debuggerToken = await serviceAccountToken(cluster.client, 'monitoring', 'debugger');
+      await createClusterRbac(cluster.client, [
+        role,
+        {
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'ClusterRoleBinding',
+          metadata: { name: 'e2e:debugger' },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role.metadata.name },
+          subjects: [{ kind: 'ServiceAccount', name: 'debugger', namespace: 'monitoring' }],
+        },
+      ]);
+      const forbidden = await putSecurePort(port(), '/debug/flags/v', nobodyToken, '6');
+      expect(forbidden.status).toBe(403);
+      expect(forbidden.body).toContain('forbidden: User \\"system:serviceaccount:monitoring:nobody\\" cannot put path \\"/debug/flags/v\\"');
+      // The role's grant reaches the CCM once the API server's RBAC cache has it.
+      await cluster.waitFor('the debugging role to allow PUT /debug/flags/v', async (observe) => {
+        const response = await putSecurePort(port(), '/debug/flags/v', debuggerToken, '6');
+        observe(`${response.status}: ${response.body}`);
+        return response.status === 200 && response.body === 'successfully set klog.logging.verbosity to 6\n';
+      });
+      expect(await fetchSecurePort(port(), '/debug/flags/v', { token: debuggerToken })).toMatchObject({ status: 200, body: '6\n' });
+      const heap = await fetchSecurePort(port(), '/debug/pprof/heap', { token: debuggerToken });
+      expect(heap.status).toBe(200);
+      expect(JSON.parse(heap.body)).toHaveProperty('head');
+      expect(await fetchSecurePort(port(), '/debug/pprof/heap', { token: nobodyToken })).toMatchObject({ status: 403 });
+      // The always-allow paths are exact: a single check needs authorization.
+      expect(await fetchSecurePort(port(), '/healthz/leaderElection')).toMatchObject({ status: 403 });
+      // Put the verbosity back for the other tests.
+      expect(await putSecurePort(port(), '/debug/flags/v', debuggerToken, '2')).toMatchObject({ status: 200 });
     });
 
     it('picks up a new client CA from the ConfigMap without a restart', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { delegatedAuthCcmFlags } from './delegated-auth-ccm.js';
-import { documentedPrometheusRbac } from './secure-port-client.js';
+import { documentedDebuggingRole, documentedPrometheusRbac } from './secure-port-client.js';
 
 describe('the Prometheus RBAC of docs/troubleshooting.md', () => {
   it('grants get on /metrics only, to a ServiceAccount', () => {
@@ -13,6 +13,15 @@ describe('the Prometheus RBAC of docs/troubleshooting.md', () => {
 
   it('names the section it reads', () => {
     expect(() => documentedPrometheusRbac('# nothing here')).toThrow('docs/troubleshooting.md has no "### Scraping `/metrics` with Prometheus" section');
+  });
+});
+
+describe('the debugging ClusterRole of docs/troubleshooting.md', () => {
+  it('grants get and put on /debug/flags/v and get on /debug/pprof/', () => {
+    expect(documentedDebuggingRole().rules).toEqual([
+      { nonResourceURLs: ['/debug/flags/v'], verbs: ['get', 'put'] },
+      { nonResourceURLs: ['/debug/pprof', '/debug/pprof/*'], verbs: ['get'] },
+    ]);
   });
 });
 

@@ -30,10 +30,23 @@ export interface KubeObject {
 
 /** The RBAC objects docs/troubleshooting.md tells operators to apply for Prometheus (its first yaml block). */
 export function documentedPrometheusRbac(markdown = readFileSync(TROUBLESHOOTING_DOC, 'utf8')): KubeObject[] {
-  const start = markdown.indexOf(PROMETHEUS_SECTION);
-  if (start < 0) throw new Error(`docs/troubleshooting.md has no "${PROMETHEUS_SECTION}" section`);
+  return documentedYaml(markdown, PROMETHEUS_SECTION);
+}
+
+const DEBUGGING_SECTION = '### Changing the verbosity at run time';
+
+/** The ClusterRole docs/troubleshooting.md gives for `/debug/flags/v` and `/debug/pprof/` (the first yaml block of its section). */
+export function documentedDebuggingRole(markdown = readFileSync(TROUBLESHOOTING_DOC, 'utf8')): KubeObject {
+  const objects = documentedYaml(markdown, DEBUGGING_SECTION);
+  if (objects.length !== 1 || objects[0]?.kind !== 'ClusterRole') throw new Error(`the "${DEBUGGING_SECTION}" section of docs/troubleshooting.md should give one ClusterRole`);
+  return objects[0];
+}
+
+function documentedYaml(markdown: string, section: string): KubeObject[] {
+  const start = markdown.indexOf(section);
+  if (start < 0) throw new Error(`docs/troubleshooting.md has no "${section}" section`);
   const block = /```yaml\n([\s\S]*?)```/.exec(markdown.slice(start));
-  if (block?.[1] === undefined) throw new Error(`the "${PROMETHEUS_SECTION}" section of docs/troubleshooting.md has no yaml block`);
+  if (block?.[1] === undefined) throw new Error(`the "${section}" section of docs/troubleshooting.md has no yaml block`);
   return parseAllDocuments(block[1]).map((document) => document.toJSON() as KubeObject);
 }
 

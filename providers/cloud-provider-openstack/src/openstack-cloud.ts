@@ -12,6 +12,7 @@
  * timeouts) -> budget -> observer -> SDK adapter.
  */
 import { createCoalescerMetrics, type CloudApiBudget, type CloudRetryPolicy } from '@ccm/core/cloud';
+import { warnInsecureTls } from '@ccm/core/logging';
 import {
   cloudProviders,
   defineCloudProvider,
@@ -190,6 +191,7 @@ function createOpenStackCloudFromConfig(config: OpenStackCloudConfig, context: C
     regionalProviderIds,
     router: config.route.routerId === '' ? '(none: routes off)' : config.route.routerId,
   });
+  if (config.global.tlsInsecure) warnInsecureTls(logger, { what: `OpenStack (${config.global.authUrl})`, setting: config.global.cloudsYaml === undefined ? 'tls-insecure' : 'tls-insecure or clouds.yaml verify: false' });
   const lookup = new CoalescedServerLookup(ports.compute, ports.network, {
     observers: {
       byName: createCoalescerMetrics(context.metrics, OPENSTACK_PROVIDER_NAME, 'ServersListByName'),

@@ -88,6 +88,14 @@ describe('runCloudControllerManager: exit codes for bad input', () => {
     expect(result).toEqual({ code: 1, stdout: '', stderr: 'error: --leader-elect-lease-duration (10s) must be greater than --leader-elect-renew-deadline (10s)\n' });
   });
 
+  it.each([
+    [['--tls-cipher-suites=TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,TLS_NOT_A_SUITE'], "error: --tls-cipher-suites: Cipher suite TLS_NOT_A_SUITE not supported or doesn't exist\n"],
+    [['--tls-curve-preferences=CurveP256,secp256k1'], 'error: --tls-curve-preferences: unsupported curve "secp256k1" (use CurveP256, CurveP384, CurveP521, X25519, X25519MLKEM768 or their IDs 23, 24, 25, 29, 4588)\n'],
+  ])('exits 1 with one line for an unknown TLS name (%j), as upstream refuses it', async (argv, stderr) => {
+    const result = await runCommand(['--cloud-provider=test', ...argv]);
+    expect(result).toEqual({ code: 1, stdout: '', stderr });
+  });
+
   it('exits 1 for an unknown cloud provider, listing the known ones', async () => {
     const result = await runCommand(['--cloud-provider=aws']);
     expect(result.code).toBe(1);
@@ -130,8 +138,11 @@ describe('runCloudControllerManager: exit codes for bad input', () => {
     const path = await directory.write('cloud.conf', '[Global]\nZone us-east-1\n');
     const result = await runCommand(['--cloud-provider=test', `--kubeconfig=${kubeconfig}`, `--cloud-config=${path}`, '--logging-format=json']);
     expect(result.code).toBe(1);
-    const lines = result.stderr.trim().split('\n').map((line) => JSON.parse(line) as { level: string; msg: string });
-    expect(lines.find((line) => line.level === 'error')).toMatchObject({ level: 'error', msg: `${path}:2: missing '=' after variable "Zone"` });
+    const lines = result.stderr.trim().split('\n').map((line) => JSON.parse(line) as { msg: string; v?: number; caller: string });
+    // component-base's error lines: no `v`, no `level`; the caller is ours.
+    const errorLine = lines.find((line) => line.v === undefined);
+    expect(errorLine).toMatchObject({ msg: `${path}:2: missing '=' after variable "Zone"`, caller: expect.stringMatching(/^app\/run-cloud-controller-manager\.ts:\d+$/) });
+    expect(errorLine).not.toHaveProperty('level');
   });
 
   it('exits 1 without a cluster ID unless --allow-untagged-cloud', async () => {

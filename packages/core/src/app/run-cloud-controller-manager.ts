@@ -18,7 +18,7 @@ import type { ControllerConstructor } from '../controllers/controller.js';
 import { createKubeAccess as createClientNodeKubeAccess, type CreateKubeAccessOptions } from '../kube/client-node/create-kube-access.js';
 import { LeaderElector, type LeaderElectorOptions } from '../kube/leader-election.js';
 import { loadKubeConfig as loadClientNodeKubeConfig, type LoadKubeConfigOptions } from '../kube/load-kube-config.js';
-import { createLogger, type LogDestination } from '../logging/create-logger.js';
+import { createLogger, type LogDestination, type RuntimeLogger } from '../logging/create-logger.js';
 import type { Logger } from '../logging/logger.js';
 import { NODE_ROUTE_CONTROLLER } from '../names/controller-names.js';
 import type { CloudProvider } from '../provider/cloud-provider.js';
@@ -46,9 +46,11 @@ import { ShutdownSignal } from './shutdown-signal.js';
 import { createDelegatedAuth, type DelegatedAuth } from './delegated-auth/create-delegated-auth.js';
 import { protectHandler } from './delegated-auth/protect-handler.js';
 import { HealthChecks } from './serving/health-checks.js';
+import { startProfiler, type Profiler } from './serving/profiler.js';
 import { startSecureServer, type RunningSecureServer } from './serving/secure-server.js';
 import { loadServingCertificate } from './serving/serving-certificate.js';
 import { createServingHandler } from './serving/serving-handler.js';
+import { nodeTlsOptions } from './serving/tls-options.js';
 import { CCM_CORE_VERSION } from './version.js';
 import { waitAtMost } from './wait-helpers.js';
 
@@ -341,14 +343,15 @@ function loadLeaderMigration(options: CloudControllerManagerOptions, controllers
 }
 
 /**
- * Serves /healthz, /metrics and /configz on `--secure-port` (undefined when it is 0), behind
- * delegated authentication and authorization (`delegated-auth/`), which closing the server stops.
+ * Serves /healthz (and each check), /metrics and /configz, with `--profiling` also /debug/pprof/
+ * and /debug/flags/v, on `--secure-port` (undefined when it is 0), behind delegated
+ * authentication and authorization (`delegated-auth/`), which closing the server stops.
  */
 async function startSecurePort(
   options: CloudControllerManagerOptions,
   healthChecks: HealthChecks,
   metrics: Registry,
-  logger: Logger,
+  logger: RuntimeLogger,
   settings: RunCloudControllerManagerOptions,
   dependencies: RuntimeDependencies,
 ): Promise<RunningSecureServer | undefined | StartupFailure> {
@@ -357,30 +360,48 @@ async function startSecurePort(
     return undefined;
   }
   let delegatedAuth: DelegatedAuth | undefined;
+  let profiler: Profiler | undefined;
   try {
     const certificate = await loadServingCertificate(options);
     const servingLogger = logger.child({ component: 'secure-serving' });
+    for (const cipher of nodeTlsOptions({ cipherSuites: options.tlsCipherSuites }).insecureCipherSuites) logger.warn(`Use of insecure cipher '${cipher}' detected.`);
     delegatedAuth = await createDelegatedAuth(options, { logger: servingLogger, environment: settings.env ?? process.env, loadKubeConfig: dependencies.loadKubeConfig });
+    if (options.profiling) profiler = await startProfiler();
     const server = await startSecureServer({
       bindAddress: options.bindAddress,
       port: options.securePort,
       certificate,
       minVersion: options.tlsMinVersion,
+      cipherSuites: options.tlsCipherSuites,
+      curvePreferences: options.tlsCurvePreferences,
       requestClientCertificate: delegatedAuth.requestsClientCertificates,
-      handler: protectHandler(delegatedAuth, createServingHandler({ healthChecks, metrics, configz: () => buildConfigz(options), logger: servingLogger }), servingLogger),
+      handler: protectHandler(
+        delegatedAuth,
+        createServingHandler({
+          healthChecks,
+          metrics,
+          configz: () => buildConfigz(options),
+          logger: servingLogger,
+          ...(profiler === undefined ? {} : { profiler, verbosity: logger }),
+        }),
+        servingLogger,
+      ),
     });
-    logger.info('Serving securely', { address: `${options.bindAddress}:${server.address.port}`, certificate: certificate.origin });
+    logger.info('Serving securely', { address: `${options.bindAddress}:${server.address.port}`, certificate: certificate.origin, profiling: options.profiling });
     settings.onServing?.({ address: server.address.address, port: server.address.port });
     const auth = delegatedAuth;
+    const runningProfiler = profiler;
     return {
       address: server.address,
       close: async () => {
         await server.close();
+        await runningProfiler?.close();
         auth.close();
       },
     };
   } catch (error) {
     delegatedAuth?.close();
+    await profiler?.close();
     return new StartupFailure([errorMessage(error)]);
   }
 }

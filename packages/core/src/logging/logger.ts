@@ -1,6 +1,6 @@
 /**
- * The logging port every component receives. The runtime backs it with pino (text or JSON,
- * `--logging-format`), verbosity from `--v`. Fields must never contain secrets.
+ * The logging port every component receives. The runtime backs it with klog text or
+ * component-base JSON lines (`--logging-format`), verbosity from `--v`. Fields must never contain secrets.
  */
 export type LogFields = Record<string, unknown>;
 

@@ -8,6 +8,7 @@
 import type { AuthenticationOutcome } from './authenticate-request.js';
 import type { AuthorizationOutcome } from './authorize-request.js';
 import type { UserInfo } from './user-info.js';
+import { goQuote } from '../../logging/go-quote.js';
 
 export type AccessDecision =
   | { readonly kind: 'serve'; readonly user: UserInfo }
@@ -60,19 +61,4 @@ function statusBody(code: number, reason: string, message: string, withDetails: 
 /** JSON with Go's `encoding/json` escaping of `<`, `>`, `&`, U+2028 and U+2029. */
 export function goJson(value: unknown): string {
   return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-/** Go's `%q` for the strings that appear here (printable ASCII and common escapes). */
-export function goQuote(text: string): string {
-  let quoted = '"';
-  for (const character of text) {
-    const code = character.codePointAt(0) as number;
-    if (character === '"' || character === '\\') quoted += `\\${character}`;
-    else if (character === '\n') quoted += '\\n';
-    else if (character === '\t') quoted += '\\t';
-    else if (character === '\r') quoted += '\\r';
-    else if (code < 0x20 || code === 0x7f) quoted += `\\x${code.toString(16).padStart(2, '0')}`;
-    else quoted += character;
-  }
-  return `${quoted}"`;
 }

@@ -1,6 +1,7 @@
 // The composed delegated auth behind a real HTTPS server, with the Kubernetes side faked:
 // tokens, client certificates (CA from the ConfigMap, rotated while serving), the front proxy,
 // authorization, start-up failures, and that no token reaches the log.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { request } from 'node:https';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,10 @@ import { KubeApiError } from '../../kube/kube-api-error.js';
 import { KubeConfigError, type LoadKubeConfigOptions } from '../../kube/load-kube-config.js';
 import type { LogFields, Logger } from '../../logging/logger.js';
 import type { CertificateAndKey } from '@ccm/self-signed-certificate';
+import { Registry } from 'prom-client';
+import { HealthChecks } from '../serving/health-checks.js';
 import { startSecureServer, type RunningSecureServer } from '../serving/secure-server.js';
+import { createServingHandler } from '../serving/serving-handler.js';
 import { generateSelfSignedCertificate } from '../serving/self-signed-certificate.js';
 import { testCertificateAuthority, testClientCertificate } from './__tests__/test-certificates.js';
 import type { ConfigMapData } from './authentication-config-map.js';
@@ -121,7 +125,7 @@ interface Reply {
   body: string;
 }
 
-function get(port: number, path: string, options: { headers?: Record<string, string | string[]>; client?: CertificateAndKey; method?: string } = {}): Promise<Reply> {
+function get(port: number, path: string, options: { headers?: Record<string, string | string[]>; client?: CertificateAndKey; method?: string; body?: string } = {}): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const outgoing = request(
       {
@@ -142,7 +146,7 @@ function get(port: number, path: string, options: { headers?: Record<string, str
       },
     );
     outgoing.on('error', reject);
-    outgoing.end();
+    outgoing.end(options.body);
   });
 }
 
@@ -176,14 +180,18 @@ describe('createDelegatedAuth behind the secure port', () => {
     };
   }
 
-  async function serve(options: Partial<DelegatedAuthOptions> = {}, overrides: Partial<DelegatedAuthDependencies> = {}): Promise<number> {
+  async function serve(
+    options: Partial<DelegatedAuthOptions> = {},
+    overrides: Partial<DelegatedAuthDependencies> = {},
+    handler: (incoming: IncomingMessage, response: ServerResponse) => void = (incoming, response) => response.end(`served ${incoming.url}`),
+  ): Promise<number> {
     auth = await createDelegatedAuth({ ...DEFAULTS, ...options }, dependencies(overrides));
     server = await startSecureServer({
       bindAddress: '127.0.0.1',
       port: 0,
       certificate: generateSelfSignedCertificate(),
       requestClientCertificate: auth.requestsClientCertificates,
-      handler: protectHandler(auth, (incoming, response) => response.end(`served ${incoming.url}`), logger),
+      handler: protectHandler(auth, handler, logger),
     });
     return server.address.port;
   }
@@ -213,6 +221,35 @@ describe('createDelegatedAuth behind the secure port', () => {
     expect(cluster.reviews.map((review) => `${review.user.name} ${review.verb} ${review.path} ${review.user.groups.join(',')}`)).toEqual([
       'system:serviceaccount:monitoring:prometheus get /metrics system:serviceaccounts,system:authenticated',
       'system:serviceaccount:monitoring:prometheus get /configz system:serviceaccounts,system:authenticated',
+    ]);
+  });
+
+  it('authorizes /debug/flags/v and the per-check health paths like /metrics: PUT needs the put verb on the path', async () => {
+    cluster.tokens.set('viewer-token', userInfo('viewer', { groups: [] }));
+    cluster.grants.add('system:serviceaccount:monitoring:prometheus put /debug/flags/v');
+    cluster.grants.add('system:serviceaccount:monitoring:prometheus get /healthz/ping');
+    let verbosity = 0;
+    const port = await serve({}, {}, createServingHandler({
+      healthChecks: new HealthChecks(),
+      metrics: new Registry(),
+      configz: () => ({}),
+      logger,
+      verbosity: { verbosity: () => verbosity, setVerbosity: (level) => (verbosity = level) },
+    }));
+    const viewer = { authorization: 'Bearer viewer-token', 'content-type': 'text/plain' };
+    const prometheus = { authorization: `Bearer ${SECRET_TOKEN}` };
+    expect(await get(port, '/debug/flags/v', { method: 'PUT', headers: viewer, body: '4' })).toMatchObject({ status: 403, body: expect.stringContaining('cannot put path \\"/debug/flags/v\\"') });
+    expect(verbosity).toBe(0);
+    expect(await get(port, '/debug/flags/v', { method: 'PUT', headers: prometheus, body: '4' })).toEqual({ status: 200, contentType: 'text/plain', body: 'successfully set klog.logging.verbosity to 4\n' });
+    expect(verbosity).toBe(4);
+    // Upstream's always-allow paths are exact: /healthz/ping needs authorization.
+    expect(await get(port, '/healthz/ping')).toMatchObject({ status: 403 });
+    expect(await get(port, '/healthz/ping', { headers: prometheus })).toMatchObject({ status: 200, body: 'ok' });
+    expect(cluster.reviews.map((review) => `${review.user.name} ${review.verb} ${review.path}`)).toEqual([
+      'viewer put /debug/flags/v',
+      'system:serviceaccount:monitoring:prometheus put /debug/flags/v',
+      'system:anonymous get /healthz/ping',
+      'system:serviceaccount:monitoring:prometheus get /healthz/ping',
     ]);
   });
 

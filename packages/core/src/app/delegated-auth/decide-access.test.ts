@@ -1,7 +1,8 @@
 // Table tests of the pure decisions: the authenticator chain, the authorizer union, and the
 // answer the secure port gives (upstream's 401 and 403 bodies, byte for byte).
 import { describe, expect, it } from 'vitest';
-import { decideAccess, goQuote } from './access-decision.js';
+import { goQuote } from '../../logging/go-quote.js';
+import { decideAccess } from './access-decision.js';
 import { alwaysAllowPathMatcher, alwaysAllowPathsProblem } from './always-allow-paths.js';
 import { authenticateRequest, decideAuthentication, type AuthenticationOutcome } from './authenticate-request.js';
 import type { Authenticator, AuthenticatorResult } from './authenticator.js';

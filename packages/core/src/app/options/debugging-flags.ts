@@ -1,13 +1,16 @@
 import { defineFlagGroup } from './flag-definition.js';
 
-/** Upstream `debugging` section (k8s.io/controller-manager options/debugging.go). */
+/**
+ * Upstream `debugging` section (k8s.io/controller-manager options/debugging.go). `--profiling`
+ * serves `/debug/pprof/` (Node's CPU and sampled heap profiles, `serving/profiler.ts`) and
+ * `/debug/flags/v` on the secure port.
+ */
 export const debuggingFlags = defineFlagGroup('debugging', {
   profiling: {
     name: 'profiling',
     type: 'bool',
     default: true,
     help: 'Enable profiling via web interface host:port/debug/pprof/.',
-    ignored: 'Node.js has no pprof endpoints; use `node --inspect` or `--cpu-prof` on a copy of the pod instead',
   },
   contentionProfiling: {
     name: 'contention-profiling',

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { portOrZero } from './flag-checks.js';
+import { nodeTlsOptions, TlsOptionsError } from '../serving/tls-options.js';
 import { defineFlagGroup } from './flag-definition.js';
 
 const TLS_VERSIONS = ['VersionTLS10', 'VersionTLS11', 'VersionTLS12', 'VersionTLS13'] as const;
@@ -55,14 +56,12 @@ export const secureServingFlags = defineFlagGroup(
       type: 'stringList',
       default: [],
       help: 'Comma-separated list of cipher suites for the server. If omitted, the default Go cipher suites will be used.',
-      ignored: "Node.js's default TLS cipher list is used",
     },
     tlsCurvePreferences: {
       name: 'tls-curve-preferences',
       type: 'stringList',
       default: [],
       help: 'Comma-separated list of elliptic curves for the server.',
-      ignored: "Node.js's default curves are used",
     },
     tlsSniCertKey: {
       name: 'tls-sni-cert-key',
@@ -106,6 +105,15 @@ export const secureServingFlags = defineFlagGroup(
       const errors: string[] = [];
       if ((values.tlsCertFile === '') !== (values.tlsPrivateKeyFile === '')) {
         errors.push('--tls-cert-file and --tls-private-key-file must be given together');
+      }
+      // Upstream refuses unknown cipher suites when it applies the serving options (not with --secure-port=0).
+      if (values.securePort > 0) {
+        try {
+          nodeTlsOptions({ cipherSuites: values.tlsCipherSuites, curvePreferences: values.tlsCurvePreferences });
+        } catch (error) {
+          if (!(error instanceof TlsOptionsError)) throw error;
+          errors.push(error.message);
+        }
       }
       return errors;
     },

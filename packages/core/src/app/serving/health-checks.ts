@@ -82,3 +82,21 @@ export async function evaluateHealth(
   if (failures.length > 0) return { status: 500, body: `${output}${request.endpoint} check failed\n` };
   return { status: 200, body: request.verbose ? `${output}${request.endpoint} check passed\n` : 'ok' };
 }
+
+/**
+ * One named check at `/<endpoint>/<name>` (upstream healthz `InstallPathHandler` registers each
+ * check under its name with `adaptCheckToHandler`): `ok` when healthy; 500 with
+ * `internal server error: <reason>` otherwise (these paths are not on the always-allow list, so
+ * only authorized callers read the reason). `?verbose` and `?exclude` do not apply, as upstream.
+ */
+export async function evaluateSingleCheck(check: HealthCheck, logger: Logger, observe?: (status: 'success' | 'error') => void): Promise<HealthResponse> {
+  try {
+    await check.check();
+    observe?.('success');
+    return { status: 200, body: 'ok' };
+  } catch (error) {
+    observe?.('error');
+    logger.warn('Health check failed', { check: check.name, err: error });
+    return { status: 500, body: `internal server error: ${error instanceof Error ? error.message : String(error)}\n` };
+  }
+}

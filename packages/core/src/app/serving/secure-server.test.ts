@@ -149,7 +149,9 @@ describe('secure server', () => {
 
   it('answers 404 for other paths and 405 for other methods', async () => {
     expect(await get(port(), '/')).toMatchObject({ status: 404, body: '404 page not found\n' });
-    expect(await get(port(), '/healthz/ping')).toMatchObject({ status: 404 });
+    // Each check has its own path (serving-endpoints.test.ts); an unknown one is 404.
+    expect(await get(port(), '/healthz/no-such-check')).toMatchObject({ status: 404, body: '404 page not found\n' });
+    // Without a profiler (--profiling=false) there is no /debug/pprof/.
     expect(await get(port(), '/debug/pprof/')).toMatchObject({ status: 404 });
     expect(await get(port(), '/healthz', { method: 'POST' })).toMatchObject({ status: 405 });
     expect(await get(port(), '/healthz', { method: 'HEAD' })).toMatchObject({ status: 200, body: '' });

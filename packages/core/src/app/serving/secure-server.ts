@@ -2,11 +2,16 @@
  * The HTTPS listener on `--bind-address:--secure-port`. An unspecified bind address (0.0.0.0 or
  * ::) listens on every interface and both IP families when the host has IPv6 (as Go does),
  * falling back to IPv4 only.
+ *
+ * Hardened against slow and greedy clients ({@link SECURE_SERVER_LIMITS}): the request headers
+ * must arrive within 32 s (upstream's `ReadHeaderTimeout`), the whole request within 60 s, the TLS
+ * handshake within 10 s; at most 1024 connections are open at once (more are closed on accept);
+ * idle keep-alive connections close after 5 s. TLS options come from `tls-options.ts`.
  */
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { SecureVersion } from 'node:tls';
 import type { CertificateAndKey } from './self-signed-certificate.js';
+import { nodeTlsOptions } from './tls-options.js';
 
 export interface SecureServerOptions {
   bindAddress: string;
@@ -15,6 +20,12 @@ export interface SecureServerOptions {
   certificate: CertificateAndKey;
   /** `--tls-min-version` (VersionTLS12 ...); default Node's (TLS 1.2). */
   minVersion?: string;
+  /** `--tls-cipher-suites` (Go names); default Node's. */
+  cipherSuites?: readonly string[];
+  /** `--tls-curve-preferences` (Go names or IDs); default Node's. */
+  curvePreferences?: readonly string[];
+  /** Overrides of {@link SECURE_SERVER_LIMITS} (tests). */
+  limits?: Partial<SecureServerLimits>;
   handler: Parameters<typeof createServer>[1];
   /**
    * Ask clients for a certificate (TLS CertificateRequest) without requiring one: delegated
@@ -36,25 +47,57 @@ export class ListenError extends Error {
   }
 }
 
-const TLS_VERSIONS: Readonly<Record<string, SecureVersion>> = {
-  VersionTLS10: 'TLSv1',
-  VersionTLS11: 'TLSv1.1',
-  VersionTLS12: 'TLSv1.2',
-  VersionTLS13: 'TLSv1.3',
+export interface SecureServerLimits {
+  /** Time to receive the request headers (Go's `ReadHeaderTimeout`, 32 s upstream). */
+  headersTimeoutMs: number;
+  /** Time to receive the whole request. */
+  requestTimeoutMs: number;
+  /** Time to finish the TLS handshake. */
+  handshakeTimeoutMs: number;
+  /** Connections open at once; more are closed as they are accepted. */
+  maxConnections: number;
+  /** Idle keep-alive connections close after this. */
+  keepAliveTimeoutMs: number;
+  /** How often the headers and request timeouts are checked. */
+  timeoutCheckIntervalMs: number;
+}
+
+export const SECURE_SERVER_LIMITS: Readonly<SecureServerLimits> = {
+  headersTimeoutMs: 32_000,
+  requestTimeoutMs: 60_000,
+  handshakeTimeoutMs: 10_000,
+  maxConnections: 1024,
+  keepAliveTimeoutMs: 5_000,
+  timeoutCheckIntervalMs: 2_000,
 };
 
 export async function startSecureServer(options: SecureServerOptions): Promise<RunningSecureServer> {
-  const minVersion = options.minVersion ? TLS_VERSIONS[options.minVersion] : undefined;
+  const tls = nodeTlsOptions({
+    ...(options.minVersion !== undefined ? { minVersion: options.minVersion } : {}),
+    ...(options.cipherSuites !== undefined ? { cipherSuites: options.cipherSuites } : {}),
+    ...(options.curvePreferences !== undefined ? { curvePreferences: options.curvePreferences } : {}),
+  });
+  const limits: SecureServerLimits = { ...SECURE_SERVER_LIMITS, ...options.limits };
   const server = createServer(
     {
       cert: options.certificate.certificatePem,
       key: options.certificate.privateKeyPem,
-      ...(minVersion ? { minVersion } : {}),
+      ...(tls.minVersion ? { minVersion: tls.minVersion } : {}),
+      ...(tls.ciphers ? { ciphers: tls.ciphers } : {}),
+      ...(tls.ecdhCurve ? { ecdhCurve: tls.ecdhCurve } : {}),
       ...(options.requestClientCertificate ? { requestCert: true, rejectUnauthorized: false } : {}),
+      handshakeTimeout: limits.handshakeTimeoutMs,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
     },
     options.handler,
   );
-  server.keepAliveTimeout = 5_000;
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  server.headersTimeout = limits.headersTimeoutMs;
+  server.requestTimeout = limits.requestTimeoutMs;
+  server.maxConnections = limits.maxConnections;
   const unspecified = options.bindAddress === '' || options.bindAddress === '0.0.0.0' || options.bindAddress === '::';
   if (unspecified) {
     try {

@@ -1,7 +1,9 @@
 /**
- * The routes of the secure port: `/healthz`, `/livez`, `/readyz` (plus the readiness-only checks), `/metrics`
+ * The routes of the secure port: `/healthz`, `/livez`, `/readyz` (plus the readiness-only checks)
+ * and each check at `/healthz/<name>` (and under `/livez/`, `/readyz/`), `/metrics`
  * (Prometheus text of the shared registry), `/metrics/slis` (the health check SLIs, upstream
- * `slis.SLIMetricsWithReset`), `/configz` (the effective configuration). Anything
+ * `slis.SLIMetricsWithReset`), `/configz` (the effective configuration); with `--profiling`,
+ * `/debug/flags/v` (`debug-flags-handler.ts`) and `/debug/pprof/` (`profiler.ts`). Anything
  * else is 404. Delegated authentication and authorization run before these routes
  * (`delegated-auth/protect-handler.ts`).
  */
@@ -9,7 +11,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../../logging/logger.js';
 import { HealthCheckSlis } from './health-check-slis.js';
-import { evaluateHealth, type HealthChecks } from './health-checks.js';
+import { handleDebugFlags, type VerbosityControl } from './debug-flags-handler.js';
+import { evaluateHealth, evaluateSingleCheck, type HealthChecks } from './health-checks.js';
+import type { Profiler } from './profiler.js';
 import { sendResponse as send } from './send-response.js';
 
 export interface ServingHandlerOptions {
@@ -18,6 +22,10 @@ export interface ServingHandlerOptions {
   /** The `/configz` document. */
   configz: () => unknown;
   logger: Logger;
+  /** `/debug/flags/v`; served with `--profiling` (as upstream), absent otherwise. */
+  verbosity?: VerbosityControl;
+  /** `/debug/pprof/`; served with `--profiling`, absent otherwise. */
+  profiler?: Profiler;
 }
 
 const HEALTH_ENDPOINTS = new Set(['healthz', 'livez', 'readyz']);
@@ -36,6 +44,9 @@ export function createServingHandler(options: ServingHandlerOptions): (request: 
 async function handle(options: ServingHandlerOptions, slis: HealthCheckSlis, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const url = new URL(request.url ?? '/', 'https://localhost');
   const endpoint = url.pathname.replace(/^\//, '');
+  if (options.verbosity !== undefined && (await handleDebugFlags(url.pathname, request, response, options.verbosity))) return;
+  if (options.profiler !== undefined && (await options.profiler.handle(url.pathname, url, request, response))) return;
+  if (await handleSingleCheck(options, slis, endpoint, request, response)) return;
   const known = HEALTH_ENDPOINTS.has(endpoint) || endpoint === 'metrics' || endpoint === 'metrics/slis' || endpoint === 'configz';
   if (!known) {
     send(response, 404, 'text/plain; charset=utf-8', '404 page not found\n');
@@ -70,4 +81,26 @@ async function handle(options: ServingHandlerOptions, slis: HealthCheckSlis, req
     return;
   }
   send(response, 200, 'application/json', `${JSON.stringify(options.configz(), null, 2)}\n`);
+}
+
+/** `/<healthz|livez|readyz>/<name>`: that one check; false when the path is not of this form. */
+async function handleSingleCheck(options: ServingHandlerOptions, slis: HealthCheckSlis, path: string, request: IncomingMessage, response: ServerResponse): Promise<boolean> {
+  const slash = path.indexOf('/');
+  if (slash === -1) return false;
+  const endpoint = path.slice(0, slash);
+  const name = path.slice(slash + 1);
+  if (!HEALTH_ENDPOINTS.has(endpoint) || name === '') return false;
+  const check = options.healthChecks.list(endpoint).find((candidate) => candidate.name === name);
+  if (check === undefined) {
+    send(response, 404, 'text/plain; charset=utf-8', '404 page not found\n');
+    return true;
+  }
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    response.setHeader('Allow', 'GET, HEAD');
+    send(response, 405, 'text/plain; charset=utf-8', 'method not allowed\n');
+    return true;
+  }
+  const result = await evaluateSingleCheck(check, options.logger, (status) => slis.observe(check.name, endpoint, status));
+  send(response, result.status, 'text/plain; charset=utf-8', result.body);
+  return true;
 }

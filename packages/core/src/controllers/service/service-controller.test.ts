@@ -552,4 +552,14 @@ describe('service update handler (upstream New: UpdateFunc with needsUpdate)', (
     expect(harness.serviceQueue.pendingKeys()).toContain('default/web');
     harness.serviceQueue.shutDown();
   });
+
+  it('records the Normal event upstream needsUpdate records, on the service', async () => {
+    const harness = createServiceHarness();
+    const created = store(harness, newService('web', 'LoadBalancer'));
+    await harness.kube.services.patch('default', created.metadata!.name!, { spec: { externalTrafficPolicy: 'Local' } }, 'merge');
+    await waitUntil(() => harness.kube.eventLog.events.some((event) => event.reason === 'ExternalTrafficPolicy'));
+    const event = harness.kube.eventLog.events.find((candidate) => candidate.reason === 'ExternalTrafficPolicy');
+    expect(event).toMatchObject({ type: 'Normal', message: ' -> Local', involvedObject: { kind: 'Service', name: 'web', namespace: 'default' } });
+    harness.serviceQueue.shutDown();
+  });
 });

@@ -26,7 +26,7 @@ import { shouldSyncUpdatedNode } from './node-predicates.js';
 import { NodeSync } from './node-sync.js';
 import { ServiceCache } from './service-cache.js';
 import { registerServiceControllerMetrics, type ServiceControllerMetrics } from './service-metrics.js';
-import { loadBalancerUpdateReason, needsCleanup, wantsLoadBalancer } from './service-predicates.js';
+import { describeLoadBalancerUpdate, needsCleanup, wantsLoadBalancer } from './service-predicates.js';
 import { serviceKey, serviceSubject, splitServiceKey, type ServiceSyncContext } from './service-sync-context.js';
 
 /** Resync of the service handler: services that need cleanup are re-enqueued this often. */
@@ -95,10 +95,13 @@ export class ServiceController implements Controller {
         if (wantsLoadBalancer(service) || needsCleanup(service)) this.enqueueService(service);
       },
       onUpdate: (oldService, newService) => {
-        const reason = loadBalancerUpdateReason(oldService, newService);
-        // Upstream needsUpdate logs the change at V(2) ("Service %s LoadBalancerIP changed from %s to %s").
-        if (reason !== undefined) this.#logger.verbose(2, 'Service needs a load balancer sync', { service: serviceKey(newService), reason });
-        if (reason !== undefined || needsCleanup(newService)) this.enqueueService(newService);
+        const update = describeLoadBalancerUpdate(oldService, newService);
+        if (update !== undefined) {
+          this.#logger.verbose(2, 'Service needs a load balancer sync', { service: serviceKey(newService), reason: update.reason });
+          // Upstream needsUpdate records a Normal event for most changes (reasons Type, LoadbalancerIP, ...).
+          if (update.event !== undefined) options.recorder.event(serviceSubject(newService), 'Normal', update.event.reason, update.event.message);
+        }
+        if (update !== undefined || needsCleanup(newService)) this.enqueueService(newService);
       },
     });
     options.nodeInformer.addHandlers({

@@ -1,7 +1,7 @@
 import type { V1Service } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { LOAD_BALANCER_CLEANUP_FINALIZER } from './service-helpers.js';
-import { needsCleanup, needsUpdate, portsEqualForLoadBalancer, wantsLoadBalancer } from './service-predicates.js';
+import { describeLoadBalancerUpdate, needsCleanup, needsUpdate, portsEqualForLoadBalancer, wantsLoadBalancer, type LoadBalancerUpdateEvent } from './service-predicates.js';
 import {
   copyService,
   defaultExternalService,
@@ -154,5 +154,81 @@ describe('TestNeedsUpdate', () => {
     const right = copyService(left, (service) => (service.spec!.ports![0]!.targetPort = 0));
     expect(portsEqualForLoadBalancer(left, right)).toBe(true);
     expect(portsEqualForLoadBalancer(left, copyService(left, (service) => (service.spec!.ports![0]!.targetPort = '0')))).toBe(false);
+  });
+});
+
+// The Normal events upstream's needsUpdate records (k8s.io/cloud-provider controllers/service/controller.go), reason and message.
+describe('needsUpdate events', () => {
+  const external = defaultExternalService;
+  const cases: Array<[string, () => [V1Service, V1Service], LoadBalancerUpdateEvent | undefined]> = [
+    ['type LoadBalancer -> ClusterIP', () => [external(), copyService(external(), (service) => (service.spec!.type = 'ClusterIP'))], { reason: 'Type', message: 'LoadBalancer -> ClusterIP' }],
+    ['type ClusterIP -> LoadBalancer', () => [newService('s', 'ClusterIP'), newService('s', 'LoadBalancer')], { reason: 'Type', message: 'ClusterIP -> LoadBalancer' }],
+    [
+      'source ranges added',
+      () => [external(), copyService(external(), (service) => (service.spec!.loadBalancerSourceRanges = ['10.0.0.0/8', '192.168.0.0/16']))],
+      { reason: 'LoadBalancerSourceRanges', message: '[] -> [10.0.0.0/8 192.168.0.0/16]' },
+    ],
+    [
+      'source ranges changed',
+      () => [
+        copyService(external(), (service) => (service.spec!.loadBalancerSourceRanges = ['10.0.0.0/8'])),
+        copyService(external(), (service) => (service.spec!.loadBalancerSourceRanges = ['10.0.0.0/16'])),
+      ],
+      { reason: 'LoadBalancerSourceRanges', message: '[10.0.0.0/8] -> [10.0.0.0/16]' },
+    ],
+    ['loadBalancerIP set (the reason is spelled LoadbalancerIP upstream)', () => [external(), copyService(external(), (service) => (service.spec!.loadBalancerIP = '192.0.2.7'))], { reason: 'LoadbalancerIP', message: ' -> 192.0.2.7' }],
+    [
+      'loadBalancerIP changed',
+      () => [copyService(external(), (service) => (service.spec!.loadBalancerIP = '192.0.2.7')), copyService(external(), (service) => (service.spec!.loadBalancerIP = '192.0.2.8'))],
+      { reason: 'LoadbalancerIP', message: '192.0.2.7 -> 192.0.2.8' },
+    ],
+    [
+      'external IP count',
+      () => [copyService(external(), (service) => (service.spec!.externalIPs = ['old.IP.1'])), copyService(external(), (service) => (service.spec!.externalIPs = ['new.IP.1', 'new.IP.2']))],
+      { reason: 'ExternalIP', message: 'Count: 1 -> 2' },
+    ],
+    [
+      'external IP replaced (the new one at the first difference)',
+      () => [
+        copyService(external(), (service) => (service.spec!.externalIPs = ['192.0.2.1', '192.0.2.2'])),
+        copyService(external(), (service) => (service.spec!.externalIPs = ['192.0.2.1', '192.0.2.3'])),
+      ],
+      { reason: 'ExternalIP', message: 'Added: 192.0.2.3' },
+    ],
+    [
+      'UID',
+      () => [copyService(external(), (service) => (service.metadata!.uid = 'UID old')), copyService(external(), (service) => (service.metadata!.uid = 'UID new'))],
+      { reason: 'UID', message: 'UID old -> UID new' },
+    ],
+    [
+      'externalTrafficPolicy',
+      () => [copyService(external(), (service) => (service.spec!.externalTrafficPolicy = 'Cluster')), copyService(external(), (service) => (service.spec!.externalTrafficPolicy = 'Local'))],
+      { reason: 'ExternalTrafficPolicy', message: 'Cluster -> Local' },
+    ],
+    ['healthCheckNodePort', () => [external(), copyService(external(), (service) => (service.spec!.healthCheckNodePort = 30123))], { reason: 'HealthCheckNodePort', message: '0 -> 30123' }],
+    [
+      'IP families single -> dual stack',
+      () => {
+        const old = newService('tcp-service', 'LoadBalancer', tweakIpFamilies('IPv4'));
+        return [old, copyService(old, tweakIpFamilies('IPv4', 'IPv6'))];
+      },
+      { reason: 'IPFamilies', message: 'Count: 1 -> 2' },
+    ],
+    // Updates upstream makes without an event.
+    ['ports (no event)', () => [external(), copyService(external(), (service) => (service.spec!.ports![0]!.nodePort = 30001))], undefined],
+    ['session affinity (no event)', () => [external(), copyService(external(), (service) => (service.spec!.sessionAffinity = 'ClientIP'))], undefined],
+    ['annotations (no event)', () => [external(), copyService(external(), tweakAnnotation('a', 'b'))], undefined],
+  ];
+
+  it.each(cases)('%s', (_name, build, event) => {
+    const [oldService, newServiceValue] = build();
+    const update = describeLoadBalancerUpdate(oldService, newServiceValue);
+    expect(update).toBeDefined();
+    expect(update?.event).toEqual(event);
+  });
+
+  it('records nothing when no update is needed', () => {
+    expect(describeLoadBalancerUpdate(external(), copyService(external(), (service) => (service.metadata!.labels = { a: 'b' })))).toBeUndefined();
+    expect(describeLoadBalancerUpdate(newService('s', 'ClusterIP'), copyService(newService('s', 'ClusterIP'), (service) => (service.spec!.externalTrafficPolicy = 'Local')))).toBeUndefined();
   });
 });

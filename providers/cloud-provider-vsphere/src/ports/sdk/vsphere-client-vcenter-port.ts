@@ -2,7 +2,7 @@
  * VcenterPort over @ccm/vsphere-client (VIM SOAP + vAPI REST tagging): the only module that
  * imports the client. The client's errors leave it as `VsphereApiError`s.
  */
-import type { Logger } from '@ccm/core/logging';
+import { warnInsecureTls, type Logger } from '@ccm/core/logging';
 import {
   VIRTUAL_MACHINE_PROPERTY_PATHS,
   VapiTaggingClient,
@@ -141,6 +141,7 @@ export function createVsphereClientVcenterPort(vcenter: VcenterConfig, credentia
     debug: (message, fields) => logger.verbose(4, message, fields),
     warn: (message, fields) => logger.warn(message, fields),
   };
+  if (vcenter.insecure) warnInsecureTls(logger, { what: `vCenter "${vcenter.name}" (${vcenterUrl(vcenter)})`, setting: 'insecure-flag' });
   return new VsphereClientVcenterPort({
     name: vcenter.name,
     url: vcenterUrl(vcenter),
