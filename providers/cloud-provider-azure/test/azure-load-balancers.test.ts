@@ -323,6 +323,25 @@ describe('LoadBalancer: annotations', () => {
     check(harness);
   });
 
+  it('refuses another Service\'s public IP named by azure-pip-name, and a DNS label another Service set, writing nothing (a Warning; upstream serviceOwnsPublicIP)', async () => {
+    const { harness, lb, nodes } = await cluster();
+    const owner = service({ uid: OTHER_UID, name: 'owner', annotations: { [`${A}azure-dns-label-name`]: 'owner' } });
+    const ownerStatus = await lb.ensureLoadBalancer(CLUSTER, owner, nodes);
+    const ownerIp = harness.network.publicIp(RESOURCE_GROUP, `${CLUSTER}-${OTHER_BASE}`);
+    const before = writes(harness);
+    const taker = service({ annotations: { [`${A}azure-pip-name`]: `${CLUSTER}-${OTHER_BASE}` } });
+    await expect(lb.ensureLoadBalancer(CLUSTER, taker, nodes)).rejects.toSatisfy(
+      (error: unknown) => error instanceof PermanentInvalidServiceConfigurationError && error.message.includes('azure-pip-name') && error.message.includes('is used by default/owner'),
+    );
+    const takerDns = service({ annotations: { [`${A}azure-pip-name`]: `${CLUSTER}-${OTHER_BASE}`, [`${A}azure-dns-label-name`]: 'taken' } });
+    await expect(lb.ensureLoadBalancer(CLUSTER, takerDns, nodes)).rejects.toBeInstanceOf(PermanentInvalidServiceConfigurationError);
+    expect(writes(harness)).toBe(before);
+    expect(harness.network.publicIp(RESOURCE_GROUP, `${CLUSTER}-${OTHER_BASE}`)).toEqual(ownerIp);
+    await lb.ensureLoadBalancerDeleted(CLUSTER, owner);
+    expect(harness.network.publicIp(RESOURCE_GROUP, `${CLUSTER}-${OTHER_BASE}`)).toBeUndefined();
+    expect(ownerStatus.ingress?.[0]?.ip).toBe(ownerIp?.ipAddress);
+  });
+
   it('session affinity ClientIP distributes by source IP; UDP ports get no probe and no TCP reset; HA ports make one All rule on an internal Service', async () => {
     const { harness, lb, nodes } = await cluster();
     await lb.ensureLoadBalancer(CLUSTER, service({ sessionAffinity: 'ClientIP', ports: [{ port: 53, nodePort: 30053, protocol: 'UDP' }] }), nodes);

@@ -4,7 +4,7 @@ import type { AzureVirtualMachine } from '../../ports/compute-port.js';
 import { allowRuleNameOf, frontendNameOf, ownedBy, publicIpNameOf, ruleNameOf } from './load-balancer-names.js';
 import { planLoadBalancer, RuleCountExceededError } from './plan-load-balancer.js';
 import { planPoolMembership, withPool } from './plan-pool-membership.js';
-import { planPublicIp, planPublicIpRelease } from './plan-public-ip.js';
+import { planPublicIp, planPublicIpRelease, publicIpRefusal } from './plan-public-ip.js';
 import { planSecurityRules } from './plan-security-rules.js';
 
 const BASE = 'a0123456789abcdef0123456789abcd';
@@ -123,6 +123,27 @@ describe('planSecurityRules', () => {
       ['k8s-azure-lb_allow_IPv4', 500, 'Allow'],
       ['k8s-azure-lb_deny-all_IPv4', 4096, 'Deny'],
     ]);
+  });
+});
+
+describe('publicIpRefusal (upstream serviceOwnsPublicIP, reconcileDNSSettings)', () => {
+  const wish = { serviceKey: 'ns/web', clusterName: 'kubernetes' };
+  const ip = (tags: Record<string, string>) => ({ name: 'shared-ip', location: 'eastus', tags, version: 'IPv4' as const, ipAddress: '20.0.0.1', ipTags: [] });
+  it.each([
+    ['no public IP yet', undefined, wish, undefined],
+    ['tagged for this Service', ip({ 'k8s-azure-service': 'ns/web', 'k8s-azure-cluster-name': 'kubernetes' }), wish, undefined],
+    ['tagged for this Service, other letter case', ip({ 'k8s-azure-service': 'NS/Web', 'k8s-azure-cluster-name': 'Kubernetes' }), wish, undefined],
+    ['tagged for this Service among others (shared by upstream)', ip({ 'k8s-azure-service': 'ns/api,ns/web', 'k8s-azure-cluster-name': 'kubernetes' }), wish, undefined],
+    ['legacy tags only (old releases)', ip({ service: 'ns/web' }), wish, undefined],
+    ['tagged for another Service only', ip({ 'k8s-azure-service': 'ns/api', 'k8s-azure-cluster-name': 'kubernetes' }), wish, 'other-services'],
+    ['tagged for this Service of another cluster', ip({ 'k8s-azure-service': 'ns/web', 'k8s-azure-cluster-name': 'prod' }), wish, 'other-cluster'],
+    ['legacy cluster tag of another cluster', ip({ service: 'ns/web', 'kubernetes-cluster-name': 'prod' }), wish, 'other-cluster'],
+    ['DNS label set by another Service', ip({ 'k8s-azure-service': 'ns/api,ns/web', 'k8s-azure-dns-label-service': 'ns/api' }), { ...wish, dnsLabelName: 'web' }, 'dns-label-in-use'],
+    ['DNS label removal asked while another Service set it', ip({ 'k8s-azure-service': 'ns/api,ns/web', 'k8s-azure-dns-label-service': 'ns/api' }), { ...wish, dnsLabelName: '' }, 'dns-label-in-use'],
+    ['DNS label of another Service, annotation absent', ip({ 'k8s-azure-service': 'ns/api,ns/web', 'k8s-azure-dns-label-service': 'ns/api' }), wish, undefined],
+    ['DNS label set by this Service', ip({ 'k8s-azure-service': 'ns/web', 'k8s-azure-dns-label-service': 'ns/web' }), { ...wish, dnsLabelName: 'web2' }, undefined],
+  ])('%s', (_name, existing, candidate, reason) => {
+    expect(publicIpRefusal(existing, candidate)?.reason).toBe(reason);
   });
 });
 

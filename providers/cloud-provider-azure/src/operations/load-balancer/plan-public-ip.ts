@@ -5,7 +5,7 @@
  * label; the config's tags and `azure-pip-tags` are merged in. Pure.
  */
 import type { AzurePublicIp } from '../../ports/network-port.js';
-import { LEGACY_TAG_SERVICE, TAG_CLUSTER_NAME, TAG_DNS_LABEL_SERVICE, TAG_SERVICE } from './load-balancer-names.js';
+import { LEGACY_TAG_CLUSTER_NAME, LEGACY_TAG_SERVICE, TAG_CLUSTER_NAME, TAG_DNS_LABEL_SERVICE, TAG_SERVICE } from './load-balancer-names.js';
 
 /** The Services a public IP's tags name (current and legacy tag). */
 export function servicesOf(publicIp: Pick<AzurePublicIp, 'tags'>): string[] {
@@ -26,6 +26,40 @@ export interface PublicIpWish {
   ipTags: Array<{ ipTagType: string; tag: string }>;
   /** undefined: leave the DNS label alone; '': remove it. */
   dnsLabelName?: string;
+}
+
+/** Why a Service may not take `existing` as its managed public IP, naming what refuses it. */
+export type PublicIpRefusal =
+  | { reason: 'other-services'; message: string }
+  | { reason: 'other-cluster'; message: string }
+  | { reason: 'dns-label-in-use'; message: string };
+
+const sameName = (left: string, right: string): boolean => left.toLowerCase() === right.toLowerCase();
+
+/**
+ * Whether the Service of `wish` may manage `existing` (upstream `serviceOwnsPublicIP` and
+ * `reconcileDNSSettings`): a public IP whose service tag names other Services only, or whose
+ * cluster tag names another cluster, is not this Service's to tag, and a DNS label recorded for
+ * another Service is not this Service's to change. Undefined: it may. Pure.
+ */
+export function publicIpRefusal(existing: AzurePublicIp | undefined, wish: Pick<PublicIpWish, 'serviceKey' | 'clusterName' | 'dnsLabelName'>): PublicIpRefusal | undefined {
+  if (existing === undefined) return undefined;
+  const services = servicesOf(existing);
+  if (services.length > 0 && !services.some((entry) => sameName(entry, wish.serviceKey))) {
+    return { reason: 'other-services', message: `public IP ${existing.name} is used by ${services.join(', ')}, not by ${wish.serviceKey}` };
+  }
+  const cluster = existing.tags[TAG_CLUSTER_NAME] ?? existing.tags[LEGACY_TAG_CLUSTER_NAME];
+  if (services.length > 0 && cluster !== undefined && !sameName(cluster, wish.clusterName)) {
+    return { reason: 'other-cluster', message: `public IP ${existing.name} belongs to cluster ${cluster}, not ${wish.clusterName}` };
+  }
+  const dnsOwner = existing.tags[TAG_DNS_LABEL_SERVICE];
+  if (wish.dnsLabelName !== undefined && dnsOwner !== undefined && dnsOwner !== '' && !sameName(dnsOwner, wish.serviceKey)) {
+    return {
+      reason: 'dns-label-in-use',
+      message: `pip(${existing.name}) - there is an existing service ${dnsOwner} consuming the DNS label on the public IP, so the service cannot set the DNS label annotation with this value`,
+    };
+  }
+  return undefined;
 }
 
 /** The public IP as it should be (`existing` undefined: to create), and whether it differs. */

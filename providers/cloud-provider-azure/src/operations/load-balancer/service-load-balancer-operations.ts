@@ -8,8 +8,8 @@
  */
 import type { V1Node, V1Service } from '@kubernetes/client-node';
 import type { Logger } from '@ccm/core/logging';
-import type { CloudCallOptions, LoadBalancerStatus } from '@ccm/core/provider';
-import { ANNOTATIONS, internalSubnetOf, readServiceLoadBalancerOptions, wantsInternalLoadBalancer, type ServiceLoadBalancerOptions } from '../../annotations.js';
+import { PermanentInvalidServiceConfigurationError, type CloudCallOptions, type LoadBalancerStatus } from '@ccm/core/provider';
+import { ANNOTATION_PREFIX, ANNOTATIONS, internalSubnetOf, readServiceLoadBalancerOptions, wantsInternalLoadBalancer, type ServiceLoadBalancerOptions } from '../../annotations.js';
 import { CloudStateError, isAzureErrorKind } from '../../errors.js';
 import type { AzureVirtualMachine } from '../../ports/compute-port.js';
 import type { AzureFrontendIpConfiguration, AzureLoadBalancer, AzurePublicIp, AzureSecurityGroup, NetworkPort } from '../../ports/network-port.js';
@@ -17,7 +17,7 @@ import type { BackendPoolOperations } from './backend-pool-operations.js';
 import { withEtagRetry } from './etag-retry.js';
 import { frontendNameOf, loadBalancerNameOf, ownedBy, publicIpNameOf, serviceBaseName, serviceKey } from './load-balancer-names.js';
 import { planLoadBalancer } from './plan-load-balancer.js';
-import { planPublicIp, planPublicIpRelease, servicesOf } from './plan-public-ip.js';
+import { planPublicIp, planPublicIpRelease, publicIpRefusal, servicesOf, type PublicIpRefusal } from './plan-public-ip.js';
 import { planSecurityRules } from './plan-security-rules.js';
 import { buildServiceLoadBalancerSpec, type ServiceLoadBalancerSpec } from './service-load-balancer-spec.js';
 
@@ -172,6 +172,8 @@ export class ServiceLoadBalancerOperations {
       const existing = await this.#read(() => this.#network.getPublicIp(resourceGroup, name, options));
       // A public IP named by the annotation that no Service is tagged on is the user's: used as it is.
       if (existing !== undefined && servicesOf(existing).length === 0 && parsed.publicIpName !== undefined) return existing;
+      const refusal = publicIpRefusal(existing, { serviceKey: names.key, clusterName: names.clusterName, ...(parsed.dnsLabelName === undefined ? {} : { dnsLabelName: parsed.dnsLabelName }) });
+      if (refusal !== undefined) throw this.#publicIpRefused(refusal, parsed);
       const plan = planPublicIp(existing, {
         name,
         location: this.#settings.location,
@@ -186,6 +188,18 @@ export class ServiceLoadBalancerOperations {
       this.#logger.info(existing === undefined ? 'creating public IP' : 'updating public IP', { service: names.key, resourceGroup, publicIp: name });
       return this.#network.putPublicIp(resourceGroup, plan.publicIp, existing?.etag === undefined ? {} : { ifMatch: existing.etag }, options);
     });
+  }
+
+  /**
+   * Another Service's or cluster's public IP, or a DNS label another Service set, is refused with
+   * nothing written (a Warning event naming the annotation); the names come from annotations, so
+   * anyone who may create a Service could otherwise take over another's address.
+   */
+  #publicIpRefused(refusal: PublicIpRefusal, parsed: ServiceLoadBalancerOptions): Error {
+    const annotation = refusal.reason === 'dns-label-in-use' ? `${ANNOTATION_PREFIX}azure-dns-label-name` : `${ANNOTATION_PREFIX}azure-pip-name`;
+    const value = refusal.reason === 'dns-label-in-use' ? parsed.dnsLabelName : parsed.publicIpName;
+    if (value === undefined) return new CloudStateError(refusal.message);
+    return new PermanentInvalidServiceConfigurationError(`annotation ${annotation}=${JSON.stringify(value)}: ${refusal.message}`, { annotation, value });
   }
 
   #frontendOf(spec: ServiceLoadBalancerSpec, parsed: ServiceLoadBalancerOptions, publicIp: AzurePublicIp | undefined): AzureFrontendIpConfiguration {
