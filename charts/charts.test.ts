@@ -5,7 +5,8 @@
 // ALLOWED_DIFFERENCES, and every render applied (server-side dry run, fieldValidation=Strict) to
 // the real kube-apiserver without an error or a warning. Helm is built from e2e/helm (Go).
 import { execFile, execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -20,6 +21,8 @@ const chartsDirectory = dirname(fileURLToPath(import.meta.url));
 const repositoryRoot = join(chartsDirectory, '..');
 const HELM_DOC = join(repositoryRoot, 'docs', 'helm.md');
 const OPERATOR_VALUES = join(chartsDirectory, 'operator-values.yaml');
+/** A test that runs helm a few times: generous, for a busy 2-core machine. */
+const HELM_TIMEOUT = 60_000;
 
 /** The six provider charts: cloud (the manifests/ overlay) -> its --cloud-provider name. */
 const PROVIDERS = { sandbox: 'sandbox', aws: 'aws', gcp: 'gce', azure: 'azure', openstack: 'openstack', vsphere: 'vsphere' } as const;
@@ -102,7 +105,7 @@ function availability(what: string, reasons: Array<string | undefined>): Availab
 }
 
 function suiteFor(title: string, decision: Availability, body: () => void): void {
-  if (decision.kind === 'run') describe(title, body);
+  if (decision.kind === 'run') describe(title, { timeout: HELM_TIMEOUT }, body);
   else if (decision.kind === 'skip') describe.skip(`${title} (SKIPPED: ${decision.message})`, body);
   else {
     describe(title, () => {
@@ -126,8 +129,13 @@ function kubectlMissing(): string | undefined {
   }
 }
 
+/** Helm's cache, config and data in an empty folder: no repository, plugin or setting of the machine's user counts. */
+const helmHome = mkdtempSync(join(tmpdir(), 'ccm-charts-helm-'));
+afterAll(() => rmSync(helmHome, { recursive: true, force: true }));
+const helmEnvironment = { ...process.env, HELM_CACHE_HOME: join(helmHome, 'cache'), HELM_CONFIG_HOME: join(helmHome, 'config'), HELM_DATA_HOME: join(helmHome, 'data') };
+
 async function helm(args: string[]): Promise<{ stdout: string; stderr: string }> {
-  return execFileAsync(helmPath, args, { cwd: repositoryRoot, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, HELM_CACHE_HOME: '/nonexistent-helm-cache', HELM_CONFIG_HOME: '/nonexistent-helm-config', HELM_DATA_HOME: '/nonexistent-helm-data' } });
+  return execFileAsync(helmPath, args, { cwd: repositoryRoot, maxBuffer: 16 * 1024 * 1024, env: helmEnvironment });
 }
 
 /**

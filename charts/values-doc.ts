@@ -27,7 +27,8 @@ export interface ValuesDocumentation {
  * leaf of it needs its own. Anything else is undocumented.
  */
 export function documentedValues(valuesYaml: string): ValuesDocumentation {
-  const document = parseDocument(valuesYaml, { keepSourceTokens: false });
+  // YAML 1.1, as Helm reads values (0440 is octal there).
+  const document = parseDocument(valuesYaml, { version: '1.1' });
   if (document.errors.length > 0) throw new Error(`values.yaml: ${document.errors[0]!.message}`);
   const lineStarts = [0];
   for (let index = 0; index < valuesYaml.length; index++) if (valuesYaml[index] === '\n') lineStarts.push(index + 1);
