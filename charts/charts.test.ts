@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml, parseAllDocuments } from 'yaml';
-import { HELM_INSTALL_HINT, HELM_MODULE, helmBinary, helmBuildVersions } from '../e2e/src/harness/helm-binary.js';
+import { HELM_MODULE, helmBinary, helmBuildVersions } from '../e2e/src/harness/helm-binary.js';
 import { KUBE_APISERVER_INSTALL_HINT, RealKubeApiServer, realKubeApiServerUnavailableReason } from '../e2e/src/harness/real-kube-api-server.js';
 import { documentedValues, renderValuesTables, withValuesTables } from './values-doc.js';
 
@@ -116,7 +116,8 @@ function suiteFor(title: string, decision: Availability, body: () => void): void
   }
 }
 
-const helmBuild = await helmBinary();
+// Helm and the kube-apiserver are relinked (or built) side by side: collection waits for both.
+const [helmBuild, kubeApiServerReason] = await Promise.all([helmBinary(), realKubeApiServerUnavailableReason()]);
 const helmMissing = helmBuild.kind === 'unavailable' ? `helm: ${helmBuild.reason}` : undefined;
 const helmPath = helmBuild.kind === 'built' ? helmBuild.path : 'helm';
 
@@ -347,6 +348,17 @@ suiteFor('helm lint and helm template', availability('helm lint and helm templat
     });
   });
 
+  it.each(CLOUDS)('%s: helm package vendors the library and the schema; the package renders the same, without a notice', async (cloud) => {
+    const { stdout } = await helm(['package', chartDirectory(cloud), '--destination', helmHome]);
+    const packaged = /saved it to: (\S+\.tgz)/.exec(stdout)?.[1];
+    expect(packaged, stdout).toBe(join(helmHome, `${chartName(cloud)}-0.1.0.tgz`));
+    const fromPackage = await helm(['template', 'ccm', packaged!, '--values', OPERATOR_VALUES]);
+    expect(fromPackage.stderr).toBe('');
+    expect(parseManifests(fromPackage.stdout)).toEqual(await helmTemplate(cloud, ['--values', OPERATOR_VALUES]));
+    const schemaRefusal = await helm(['template', 'ccm', packaged!, '--set', 'nodeselector.pool=system']).then(() => '', (error: unknown) => String((error as { stderr?: string }).stderr));
+    expect(schemaRefusal).toContain("additional properties 'nodeselector' not allowed");
+  });
+
   it('refuses a misspelt value by name (the shared values.schema.json)', async () => {
     const error = await helmTemplateError('aws', ['--set', 'nodeselector.pool=system']);
     expect(error).toContain("additional properties 'nodeselector' not allowed");
@@ -422,7 +434,7 @@ const COLLECTIONS: Record<string, { prefix: string; plural: string; namespaced: 
 
 const apiServerTools = availability('the server-side validation of the charts', [
   helmMissing,
-  await realKubeApiServerUnavailableReason().then((reason) => (reason === undefined ? undefined : `kube-apiserver: ${reason} (${KUBE_APISERVER_INSTALL_HINT})`)),
+  kubeApiServerReason === undefined ? undefined : `kube-apiserver: ${kubeApiServerReason} (${KUBE_APISERVER_INSTALL_HINT})`,
 ]);
 suiteFor('every render passes server-side apply (dry run, fieldValidation=Strict) on the real kube-apiserver', apiServerTools, () => {
   let server: RealKubeApiServer;
