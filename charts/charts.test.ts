@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml, parseAllDocuments } from 'yaml';
 import { HELM_MODULE, helmBinary, helmBuildVersions } from '../e2e/src/harness/helm-binary.js';
-import { KUBE_APISERVER_INSTALL_HINT, RealKubeApiServer, realKubeApiServerUnavailableReason } from '../e2e/src/harness/real-kube-api-server.js';
+import { RealKubeApiServer, realKubeApiServerUnavailableReason } from '../e2e/src/harness/real-kube-api-server.js';
 import { documentedValues, renderValuesTables, withValuesTables } from './values-doc.js';
 
 const execFileAsync = promisify(execFile);
@@ -434,7 +434,7 @@ const COLLECTIONS: Record<string, { prefix: string; plural: string; namespaced: 
 
 const apiServerTools = availability('the server-side validation of the charts', [
   helmMissing,
-  kubeApiServerReason === undefined ? undefined : `kube-apiserver: ${kubeApiServerReason} (${KUBE_APISERVER_INSTALL_HINT})`,
+  kubeApiServerReason === undefined ? undefined : `kube-apiserver: ${kubeApiServerReason}`,
 ]);
 suiteFor('every render passes server-side apply (dry run, fieldValidation=Strict) on the real kube-apiserver', apiServerTools, () => {
   let server: RealKubeApiServer;
