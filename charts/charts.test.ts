@@ -370,6 +370,7 @@ suiteFor('helm lint and helm template', availability('helm lint and helm templat
     [['--set', 'extraArgs.--v=4'], 'extraArgs.--v: write the flag name without dashes (extraArgs.v)'],
     [['--set', 'image.digest=latest'], 'image.digest must be sha256:<64 hex digits>, not "latest"'],
     [['--set', 'rbac.roles[0].name=x'], 'rbac.roles: every entry needs a name and rules'],
+    [['--set', 'leaderElection.enabled=false'], 'leaderElection.enabled=false needs replicas: 1, not 2'],
   ])('refuses %j with one line naming the value', async (extra, message) => {
     const error = await helmTemplateError('aws', extra);
     expect(error.split('\n')[0]).toContain(message);

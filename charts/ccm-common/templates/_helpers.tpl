@@ -65,6 +65,9 @@ labels:
 {{- fail "cloudConfig.content is empty: set the cloud-config file's text, or cloudConfig.create=false to mount an existing ConfigMap or Secret" -}}
 {{- end -}}
 {{- end -}}
+{{- if and (not .Values.leaderElection.enabled) (gt (int .Values.replicas) 1) -}}
+{{- fail (printf "leaderElection.enabled=false needs replicas: 1, not %d (replicas without leader election would all act on the cloud)" (int .Values.replicas)) -}}
+{{- end -}}
 {{- range $flag, $value := .Values.extraArgs -}}
 {{- if hasPrefix "-" $flag -}}
 {{- fail (printf "extraArgs.%s: write the flag name without dashes (extraArgs.%s)" $flag (trimPrefix "-" (trimPrefix "-" $flag))) -}}
