@@ -36,6 +36,7 @@ export default defineConfig({
       'e2e/src/**/*.test.ts',
       'manifests/**/*.test.ts',
       'scripts/**/*.test.ts',
+      'charts/**/*.test.ts',
     ],
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 20_000,

@@ -14,6 +14,10 @@ export interface GoBinaryOptions {
   moduleDirectory: string;
   /** Name of the executable, written to `<moduleDirectory>/.bin/<name>`. */
   name: string;
+  /** The main package to build: `.` (default), or the import path of a `tool` of go.mod. */
+  packagePath?: string;
+  /** `-ldflags` of the build (e.g. `-X` version variables), when the program needs them. */
+  ldflags?: string;
   /** What to tell a person who lacks Go. */
   installHint: string;
 }
@@ -57,7 +61,8 @@ export async function buildGoBinary(options: GoBinaryOptions): Promise<GoBinary>
   const temporaryPath = join(binDirectory, `${options.name}.${process.pid}.${Date.now()}.tmp`);
   const started = Date.now();
   try {
-    await execFileAsync('go', ['build', '-o', temporaryPath, '.'], {
+    const ldflags = options.ldflags === undefined ? [] : ['-ldflags', options.ldflags];
+    await execFileAsync('go', ['build', ...ldflags, '-o', temporaryPath, options.packagePath ?? '.'], {
       cwd: options.moduleDirectory,
       env: { ...process.env, GOFLAGS: '-mod=readonly' },
       maxBuffer: 16 * 1024 * 1024,
