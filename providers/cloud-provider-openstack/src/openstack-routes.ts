@@ -4,7 +4,8 @@
  * - list: every route of the router, named by its destination; its target is the node owning the
  *   next hop, else the next hop itself as a blackhole (core's route controller deletes blackholes
  *   inside the cluster CIDR only). A route to a node whose port (with port security) lacks the
- *   allowed address pair of the route is left out, so the controller creates it again.
+ *   allowed address pair of the route is left out, so the controller creates it again; a route
+ *   whose next hop no port holds is listed as it is, with a warning (it failed the whole list).
  * - create: the route, then the CIDR in the node port's `allowed_address_pairs`; a failure undoes
  *   the earlier steps.
  * - delete: the route (a blackhole by its listed next hop), then the address pair; same unwinding.
@@ -46,8 +47,17 @@ export class OpenStackRoutes implements Routes {
       if (nodeName !== undefined && allowedAddressPairs) {
         networkIds ??= await this.#router.routerNetworkIds(options);
         const port = await this.#router.portOfAddress(item.nexthop, networkIds, options);
-        if (port === undefined) throw new CloudStateError(`no port holds ${item.nexthop}, the next hop of route ${item.destination}, on the networks of router ${this.#router.routerId}`);
-        if (port.portSecurityEnabled && !port.allowedAddressPairs.some((pair) => pair.ipAddress === item.destination)) continue;
+        if (port === undefined) {
+          // One route whose next hop has no port must not hide every other node's routes: it is
+          // listed as it is (nothing to check), and the problem named.
+          this.#logger.warn('no port holds the next hop of a route on the router\'s networks: its allowed address pair cannot be checked', {
+            route: item.destination,
+            nexthop: item.nexthop,
+            router: this.#router.routerId,
+          });
+        } else if (port.portSecurityEnabled && !port.allowedAddressPairs.some((pair) => pair.ipAddress === item.destination)) {
+          continue;
+        }
       }
       routes.push({ name: item.destination, targetNode: nodeName ?? item.nexthop, destinationCidr: item.destination, blackhole: nodeName === undefined });
     }

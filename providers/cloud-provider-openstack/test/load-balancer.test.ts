@@ -108,12 +108,20 @@ describe('OpenStack load balancer: create and converge', () => {
     expect(network.calls.slice(networkCalls).filter((call) => /^(create|attach|delete)/.test(call))).toEqual([]);
     expect(await loadBalancers.getLoadBalancer(CLUSTER, service)).toEqual({ exists: true, status });
 
-    const created = createHarness();
-    created.octavia.failNextCreate = true;
-    const error = await created.loadBalancers.ensureLoadBalancer(CLUSTER, makeService(), created.nodes).catch((caught: unknown) => caught);
+  });
+
+  it('one that goes to ERROR while we create it is deleted, and the next sync creates it again (upstream createOctaviaLoadBalancer)', async () => {
+    const { octavia, loadBalancers, nodes } = createHarness();
+    octavia.failNextCreate = true;
+    const error = await loadBalancers.ensureLoadBalancer(CLUSTER, makeService(), nodes).catch((caught: unknown) => caught);
     expect(isOpenStackErrorKind(error, 'ProvisioningFailed')).toBe(true);
-    await expect(created.loadBalancers.ensureLoadBalancer(CLUSTER, makeService(), created.nodes)).rejects.toThrow('is not ACTIVE, current provisioning status: ERROR');
-    expect(created.octavia.mutations()).toEqual([`createLoadBalancer ${LB_NAME}`]);
+    const broken = octavia.mutations()[0]?.split(' ')[1];
+    expect(octavia.loadBalancers.size).toBe(0);
+    await loadBalancers.ensureLoadBalancer(CLUSTER, makeService(), nodes);
+    expect(octavia.mutations().filter((mutation) => mutation.startsWith('createLoadBalancer') || mutation.startsWith('deleteLoadBalancer')).map((mutation) => mutation.replace(/lb-\S+/, 'lb')))
+      .toEqual([`createLoadBalancer ${LB_NAME}`, 'deleteLoadBalancer lb cascade', `createLoadBalancer ${LB_NAME}`]);
+    expect(broken).toBe(LB_NAME);
+    expect([...octavia.loadBalancers.values()].map((loadBalancer) => loadBalancer.provisioningStatus)).toEqual(['ACTIVE']);
   });
 
   it('retries a change Octavia refuses with 409 (immutable) after waiting for ACTIVE again', async () => {
@@ -394,6 +402,22 @@ describe('OpenStack load balancer: delete', () => {
     expect(await loadBalancers.getLoadBalancer(CLUSTER, service)).toEqual({ exists: false, status: undefined });
     // Already gone: resolves.
     await loadBalancers.ensureLoadBalancerDeleted(CLUSTER, service);
+  });
+
+  it('deletes a floating IP made by a CCM under another cluster name (upstream matches the description prefix); keeps a user\'s', async () => {
+    const { network, loadBalancers, nodes } = createHarness();
+    const service = makeService();
+    await loadBalancers.ensureLoadBalancer(CLUSTER, service, nodes);
+    const [floating] = [...network.floatingIps.values()];
+    floating!.description = 'Floating IP for Kubernetes external service default/web from cluster old-name';
+    await loadBalancers.ensureLoadBalancerDeleted(CLUSTER, service);
+    expect(network.floatingIps.size).toBe(0);
+
+    await loadBalancers.ensureLoadBalancer(CLUSTER, service, nodes);
+    const [user] = [...network.floatingIps.values()];
+    user!.description = 'reserved by the user';
+    await loadBalancers.ensureLoadBalancerDeleted(CLUSTER, service);
+    expect([...network.floatingIps.values()].map((entry) => [entry.description, entry.portId])).toEqual([['reserved by the user', undefined]]);
   });
 
   it('keep-floatingip keeps the address (detached)', async () => {

@@ -89,6 +89,17 @@ describe('OpenStack Routes', () => {
     expect(await routes.listRoutes(CLUSTER)).toHaveLength(1);
   });
 
+  it('a route whose next hop no port holds is listed as it is; the other nodes\' routes are still listed', async () => {
+    const { routes, network } = await routesHarness();
+    await routes.createRoute(CLUSTER, 'uid-1', route('node-1', '10.244.1.0/24'));
+    // node-2 (10.0.0.12) has no Neutron port on the router's networks.
+    network.routers.get(ROUTER_ID)?.routes.push({ destination: '10.244.2.0/24', nexthop: '10.0.0.12' });
+    expect(await routes.listRoutes(CLUSTER)).toEqual([
+      { name: '10.244.1.0/24', targetNode: 'node-1', destinationCidr: '10.244.1.0/24', blackhole: false },
+      { name: '10.244.2.0/24', targetNode: 'node-2', destinationCidr: '10.244.2.0/24', blackhole: false },
+    ]);
+  });
+
   it('deletes the route and the address pair, keeping the other routes and pairs', async () => {
     const { routes, network } = await routesHarness();
     network.routers.get(ROUTER_ID)?.routes.push({ destination: '0.0.0.0/0', nexthop: '10.0.0.254' });

@@ -11,7 +11,7 @@ import { InvalidServiceConfigurationError } from '@ccm/core/provider';
 import type { CallOptions } from '../../ports/call-options.js';
 import type { NeutronFloatingIp } from '../../ports/load-balancer-network-port.js';
 import { ignoringNotFound, type LoadBalancerContext } from './load-balancer-context.js';
-import { floatingIpDescription } from './load-balancer-names.js';
+import { floatingIpDescription, isProviderMadeFloatingIp } from './load-balancer-names.js';
 import type { LoadBalancerSpec } from './load-balancer-spec.js';
 
 export type FloatingIpSpec = Pick<LoadBalancerSpec, 'service' | 'clusterName' | 'name' | 'internal' | 'keepFloatingIp' | 'requestedIp' | 'floatingNetworkId' | 'floatingSubnetId'>;
@@ -56,9 +56,12 @@ export async function ensureFloatingIp(context: LoadBalancerContext, spec: Float
   return created.address;
 }
 
-/** Deletes a floating IP the CCM created for this Service unless `keep-floatingip`; any other is only detached. */
+/**
+ * Deletes a floating IP a CCM created (for this Service, under any cluster name, as upstream
+ * matches the description's prefix) unless `keep-floatingip`; any other is only detached.
+ */
 export async function releaseFloatingIp(context: LoadBalancerContext, spec: Pick<FloatingIpSpec, 'service' | 'clusterName' | 'keepFloatingIp' | 'name'>, floatingIp: NeutronFloatingIp, options?: CallOptions): Promise<void> {
-  const ours = floatingIp.description === floatingIpDescription(spec.clusterName, spec.service);
+  const ours = isProviderMadeFloatingIp(floatingIp.description);
   if (ours && !spec.keepFloatingIp) {
     context.logger.info('deleting floating IP of load balancer', { loadBalancer: spec.name, floatingIp: floatingIp.address });
     await ignoringNotFound(() => context.network.deleteFloatingIp(floatingIp.id, options));

@@ -33,9 +33,21 @@ export function loadBalancerDescription(clusterName: string, service: ServiceIde
   return `Kubernetes external service ${service.namespace}/${service.name} from cluster ${clusterName}`;
 }
 
-/** Upstream `ensureFloatingIP` description: the proof that a floating IP is ours to delete. */
+/** The start of every floating IP description upstream writes (`deleteFIPIfCreatedByProvider` matches it). */
+export const FLOATING_IP_DESCRIPTION_PREFIX = 'Floating IP for Kubernetes external service';
+
+/** Upstream `ensureFloatingIP` description. */
 export function floatingIpDescription(clusterName: string, service: ServiceIdentity): string {
-  return `Floating IP for Kubernetes external service ${service.namespace}/${service.name} from cluster ${clusterName}`;
+  return `${FLOATING_IP_DESCRIPTION_PREFIX} ${service.namespace}/${service.name} from cluster ${clusterName}`;
+}
+
+/**
+ * Whether a floating IP on the Service's VIP port was made by a CCM, ours or upstream's, of any
+ * cluster name (upstream `deleteFIPIfCreatedByProvider`: the description contains the prefix): such
+ * an address is deleted with the Service; any other is only detached.
+ */
+export function isProviderMadeFloatingIp(description: string | undefined): boolean {
+  return (description ?? '').includes(FLOATING_IP_DESCRIPTION_PREFIX);
 }
 
 /**

@@ -7,7 +7,7 @@
 import type { V1Node, V1Service } from '@kubernetes/client-node';
 import { defaultLoadBalancerName, PermanentInvalidServiceConfigurationError, type LoadBalancerIngress, type LoadBalancerStatus } from '@ccm/core/provider';
 import { ANNOTATIONS, booleanAnnotation, stringAnnotation } from '../../annotations.js';
-import { CloudStateError, OpenStackApiError } from '../../errors.js';
+import { CloudStateError, isOpenStackErrorKind, OpenStackApiError } from '../../errors.js';
 import type { CallOptions } from '../../ports/call-options.js';
 import type { OctaviaLoadBalancer, PopulatedListenerSpec } from '../../ports/octavia-port.js';
 import { ensureFloatingIp, releaseFloatingIp } from './floating-ip.js';
@@ -175,7 +175,18 @@ export class OctaviaLoadBalancerOperations {
       },
       options,
     );
-    const active = await waitForActive(octavia, this.#context.wait, created.id, options);
+    let active: OctaviaLoadBalancer;
+    try {
+      active = await waitForActive(octavia, this.#context.wait, created.id, options);
+    } catch (error) {
+      // Upstream (createOctaviaLoadBalancer): one that lands in ERROR while being created is
+      // deleted, and the next sync creates it again. One found in ERROR later is left alone.
+      if (isOpenStackErrorKind(error, 'ProvisioningFailed')) {
+        logger.warn('the new load balancer went to ERROR: deleting it; the next sync creates it again', { loadBalancer: spec.name, id: created.id });
+        await this.#deleteLoadBalancer({ ...created, provisioningStatus: 'ERROR' }, options);
+      }
+      throw error;
+    }
     if (!settings.serialApiCalls) return active;
     await reconcileChildren(this.#context, spec, active.id, members, { listeners: true }, options);
     return waitForActive(octavia, this.#context.wait, created.id, options);
