@@ -213,5 +213,8 @@ export function initializeContext(nodes = new InMemoryInformer<V1Node>()): Cloud
         throw new Error('the AWS provider reads no Secrets');
       },
     },
+    eventRecorder: () => {
+      throw new Error('the AWS provider records no events of its own');
+    },
   };
 }

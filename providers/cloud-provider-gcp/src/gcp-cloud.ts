@@ -27,10 +27,12 @@ import { GcpInstances } from './gcp-instances.js';
 import { GcpLoadBalancers } from './gcp-load-balancers.js';
 import { GcpRoutes } from './gcp-routes.js';
 import { ConfigMapClusterId } from './kube/config-map-cluster-id.js';
+import { GCE_EVENT_COMPONENT, KubeServiceEvents, type ServiceEventPort } from './kube/service-events.js';
 import { KubeServiceFinalizers, type ServiceFinalizerPort } from './kube/service-finalizers.js';
 import { InstanceLocator } from './operations/instance-locator.js';
 import { CoalescedInstanceLookup } from './operations/instance-lookup.js';
 import { ExternalLoadBalancerOperations } from './operations/load-balancer/external-load-balancer.js';
+import { FirewallWrites } from './operations/load-balancer/firewall-writes.js';
 import { InternalLoadBalancerOperations } from './operations/load-balancer/internal-load-balancer.js';
 import { ManagedZones } from './operations/managed-zones.js';
 import { ResourceLinks } from './operations/resource-links.js';
@@ -59,6 +61,8 @@ export interface GcpCloudOptions {
   clusterId?: () => Promise<string>;
   /** The Services' finalizers without an API server (tests); default: patched through the API server. */
   serviceFinalizers?: ServiceFinalizerPort;
+  /** Events on Services without an API server (tests); default: the runtime's event recorder. */
+  serviceEvents?: ServiceEventPort;
   /** Pause between operation polls (ms; default `OPERATION_POLL_INTERVAL_MS`). */
   operationPollIntervalMs?: number;
 }
@@ -72,6 +76,7 @@ export class GcpCloud implements CloudProvider {
   readonly #routes: GcpRoutes;
   readonly #clusterIdStore: ConfigMapClusterId | undefined;
   readonly #serviceFinalizers: KubeServiceFinalizers | undefined;
+  readonly #serviceEvents: KubeServiceEvents | undefined;
 
   constructor(parts: {
     config: GceCloudConfig;
@@ -81,6 +86,7 @@ export class GcpCloud implements CloudProvider {
     routes: GcpRoutes;
     clusterIdStore: ConfigMapClusterId | undefined;
     serviceFinalizers: KubeServiceFinalizers | undefined;
+    serviceEvents: KubeServiceEvents | undefined;
   }) {
     this.config = parts.config;
     this.apiBudget = parts.apiBudget;
@@ -89,11 +95,13 @@ export class GcpCloud implements CloudProvider {
     this.#routes = parts.routes;
     this.#clusterIdStore = parts.clusterIdStore;
     this.#serviceFinalizers = parts.serviceFinalizers;
+    this.#serviceEvents = parts.serviceEvents;
   }
 
   initialize(context: CloudInitializeContext): void {
     this.#clusterIdStore?.attach(context.clientBuilder.kubeConfig('gce-cluster-id'));
     this.#serviceFinalizers?.attach(context.clientBuilder.kubeConfig('gce-service-finalizers'));
+    this.#serviceEvents?.attach(context.eventRecorder(GCE_EVENT_COMPONENT));
   }
 
   instancesV2(): InstancesV2 {
@@ -179,14 +187,22 @@ function createGcpCloudFromConfig(config: GceCloudConfig, context: CloudProvider
   const clusterIdStore = options.clusterId === undefined ? new ConfigMapClusterId() : undefined;
   const clusterId = options.clusterId ?? (() => (clusterIdStore as ConfigMapClusterId).clusterId());
   const kubeServiceFinalizers = options.serviceFinalizers === undefined ? new KubeServiceFinalizers() : undefined;
+  const kubeServiceEvents = options.serviceEvents === undefined ? new KubeServiceEvents() : undefined;
+  const firewalls = new FirewallWrites({
+    compute,
+    networkProject: config.networkProjectId,
+    onXpn: config.networkProjectId !== config.projectId,
+    events: options.serviceEvents ?? (kubeServiceEvents as KubeServiceEvents),
+  });
   return new GcpCloud({
     config,
     apiBudget: budget,
     instancesV2: new GcpInstances({ locator, project: config.projectId, stackType: config.stackType }),
     loadBalancers: new GcpLoadBalancers({
-      external: new ExternalLoadBalancerOperations({ compute, links, locator, region: config.region, networkName: config.networkName, nodeTags: config.nodeTags, clusterId, logger }),
+      external: new ExternalLoadBalancerOperations({ compute, firewalls, links, locator, region: config.region, networkName: config.networkName, nodeTags: config.nodeTags, clusterId, logger }),
       internal: new InternalLoadBalancerOperations({
         compute,
+        firewalls,
         links,
         locator,
         region: config.region,
@@ -204,6 +220,7 @@ function createGcpCloudFromConfig(config: GceCloudConfig, context: CloudProvider
     routes: new GcpRoutes(new RouteOperations({ compute, locator, links, networkName: config.networkName })),
     clusterIdStore,
     serviceFinalizers: kubeServiceFinalizers,
+    serviceEvents: kubeServiceEvents,
   });
 }
 

@@ -1,6 +1,7 @@
 import { isImplementedElsewhere, isPermanentInvalidInput } from '@ccm/core/provider';
 import { describe, expect, it } from 'vitest';
 import type { V1Service } from '@kubernetes/client-node';
+import { GceApiError } from '../src/errors.js';
 import { fakeError, FAKE_BASE_URL } from './fakes/fake-compute.js';
 import type { FakeServiceFinalizers } from './fakes/fake-service-finalizers.js';
 import { CLUSTER_ID, createHarness, gceConf, makeNode, makeService, PROJECT, REGION, ZONE } from './helpers.js';
@@ -246,5 +247,28 @@ describe('GCE load balancers: upstream finalizers (gke.networking.io/l4-netlb-v1
     await expect(cloud.loadBalancer().ensureLoadBalancer('kubernetes', handed, nodes)).rejects.toSatisfy(isImplementedElsewhere);
     await cloud.loadBalancer().ensureLoadBalancerDeleted('kubernetes', handed);
     expect(finalizers.writes).toEqual([]);
+  });
+});
+
+describe('GCE load balancers on a Shared VPC (network-project-id): firewall rights missing', () => {
+  it('raises LoadBalancerManualChange events with the gcloud commands and still provisions the load balancer; deleting raises the delete commands', async () => {
+    const { cloud, compute, events } = await harnessWithNodes(gceConf('node-tags = k8s-node\nnetwork-project-id = host-project\n'));
+    const forbidden = () => new GceApiError('Required compute.firewalls.create permission', { kind: 'Unauthorized', reason: 'forbidden', operation: 'compute.insertFirewall', retryable: false, httpStatus: 403 });
+    compute.failNext('insertFirewall', forbidden(), 2);
+    const status = await cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService(), nodes);
+    expect(status.ingress?.[0]?.ip).toMatch(/^203\.0\.113\./);
+    expect(compute.forwardingRules.has(`${REGION}/${LB}`)).toBe(true);
+    expect(events.recorded.map((event) => [event.service, event.reason])).toEqual([
+      ['default/web', 'LoadBalancerManualChange'],
+      ['default/web', 'LoadBalancerManualChange'],
+    ]);
+    expect(events.recorded[0]?.message).toMatch(/^Firewall change required by security admin: `gcloud compute firewall-rules create k8s-fw-a\w+ --network \S+ --description .* --allow tcp:80 --source-ranges 0\.0\.0\.0\/0 --target-tags k8s-node --project host-project`$/);
+  });
+
+  it('the same 403 without a Shared VPC fails the sync', async () => {
+    const { cloud, compute, events } = await harnessWithNodes();
+    compute.failNext('insertFirewall', new GceApiError('Required compute.firewalls.create permission', { kind: 'Unauthorized', reason: 'forbidden', operation: 'compute.insertFirewall', retryable: false, httpStatus: 403 }), 1);
+    await expect(cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService(), nodes)).rejects.toThrow('permission');
+    expect(events.recorded).toEqual([]);
   });
 });

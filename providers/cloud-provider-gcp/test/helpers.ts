@@ -4,6 +4,7 @@ import type { V1Node, V1Service } from '@ccm/core/kube';
 import { silentLogger, type Logger } from '@ccm/core/logging';
 import { createGcpCloud, type GcpCloud, type GcpCloudOptions } from '../src/gcp-cloud.js';
 import { FakeCompute } from './fakes/fake-compute.js';
+import { FakeServiceEvents } from './fakes/fake-service-events.js';
 import { FakeServiceFinalizers } from './fakes/fake-service-finalizers.js';
 
 export const PROJECT = 'test-project';
@@ -63,19 +64,22 @@ export interface Harness {
   cloud: GcpCloud;
   compute: FakeCompute;
   finalizers: FakeServiceFinalizers;
+  events: FakeServiceEvents;
 }
 
 /** The provider over a FakeCompute, with a huge budget and no retry sleeps. */
 export async function createHarness(options: { config?: string; compute?: FakeCompute; logger?: Logger; cloud?: GcpCloudOptions } = {}): Promise<Harness> {
   const compute = options.compute ?? new FakeCompute(PROJECT);
   const finalizers = new FakeServiceFinalizers();
+  const events = new FakeServiceEvents();
   const cloud = await createGcpCloud(options.config ?? gceConf(), { logger: options.logger ?? silentLogger, metrics: createMetricsRegistry() }, {
     ports: { compute },
     clusterId: async () => CLUSTER_ID,
     serviceFinalizers: finalizers,
+    serviceEvents: events,
     ...options.cloud,
     apiBudget: { qps: 1_000_000, burst: 1_000_000, initialBackoffMs: 0, ...options.cloud?.apiBudget },
     retry: { sleep: async () => {}, ...options.cloud?.retry },
   });
-  return { cloud, compute, finalizers };
+  return { cloud, compute, finalizers, events };
 }

@@ -117,7 +117,7 @@ export async function runControllers(signal: AbortSignal, options: RunController
   // started after, so that those handlers see the first list.
   const kube = options.createKubeAccess();
   try {
-    await cloud.initialize?.({ clientBuilder: options.clientBuilder, logger, signal, informers: providerInformers(kube) });
+    await cloud.initialize?.({ clientBuilder: options.clientBuilder, logger, signal, informers: providerInformers(kube), eventRecorder: (component) => kube.eventRecorder(component) });
   } catch (error) {
     kube.stop();
     throw new FatalStartupError(`cloud provider ${JSON.stringify(cloud.providerName)} failed to initialize: ${errorMessage(error)}`, { cause: error });

@@ -1,5 +1,5 @@
 import type { KubeConfig, V1Node, V1Secret } from '@kubernetes/client-node';
-import type { SharedInformer } from '../kube/ports.js';
+import type { EventRecorder, SharedInformer } from '../kube/ports.js';
 import type { Logger } from '../logging/logger.js';
 import type { MetricsSink } from '../metrics/metrics-sink.js';
 import type { Clusters } from './clusters.js';
@@ -35,6 +35,12 @@ export interface CloudInitializeContext {
   signal: AbortSignal;
   /** Informers shared with the controllers (nodes, secrets). */
   informers: ProviderInformers;
+  /**
+   * An event recorder reporting as `component` (upstream providers keep their own broadcaster,
+   * e.g. GCE's `g-cloudprovider`): events on the Services and Nodes the provider is given, with
+   * the runtime's aggregation and spam filter.
+   */
+  eventRecorder(component: string): EventRecorder;
 }
 
 /**

@@ -14,6 +14,7 @@ import type { ComputePort, GceFirewall, GceForwardingRule, GceInstance } from '.
 import type { InstanceLocator } from '../instance-locator.js';
 import type { ResourceLinks } from '../resource-links.js';
 import { firewallNeedsUpdate, firewallPorts, forwardingRuleNeedsRecreation, planHealthCheck, planTargetPoolMembers, targetPoolNeedsRecreation } from './external-planners.js';
+import type { FirewallWrites } from './firewall-writes.js';
 import { hostInstances, hostTags } from './host-instances.js';
 import {
   FIREWALL_PRIORITY,
@@ -35,6 +36,8 @@ export const PRECONDITION_RETRIES = 3;
 
 export interface ExternalLoadBalancerContext {
   compute: ComputePort;
+  /** Firewall writes (a 403 on a Shared VPC becomes an event with the gcloud command). */
+  firewalls: FirewallWrites;
   links: ResourceLinks;
   locator: InstanceLocator;
   region: string;
@@ -103,7 +106,7 @@ export class ExternalLoadBalancerOperations {
     const spec = buildExternalLoadBalancerSpec(service, await this.#context.clusterId());
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.#ensure(spec, nodes, options);
+        return await this.#ensure(service, spec, nodes, options);
       } catch (error) {
         if (!isGceErrorKind(error, 'PreconditionFailed') || attempt >= PRECONDITION_RETRIES) throw error;
         this.#context.logger.info('stale fingerprint, reading the load balancer again', { service: spec.serviceName, attempt });
@@ -111,7 +114,7 @@ export class ExternalLoadBalancerOperations {
     }
   }
 
-  async #ensure(spec: ExternalLoadBalancerSpec, nodes: readonly V1Node[], options?: CallOptions): Promise<LoadBalancerStatus> {
+  async #ensure(service: V1Service, spec: ExternalLoadBalancerSpec, nodes: readonly V1Node[], options?: CallOptions): Promise<LoadBalancerStatus> {
     const { compute, region } = this.#context;
     const hosts = await hostInstances(this.#context.locator, nodes, options);
     const tags = hostTags(this.#context.nodeTags, hosts);
@@ -122,9 +125,9 @@ export class ExternalLoadBalancerOperations {
       rule = undefined;
     }
     const address = await this.#holdAddress(spec, rule, options);
-    await this.#ensureFirewall(this.#trafficFirewall(spec, address.ip, tags), options);
+    await this.#ensureFirewall(service, this.#trafficFirewall(spec, address.ip, tags), options);
     const healthCheckUrl = await this.#ensureHealthCheck(spec.healthCheck, options);
-    await this.#ensureFirewall(this.#healthCheckFirewall(spec, tags), options);
+    await this.#ensureFirewall(service, this.#healthCheckFirewall(spec, tags), options);
     rule = await this.#ensureTargetPool(spec, hosts, healthCheckUrl, rule, options);
     const desiredRule = {
       IPAddress: address.ip,
@@ -142,7 +145,7 @@ export class ExternalLoadBalancerOperations {
       await ignoring(['AlreadyExists'], () => compute.insertForwardingRule(region, created, options));
     }
     if (address.release) await this.#releaseAddress(spec, options);
-    await this.#deleteOtherHealthCheck(spec, options);
+    await this.#deleteOtherHealthCheck(service, spec, options);
     return { ingress: [{ ip: address.ip }] };
   }
 
@@ -157,7 +160,7 @@ export class ExternalLoadBalancerOperations {
   }
 
   async delete(service: V1Service, options?: CallOptions): Promise<void> {
-    const { compute, region, logger } = this.#context;
+    const { compute, firewalls, region, logger } = this.#context;
     const name = defaultLoadBalancerName(service);
     const serviceName = serviceNameOf(service);
     const clusterId = await this.#context.clusterId();
@@ -171,17 +174,17 @@ export class ExternalLoadBalancerOperations {
       await ignoring(['NotFound'], remove);
       return true;
     };
-    await owned('firewall', () => compute.getFirewall(trafficFirewallName(name), options), () => compute.deleteFirewall(trafficFirewallName(name), options));
+    await owned('firewall', () => compute.getFirewall(trafficFirewallName(name), options), () => firewalls.delete(service, trafficFirewallName(name), options));
     await owned('forwarding rule', () => compute.getForwardingRule(region, name, options), () => compute.deleteForwardingRule(region, name, options));
     await owned('address', () => compute.getAddress(region, name, options), () => compute.deleteAddress(region, name, options));
     await owned('target pool', () => compute.getTargetPool(region, name, options), () => compute.deleteTargetPool(region, name, options));
     await owned('health check', () => compute.getHttpHealthCheck(name, options), () => compute.deleteHttpHealthCheck(name, options));
-    await owned('firewall', () => compute.getFirewall(healthCheckFirewallName(name, clusterId, false), options), () => compute.deleteFirewall(healthCheckFirewallName(name, clusterId, false), options));
-    await this.#deleteSharedHealthCheck(clusterId, options);
+    await owned('firewall', () => compute.getFirewall(healthCheckFirewallName(name, clusterId, false), options), () => firewalls.delete(service, healthCheckFirewallName(name, clusterId, false), options));
+    await this.#deleteSharedHealthCheck(service, clusterId, options);
   }
 
   /** The shared node check and its firewall, unless another target pool still uses the check. */
-  async #deleteSharedHealthCheck(clusterId: string, options?: CallOptions): Promise<void> {
+  async #deleteSharedHealthCheck(service: V1Service, clusterId: string, options?: CallOptions): Promise<void> {
     const { compute } = this.#context;
     try {
       await compute.deleteHttpHealthCheck(nodeHealthCheckName(clusterId), options);
@@ -189,21 +192,21 @@ export class ExternalLoadBalancerOperations {
       if (isGceErrorKind(error, 'InUse')) return;
       if (!isGceErrorKind(error, 'NotFound')) throw error;
     }
-    await ignoring(['NotFound'], () => compute.deleteFirewall(healthCheckFirewallName('', clusterId, true), options));
+    await this.#context.firewalls.delete(service, healthCheckFirewallName('', clusterId, true), options);
   }
 
   /** After an ETP switch, the check of the other policy (and its firewall) is no longer used by this Service. */
-  async #deleteOtherHealthCheck(spec: ExternalLoadBalancerSpec, options?: CallOptions): Promise<void> {
+  async #deleteOtherHealthCheck(service: V1Service, spec: ExternalLoadBalancerSpec, options?: CallOptions): Promise<void> {
     const { compute } = this.#context;
     if (spec.healthCheck.shared) {
       const own = await compute.getHttpHealthCheck(spec.name, options);
       if (own !== undefined && ownedBy(own.description, spec.serviceName)) {
         await ignoring(['NotFound', 'InUse'], () => compute.deleteHttpHealthCheck(spec.name, options));
-        await ignoring(['NotFound'], () => compute.deleteFirewall(healthCheckFirewallName(spec.name, '', false), options));
+        await this.#context.firewalls.delete(service, healthCheckFirewallName(spec.name, '', false), options);
       }
     } else {
       const clusterId = await this.#context.clusterId();
-      if ((await compute.getHttpHealthCheck(nodeHealthCheckName(clusterId), options)) !== undefined) await this.#deleteSharedHealthCheck(clusterId, options);
+      if ((await compute.getHttpHealthCheck(nodeHealthCheckName(clusterId), options)) !== undefined) await this.#deleteSharedHealthCheck(service, clusterId, options);
     }
   }
 
@@ -290,11 +293,11 @@ export class ExternalLoadBalancerOperations {
     };
   }
 
-  async #ensureFirewall(desired: GceFirewall, options?: CallOptions): Promise<void> {
-    const { compute } = this.#context;
+  async #ensureFirewall(service: V1Service, desired: GceFirewall, options?: CallOptions): Promise<void> {
+    const { compute, firewalls } = this.#context;
     const observed = await compute.getFirewall(desired.name, options);
-    if (observed === undefined) await ignoring(['AlreadyExists'], () => compute.insertFirewall(desired, options));
-    else if (firewallNeedsUpdate(desired, observed)) await compute.patchFirewall(desired, options);
+    if (observed === undefined) await firewalls.insert(service, desired, options);
+    else if (firewallNeedsUpdate(desired, observed)) await firewalls.patch(service, desired, options);
   }
 
   /** Creates or updates the legacy HTTP health check; returns its URL. */

@@ -16,6 +16,7 @@ import type { ComputePort, GceBackendService, GceFirewall, GceForwardingRule } f
 import type { InstanceLocator } from '../instance-locator.js';
 import { nameOfLink, type ResourceLinks } from '../resource-links.js';
 import { firewallNeedsUpdate, firewallPorts } from './external-planners.js';
+import type { FirewallWrites } from './firewall-writes.js';
 import { hostInstances, hostTags } from './host-instances.js';
 import { buildInternalLoadBalancerSpec, internalLoadBalancerNames, type InternalLoadBalancerSpec } from './internal-load-balancer-spec.js';
 import { internalHealthCheckFirewallName } from './internal-load-balancer-names.js';
@@ -35,6 +36,8 @@ export const INTERNAL_PRECONDITION_RETRIES = 3;
 
 export interface InternalLoadBalancerContext {
   compute: ComputePort;
+  /** Firewall writes (a 403 on a Shared VPC becomes an event with the gcloud command). */
+  firewalls: FirewallWrites;
   links: ResourceLinks;
   locator: InstanceLocator;
   region: string;
@@ -82,7 +85,7 @@ export class InternalLoadBalancerOperations {
 
   async ensure(service: V1Service, nodes: readonly V1Node[], options?: CallOptions): Promise<LoadBalancerStatus> {
     const spec = buildInternalLoadBalancerSpec(service, await this.#context.clusterId());
-    return retryingStaleFingerprints(this.#context.logger, spec.serviceName, () => this.#ensure(spec, nodes, options));
+    return retryingStaleFingerprints(this.#context.logger, spec.serviceName, () => this.#ensure(service, spec, nodes, options));
   }
 
   /** Node changes: the instance groups, then the backend service's groups (upstream `updateInternalLoadBalancer`). */
@@ -137,15 +140,15 @@ export class InternalLoadBalancerOperations {
       await ignoring(['NotFound', 'InUse'], () => compute.deleteRegionBackendService(region, backendServiceName, options));
     }
     for (const firewall of [trafficFirewallName(names.name), names.name]) {
-      if (await owned('firewall', firewall, () => compute.getFirewall(firewall, options))) await ignoring(['NotFound'], () => compute.deleteFirewall(firewall, options));
+      if (await owned('firewall', firewall, () => compute.getFirewall(firewall, options))) await this.#context.firewalls.delete(service, firewall, options);
     }
-    for (const check of healthChecks) await this.#deleteHealthCheckAndFirewall(check, names.serviceName, options);
+    for (const check of healthChecks) await this.#deleteHealthCheckAndFirewall(service, check, names.serviceName, options);
     for (const zone of await compute.listZones(region, options)) {
       await ignoring(['NotFound', 'InUse'], () => compute.deleteInstanceGroup(zone, names.instanceGroupName, options));
     }
   }
 
-  async #ensure(spec: InternalLoadBalancerSpec, nodes: readonly V1Node[], options?: CallOptions): Promise<LoadBalancerStatus> {
+  async #ensure(service: V1Service, spec: InternalLoadBalancerSpec, nodes: readonly V1Node[], options?: CallOptions): Promise<LoadBalancerStatus> {
     const { compute, region, links } = this.#context;
     let existingRule = await compute.getForwardingRule(region, spec.name, options);
     const groupLinks = await this.#ensureInstanceGroups(spec.instanceGroupName, nodes, options);
@@ -178,8 +181,8 @@ export class InternalLoadBalancerOperations {
       const rule = await compute.getForwardingRule(region, spec.name, options);
       const ip = rule?.IPAddress;
       if (ip === undefined) throw new GceCloudStateError(`internal forwarding rule ${spec.name} in ${region} has no IP`);
-      await this.#ensureFirewalls(spec, ip, nodes, options);
-      if (previousBackendService !== undefined) await this.#clearPrevious(spec, previousBackendService, options);
+      await this.#ensureFirewalls(service, spec, ip, nodes, options);
+      if (previousBackendService !== undefined) await this.#clearPrevious(service, spec, previousBackendService, options);
       return { ingress: [{ ip }] };
     } finally {
       if (address.release) await this.#releaseAddress(spec, options);
@@ -281,7 +284,7 @@ export class InternalLoadBalancerOperations {
   }
 
   /** Upstream `ensureInternalFirewalls`: traffic `k8s-fw-<lb>` (the legacy `<lb>` one deleted once it exists) and the health-check firewall. */
-  async #ensureFirewalls(spec: InternalLoadBalancerSpec, ip: string, nodes: readonly V1Node[], options?: CallOptions): Promise<void> {
+  async #ensureFirewalls(service: V1Service, spec: InternalLoadBalancerSpec, ip: string, nodes: readonly V1Node[], options?: CallOptions): Promise<void> {
     const { compute } = this.#context;
     const tags = hostTags(this.#context.nodeTags, this.#context.nodeTags.length > 0 ? [] : await hostInstances(this.#context.locator, nodes, options));
     const network = this.#context.links.network(this.#context.networkName);
@@ -294,12 +297,13 @@ export class InternalLoadBalancerOperations {
       targetTags: tags,
       allowed: [{ IPProtocol: spec.protocol.toLowerCase(), ports: firewallPorts(spec.ports) }],
     };
-    const trafficExisted = await this.#ensureFirewall(traffic, options);
+    const trafficExisted = await this.#ensureFirewall(service, traffic, options);
     if (trafficExisted) {
       const legacy = await compute.getFirewall(spec.name, options);
-      if (legacy !== undefined && ownedBy(legacy.description, spec.serviceName)) await ignoring(['NotFound'], () => compute.deleteFirewall(spec.name, options));
+      if (legacy !== undefined && ownedBy(legacy.description, spec.serviceName)) await this.#context.firewalls.delete(service, spec.name, options);
     }
     await this.#ensureFirewall(
+      service,
       {
         name: spec.healthCheck.firewallName,
         network,
@@ -314,19 +318,19 @@ export class InternalLoadBalancerOperations {
   }
 
   /** Creates or patches; true when the firewall already existed. */
-  async #ensureFirewall(desired: GceFirewall, options?: CallOptions): Promise<boolean> {
-    const { compute } = this.#context;
+  async #ensureFirewall(service: V1Service, desired: GceFirewall, options?: CallOptions): Promise<boolean> {
+    const { compute, firewalls } = this.#context;
     const observed = await compute.getFirewall(desired.name, options);
     if (observed === undefined) {
-      await ignoring(['AlreadyExists'], () => compute.insertFirewall(desired, options));
+      await firewalls.insert(service, desired, options);
       return false;
     }
-    if (firewallNeedsUpdate(desired, observed)) await compute.patchFirewall(desired, options);
+    if (firewallNeedsUpdate(desired, observed)) await firewalls.patch(service, desired, options);
     return true;
   }
 
   /** Upstream `clearPreviousInternalResources`: the backend service and health check used before a name change. */
-  async #clearPrevious(spec: InternalLoadBalancerSpec, previous: GceBackendService, options?: CallOptions): Promise<void> {
+  async #clearPrevious(service: V1Service, spec: InternalLoadBalancerSpec, previous: GceBackendService, options?: CallOptions): Promise<void> {
     const { compute, region, logger } = this.#context;
     if (previous.name !== spec.backendService.name) {
       logger.info('deleting the previous backend service', { service: spec.serviceName, backendService: previous.name });
@@ -335,12 +339,12 @@ export class InternalLoadBalancerOperations {
     const [previousHealthCheck] = previous.healthChecks;
     if (previous.healthChecks.length === 1 && previousHealthCheck !== undefined && nameOfLink(previousHealthCheck) !== spec.healthCheck.name) {
       logger.info('deleting the previous health check', { service: spec.serviceName, healthCheck: nameOfLink(previousHealthCheck) });
-      await this.#deleteHealthCheckAndFirewall(nameOfLink(previousHealthCheck), spec.serviceName, options);
+      await this.#deleteHealthCheckAndFirewall(service, nameOfLink(previousHealthCheck), spec.serviceName, options);
     }
   }
 
   /** Upstream `teardownInternalHealthCheckAndFirewall`: a check still in use stays, with its firewall. */
-  async #deleteHealthCheckAndFirewall(name: string, serviceName: string, options?: CallOptions): Promise<void> {
+  async #deleteHealthCheckAndFirewall(service: V1Service, name: string, serviceName: string, options?: CallOptions): Promise<void> {
     const { compute, logger } = this.#context;
     const check = await compute.getHealthCheck(name, options);
     if (check !== undefined) {
@@ -357,6 +361,6 @@ export class InternalLoadBalancerOperations {
     }
     const firewallName = internalHealthCheckFirewallName(name);
     const firewall = await compute.getFirewall(firewallName, options);
-    if (firewall !== undefined && ownedBy(firewall.description, serviceName)) await ignoring(['NotFound'], () => compute.deleteFirewall(firewallName, options));
+    if (firewall !== undefined && ownedBy(firewall.description, serviceName)) await this.#context.firewalls.delete(service, firewallName, options);
   }
 }
