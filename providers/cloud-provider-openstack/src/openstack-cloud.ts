@@ -68,6 +68,8 @@ export interface OpenStackCloudOptions {
   environment?: NodeJS.ProcessEnv;
   /** Where `./clouds.yaml` is looked for. */
   workingDirectory?: string;
+  /** `--user-agent` data (upstream's repeatable flag), read when the SDK client is made. */
+  userAgent?: () => string;
 }
 
 /** What the composition root hands to every capability. */
@@ -171,7 +173,11 @@ function createOpenStackCloudFromConfig(config: OpenStackCloudConfig, context: C
   // failure of the first lookup, never a crash loop. Built only when a port needs it.
   let sdk: OpenStackSdkPorts | undefined;
   const sdkPorts = (): OpenStackSdkPorts =>
-    (sdk ??= createOpenStackSdkPorts(config.global, { requestTimeoutMs: config.metadata.requestTimeoutMs, ...(options.caPem === undefined ? {} : { caPem: options.caPem }) }));
+    (sdk ??= createOpenStackSdkPorts(config.global, {
+      requestTimeoutMs: config.metadata.requestTimeoutMs,
+      ...(options.caPem === undefined ? {} : { caPem: options.caPem }),
+      ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent() }),
+    }));
   const ports: OpenStackPorts = {
     compute: composeOpenStackPort(options.ports?.compute ?? sdkPorts().compute, 'compute', pipeline),
     network: composeOpenStackPort(options.ports?.network ?? sdkPorts().network, 'network', pipeline),
