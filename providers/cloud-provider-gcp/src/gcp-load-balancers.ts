@@ -23,6 +23,9 @@ export const ILB_FINALIZER_V1 = 'gke.networking.io/l4-ilb-v1';
 export const ILB_FINALIZER_V2 = 'gke.networking.io/l4-ilb-v2';
 /** The finalizer upstream's target-pool NetLB puts on external Services (`NetLBFinalizerV1`). */
 export const NETLB_FINALIZER_V1 = 'gke.networking.io/l4-netlb-v1';
+/** The finalizers of the backend-service based (RBS) NetLB controller: a Service with one is that controller's. */
+export const NETLB_FINALIZER_V2 = 'gke.networking.io/l4-netlb-v2';
+export const NETLB_FINALIZER_V3 = 'gke.networking.io/l4-netlb-v3';
 /** The finalizer this controller writes for each kind (added before the first cloud write, removed after deletion). */
 const FINALIZER_OF: Record<LoadBalancerScheme, string> = { INTERNAL: ILB_FINALIZER_V1, EXTERNAL: NETLB_FINALIZER_V1 };
 /** The `alpha-features` gate that leaves new ILBs to the subsetting controller. */
@@ -73,8 +76,8 @@ export class GcpLoadBalancers implements LoadBalancer {
   async ensureLoadBalancer(_clusterName: string, service: V1Service, nodes: V1Node[], options?: CloudCallOptions): Promise<LoadBalancerStatus> {
     this.#checkClass(service);
     const scheme = schemeOf(service);
-    if (scheme === 'EXTERNAL') this.#checkExternalHandledHere(service);
     let rule = await this.#rule(service, options);
+    if (scheme === 'EXTERNAL') this.#checkExternalHandledHere(service, rule !== undefined && schemeOfRule(rule) === 'EXTERNAL' ? rule : undefined);
     if (rule !== undefined && schemeOfRule(rule) !== scheme) {
       await this.#deleteKind(schemeOfRule(rule), service, options);
       rule = undefined;
@@ -84,7 +87,6 @@ export class GcpLoadBalancers implements LoadBalancer {
       await this.#parts.finalizers.add(service, ILB_FINALIZER_V1);
       return this.#parts.internal.ensure(service, nodes, options);
     }
-    if (rule?.backendService !== undefined) throw new ImplementedElsewhereError('the forwarding rule is backend-service based: another controller owns it');
     await this.#parts.finalizers.add(service, NETLB_FINALIZER_V1);
     return this.#parts.external.ensure(service, nodes, options);
   }
@@ -99,7 +101,8 @@ export class GcpLoadBalancers implements LoadBalancer {
       await this.#parts.internal.update(service, nodes, options);
       return;
     }
-    this.#checkExternalHandledHere(service);
+    const rule = hasFinalizer(service, NETLB_FINALIZER_V1) ? undefined : await this.#rule(service, options);
+    this.#checkExternalHandledHere(service, rule !== undefined && schemeOfRule(rule) === 'EXTERNAL' ? rule : undefined);
     await this.#parts.external.update(service, nodes, options);
   }
 
@@ -109,10 +112,7 @@ export class GcpLoadBalancers implements LoadBalancer {
     const scheme = schemeOf(service);
     const rule = await this.#rule(service, options);
     if (rule !== undefined && schemeOfRule(rule) !== scheme) await this.#deleteKind(schemeOfRule(rule), service, options);
-    if (scheme === 'EXTERNAL') {
-      if (handedToRegionalBackendService(service)) return;
-      if (rule !== undefined && schemeOfRule(rule) === 'EXTERNAL' && rule.backendService !== undefined) return;
-    }
+    if (scheme === 'EXTERNAL' && this.#externalHandledElsewhere(service, rule !== undefined && schemeOfRule(rule) === 'EXTERNAL' ? rule : undefined) !== undefined) return;
     await this.#deleteKind(scheme, service, options);
   }
 
@@ -138,8 +138,24 @@ export class GcpLoadBalancers implements LoadBalancer {
     }
   }
 
-  #checkExternalHandledHere(service: V1Service): void {
-    if (handedToRegionalBackendService(service)) throw new ImplementedElsewhereError('cloud.google.com/l4-rbs: enabled: handled by the backend-service based controller');
+  #checkExternalHandledHere(service: V1Service, rule: GceForwardingRule | undefined): void {
+    const reason = this.#externalHandledElsewhere(service, rule);
+    if (reason !== undefined) throw new ImplementedElsewhereError(reason);
+  }
+
+  /**
+   * Why an external Service is the backend-service based controller's (upstream `shouldProcessNetLB`
+   * and `usesL4RBS`), or undefined: our v1 finalizer keeps it here; else the `l4-rbs` annotation, the
+   * RBS controller's v2 / v3 finalizers or a backend-service forwarding rule hand it over.
+   */
+  #externalHandledElsewhere(service: V1Service, rule: GceForwardingRule | undefined): string | undefined {
+    if (hasFinalizer(service, NETLB_FINALIZER_V1)) return undefined;
+    if (handedToRegionalBackendService(service)) return 'cloud.google.com/l4-rbs: enabled: handled by the backend-service based controller';
+    for (const finalizer of [NETLB_FINALIZER_V2, NETLB_FINALIZER_V3]) {
+      if (hasFinalizer(service, finalizer)) return `the Service has the ${finalizer} finalizer: the backend-service based controller owns its load balancer`;
+    }
+    if (rule?.backendService !== undefined) return 'the forwarding rule is backend-service based: another controller owns it';
+    return undefined;
   }
 
   /** Upstream: a new ILB (no rule, no v1 finalizer, not the legacy class) is left to another controller under ILBSubsets or with the v2 finalizer. */

@@ -241,6 +241,29 @@ describe('GCE load balancers: upstream finalizers (gke.networking.io/l4-netlb-v1
     expect(finalizers.writes).toEqual(['add gke.networking.io/l4-ilb-v1', 'remove gke.networking.io/l4-ilb-v1', 'add gke.networking.io/l4-netlb-v1']);
   });
 
+  it.each([
+    ['gke.networking.io/l4-netlb-v2'],
+    ['gke.networking.io/l4-netlb-v3'],
+  ])('a Service with the RBS controller\'s %s finalizer is another controller\'s: nothing made, nothing deleted', async (finalizer) => {
+    const { cloud, compute, finalizers } = await harnessWithNodes();
+    const owned = makeService({ finalizers: [finalizer] });
+    await expect(cloud.loadBalancer().ensureLoadBalancer('kubernetes', owned, nodes)).rejects.toSatisfy(isImplementedElsewhere);
+    await expect(cloud.loadBalancer().updateLoadBalancer('kubernetes', owned, nodes)).rejects.toSatisfy(isImplementedElsewhere);
+    await cloud.loadBalancer().ensureLoadBalancerDeleted('kubernetes', owned);
+    expect(compute.mutations()).toEqual([]);
+    expect(finalizers.writes).toEqual([]);
+  });
+
+  it('our l4-netlb-v1 finalizer wins over the l4-rbs annotation (upstream shouldProcessNetLB): synced, then deleted with the finalizer removed', async () => {
+    const { cloud, compute, finalizers } = await harnessWithNodes();
+    const service = makeService({ annotations: { 'cloud.google.com/l4-rbs': 'enabled' }, finalizers: ['gke.networking.io/l4-netlb-v1'] });
+    await cloud.loadBalancer().ensureLoadBalancer('kubernetes', service, nodes);
+    expect(compute.forwardingRules.size).toBe(1);
+    await cloud.loadBalancer().ensureLoadBalancerDeleted('kubernetes', service);
+    expect(compute.forwardingRules.size).toBe(0);
+    expect(finalizers.of(service)).toEqual([]);
+  });
+
   it('leaves the finalizers of Services handed to another controller alone', async () => {
     const { cloud, finalizers } = await harnessWithNodes();
     const handed = makeService({ annotations: { 'cloud.google.com/l4-rbs': 'enabled' }, finalizers: ['gke.networking.io/l4-netlb-v2'] });
