@@ -46,13 +46,13 @@ function isService(source: V1Service | ServiceAnnotations): source is V1Service 
  * The typed value of `definition` on `source` (a Service or its annotations); undefined when the
  * annotation is absent (or empty, unless its type says empty is invalid).
  */
-export function readAnnotation<Type extends AnnotationValueType>(
+export function readAnnotation<Definition extends AnnotationDefinition & { type: AnnotationValueType }>(
   source: V1Service | ServiceAnnotations,
-  definition: AnnotationDefinition & { type: Type },
-): AnnotationValue<Type> | undefined {
+  definition: Definition,
+): AnnotationValue<Definition['type']> | undefined {
   const raw = annotationText(source, definition.key);
   if (raw === undefined) return undefined;
-  return parseAnnotationValue(definition.key, raw, definition.type);
+  return parseAnnotationValue(definition.key, raw, definition.type) as AnnotationValue<Definition['type']> | undefined;
 }
 
 /** Parses `raw`, the text of annotation `key`, as `type`; undefined when it is empty and empty counts as absent. */
