@@ -47,7 +47,7 @@ describe('parseAnnotationValue', () => {
     [{ kind: 'integer' }, '99999999999999999999', /integer out of range/],
     [{ kind: 'integer', min: 5 }, '4', /must be at least 5/],
     [{ kind: 'integer', min: 1, max: 10 }, '11', /must be between 1 and 10/],
-    [{ kind: 'duration' }, '5 minutes', /invalid duration/],
+    [{ kind: 'duration' }, '5 minutes', /Go duration/],
     [{ kind: 'enum', values: ['Standard', 'Premium'] }, 'premium', /must be Standard or Premium/],
     [{ kind: 'cidr-list' }, '10.0.0.0/8,10.0.0.0/33', /"10.0.0.0\/33" is not a CIDR/],
     [{ kind: 'key-value-map', syntax: 'key-or-pair' }, 'a=1=2', /is not key=value or key/],

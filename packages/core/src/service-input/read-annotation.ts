@@ -130,14 +130,17 @@ export function splitList(text: string): string[] {
     .filter((entry) => entry !== '');
 }
 
-/** CIDRs as Go prints them, de-duplicated and sorted; the first that does not parse fails. */
+/** CIDRs as Go prints them, de-duplicated and sorted; entries that do not parse fail, all named. */
 export function parseCidrList(entries: readonly string[], fail: (reason: string) => Error): string[] {
   const ranges = new Set<string>();
+  const invalid: string[] = [];
   for (const entry of entries) {
     const cidr = tryParseCidr(entry);
-    if (cidr === undefined) throw fail(`${JSON.stringify(entry)} is not a CIDR`);
-    ranges.add(formatCidrAsGo(cidr));
+    if (cidr === undefined) invalid.push(JSON.stringify(entry));
+    else ranges.add(formatCidrAsGo(cidr));
   }
+  if (invalid.length === 1) throw fail(`${invalid[0]} is not a CIDR`);
+  if (invalid.length > 1) throw fail(`${invalid.join(', ')} are not CIDRs`);
   return [...ranges].sort();
 }
 

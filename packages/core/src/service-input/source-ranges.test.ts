@@ -28,6 +28,10 @@ describe('serviceSourceRanges (upstream GetLoadBalancerSourceRanges)', () => {
     expect(serviceSourceRanges(service(undefined, { [key]: '10.0.0.0/8', [ANNOTATION_LOAD_BALANCER_SOURCE_RANGES]: '192.168.0.0/16' }), { whenAbsent: 'none', annotation: key })).toEqual(['10.0.0.0/8']);
   });
 
+  it('every bad range is named', () => {
+    expect(() => serviceSourceRanges(service(['10.0.0.0/8', '300.1.1.1/8', 'x']), { whenAbsent: 'none' })).toThrow('"300.1.1.1/8", "x" are not CIDRs');
+  });
+
   it('a bad range names the field or the annotation and the value', () => {
     expect(() => serviceSourceRanges(service(['10.0.0.0/8', 'nope']), { whenAbsent: 'none' })).toThrow(new InvalidAnnotationError('spec.loadBalancerSourceRanges', '10.0.0.0/8,nope', '"nope" is not a CIDR'));
     expect(() => serviceSourceRanges(service(undefined, { [ANNOTATION_LOAD_BALANCER_SOURCE_RANGES]: '10.0.0.0/99' }), { whenAbsent: 'allow-all' })).toThrow(
