@@ -19,7 +19,7 @@ describe('reference tables', () => {
       '| Annotation | Applies to | Default | Status | Description |',
       '| --- | --- | --- | --- | --- |',
       '| `x/a` | both | a\\|b | supported | One line. |',
-      '| `x/b` | internal |  | not supported: never | B. |',
+      '| `x/b` | internal | (none) | not supported: never | B. |',
     ]);
     expect(() => renderAnnotationTable([{ key: 'x/c', defaultValue: '', status: 'supported', description: '' }], { columns: ['Applies to'] })).toThrow(/no "Applies to" column/);
   });

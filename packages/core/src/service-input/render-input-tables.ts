@@ -38,13 +38,13 @@ const extraColumns = <Row extends { columns?: Readonly<Record<string, string>> }
 
 /**
  * `| Annotation | <extra columns> | Default | Status | Description |`, one row per definition in
- * registry order. `columns` names the definitions' extra columns to show (each must declare them).
+ * registry order (an empty default is `(none)`). `columns` names the definitions' extra columns to show (each must declare them).
  */
 export function renderAnnotationTable(definitions: readonly AnnotationDefinition[], options: { columns?: readonly string[] } = {}): string[] {
   return renderMarkdownTable(definitions, [
     { header: 'Annotation', cell: (definition) => `\`${definition.key}\`` },
     ...extraColumns<AnnotationDefinition>(options.columns ?? []),
-    { header: 'Default', cell: (definition) => markdownCell(definition.defaultValue) },
+    { header: 'Default', cell: (definition) => (definition.defaultValue === '' ? '(none)' : markdownCell(definition.defaultValue)) },
     { header: 'Status', cell: (definition) => markdownCell(describeInputStatus(definition.status, definition.reason)) },
     { header: 'Description', cell: (definition) => markdownCell(definition.description) },
   ]);
