@@ -13,17 +13,27 @@ export type { AnnotationDefinition };
 /** The docs column GCP adds: which load balancer reads the annotation. */
 export const ANNOTATION_COLUMNS = ['Applies to'] as const;
 
-export const ANNOTATIONS = defineAnnotations({
+/** A GCP annotation: core's definition plus which load balancer reads it. */
+export type GcpAnnotationDefinition = AnnotationDefinition & { appliesTo: 'both' | 'external' | 'internal' };
+
+/** Fills the docs column from `appliesTo`. */
+function withColumns<const Registry extends Readonly<Record<string, Omit<GcpAnnotationDefinition, 'columns'>>>>(registry: Registry): { [Name in keyof Registry]: Registry[Name] & { columns: Readonly<Record<string, string>> } } {
+  return Object.fromEntries(Object.entries(registry).map(([name, definition]) => [name, { ...definition, columns: { 'Applies to': definition.appliesTo } }])) as unknown as {
+    [Name in keyof Registry]: Registry[Name] & { columns: Readonly<Record<string, string>> };
+  };
+}
+
+export const ANNOTATIONS = defineAnnotations(withColumns({
   loadBalancerType: {
     key: 'networking.gke.io/load-balancer-type',
-    columns: { 'Applies to': 'both' },
+    appliesTo: 'both',
     defaultValue: 'external',
     status: 'supported',
     description: '`Internal` (or `internal`) asks for the internal load balancer (instance groups per zone, a regional backend service, a health check, an INTERNAL forwarding rule, firewalls). Anything else: the external network load balancer. `spec.loadBalancerClass` `networking.gke.io/l4-regional-internal-legacy` / `-external-legacy` take precedence. Switching kinds deletes the other kind\'s resources.',
   },
   legacyLoadBalancerType: {
     key: 'cloud.google.com/load-balancer-type',
-    columns: { 'Applies to': 'both' },
+    appliesTo: 'both',
     defaultValue: 'external',
     status: 'supported',
     description: 'Deprecated spelling of `networking.gke.io/load-balancer-type` (read when the new one is absent).',
@@ -31,7 +41,7 @@ export const ANNOTATIONS = defineAnnotations({
   allowGlobalAccess: {
     type: { kind: 'boolean', syntax: 'true-false', trim: false, empty: 'invalid' },
     key: 'networking.gke.io/internal-load-balancer-allow-global-access',
-    columns: { 'Applies to': 'internal' },
+    appliesTo: 'internal',
     defaultValue: 'false',
     status: 'supported',
     description: '`true`: the internal forwarding rule is reachable from every region (`allowGlobalAccess`); the rule is recreated when it changes. Values other than `true`/`false` are an error (upstream reads them as false).',
@@ -39,7 +49,7 @@ export const ANNOTATIONS = defineAnnotations({
   internalSubnet: {
     type: { kind: 'string' },
     key: 'networking.gke.io/internal-load-balancer-subnet',
-    columns: { 'Applies to': 'internal' },
+    appliesTo: 'internal',
     defaultValue: 'the cluster subnetwork',
     status: 'supported',
     description: 'Subnetwork (name, in the network project and region) of the internal VIP, default `subnetwork-name`. Changing it recreates the forwarding rule with a new IP from that subnetwork. A value that is not a GCE name is an error.',
@@ -47,7 +57,7 @@ export const ANNOTATIONS = defineAnnotations({
   backendShare: {
     type: { kind: 'boolean', syntax: 'true-false', trim: false, empty: 'invalid' },
     key: 'alpha.cloud.google.com/load-balancer-backend-share',
-    columns: { 'Applies to': 'internal' },
+    appliesTo: 'internal',
     defaultValue: 'false',
     status: 'supported',
     description: '`true` with externalTrafficPolicy Cluster: a shared regional backend service `k8s-<cluster ID>-internal-<protocol>-nmv1-<hash>`.',
@@ -55,7 +65,7 @@ export const ANNOTATIONS = defineAnnotations({
   legacyBackendShare: {
     type: { kind: 'boolean', syntax: 'true-false', trim: false, empty: 'invalid' },
     key: 'cloud.google.com/load-balancer-backend-share',
-    columns: { 'Applies to': 'internal' },
+    appliesTo: 'internal',
     defaultValue: 'false',
     status: 'supported',
     description: 'Deprecated spelling of `alpha.cloud.google.com/load-balancer-backend-share` (either one set to `true` shares).',
@@ -63,28 +73,28 @@ export const ANNOTATIONS = defineAnnotations({
   networkTier: {
     type: { kind: 'enum', values: ['Standard', 'Premium'], caseInsensitive: true, trim: false, empty: 'invalid' },
     key: 'cloud.google.com/network-tier',
-    columns: { 'Applies to': 'external' },
+    appliesTo: 'external',
     defaultValue: 'Premium',
     status: 'supported',
     description: '`Standard` or `Premium`. When present, a forwarding rule or address of another tier is deleted and recreated. Any other value is an error.',
   },
   regionalBackendService: {
     key: 'cloud.google.com/l4-rbs',
-    columns: { 'Applies to': 'external' },
+    appliesTo: 'external',
     defaultValue: '',
     status: 'supported',
     description: '`enabled`: the Service is handed over to another controller (backend-service based NetLB); this CCM leaves it alone (ImplementedElsewhere).',
   },
   sourceRanges: {
     key: 'service.beta.kubernetes.io/load-balancer-source-ranges',
-    columns: { 'Applies to': 'both' },
+    appliesTo: 'both',
     defaultValue: '0.0.0.0/0',
     status: 'supported',
     description: 'Comma-separated client CIDRs allowed by the `k8s-fw-` firewall, used when `spec.loadBalancerSourceRanges` is empty.',
   },
-});
+}));
 
-export const ALL_ANNOTATIONS: readonly AnnotationDefinition[] = Object.values(ANNOTATIONS);
+export const ALL_ANNOTATIONS: readonly GcpAnnotationDefinition[] = Object.values(ANNOTATIONS);
 
 export type NetworkTier = 'PREMIUM' | 'STANDARD';
 
