@@ -5,12 +5,21 @@
  */
 import type { V1Service } from '@ccm/core/kube';
 import type { Logger } from '@ccm/core/logging';
-import { defaultLoadBalancerName } from '@ccm/core/provider';
 import { parseIpAddress } from '@ccm/core/net';
-import { ANNOTATIONS, LOAD_BALANCER_TYPE_NLB, LOAD_BALANCER_TYPES_ELSEWHERE, annotationsOf, annotationValue, hasAnnotation, loadBalancerSourceRanges, readTyped, sslPortSelection, type Annotations } from '../../annotations.js';
-
-export { annotationsOf };
+import { defaultLoadBalancerName } from '@ccm/core/provider';
 import { InvalidAnnotationError } from '@ccm/core/service-input';
+import {
+  ANNOTATIONS,
+  annotationsOf,
+  annotationValue,
+  hasAnnotation,
+  LOAD_BALANCER_TYPE_NLB,
+  LOAD_BALANCER_TYPES_ELSEWHERE,
+  loadBalancerSourceRanges,
+  readTyped,
+  sslPortSelection,
+  type Annotations,
+} from '../../annotations.js';
 import { UnsupportedServiceError } from '../../errors.js';
 import { buildClassicAttributes } from './classic/classic-attributes.js';
 import { buildClassicHealthCheck } from './classic/classic-health-check.js';
