@@ -17,4 +17,5 @@ export * from './names/index.js';
 export * from './net/index.js';
 export * from './node-helpers/index.js';
 export * from './provider/index.js';
+export * from './service-input/index.js';
 export * from './util/index.js';

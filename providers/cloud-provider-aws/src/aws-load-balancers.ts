@@ -6,9 +6,8 @@
 import type { V1Node, V1Service } from '@ccm/core/kube';
 import type { Logger } from '@ccm/core/logging';
 import { defaultLoadBalancerName, ImplementedElsewhereError, type CloudCallOptions, type LoadBalancer, type LoadBalancerStatus } from '@ccm/core/provider';
-import { ANNOTATIONS } from './annotations.js';
-import { listAnnotation } from './operations/load-balancer/annotation-values.js';
-import { annotationsOf, buildLoadBalancerSpec, loadBalancerKind } from './operations/load-balancer/build-load-balancer-spec.js';
+import { ANNOTATIONS, annotationsOf, readTyped } from './annotations.js';
+import { buildLoadBalancerSpec, loadBalancerKind } from './operations/load-balancer/build-load-balancer-spec.js';
 import { classicStatus, type ClassicLoadBalancerOperations } from './operations/load-balancer/classic/classic-load-balancer.js';
 import type { DeletionTarget } from './operations/load-balancer/load-balancer-context.js';
 import type { LoadBalancerSettings } from './operations/load-balancer/load-balancer-spec.js';
@@ -26,7 +25,7 @@ function deletionTarget(service: V1Service): DeletionTarget {
   return {
     loadBalancerName: defaultLoadBalancerName(service),
     service: { namespace: service.metadata?.namespace ?? '', name: service.metadata?.name ?? '', uid: service.metadata?.uid ?? '' },
-    annotatedSecurityGroups: [...listAnnotation(annotations, ANNOTATIONS.securityGroups.key), ...listAnnotation(annotations, ANNOTATIONS.extraSecurityGroups.key)],
+    annotatedSecurityGroups: [...(readTyped(annotations, ANNOTATIONS.securityGroups) ?? []), ...(readTyped(annotations, ANNOTATIONS.extraSecurityGroups) ?? [])],
   };
 }
 

@@ -1,6 +1,7 @@
 import { RetryError } from '@ccm/core/provider';
 import { describe, expect, it } from 'vitest';
-import { InvalidAnnotationError, NotOwnedError } from '../src/errors.js';
+import { InvalidAnnotationError } from '@ccm/core/service-input';
+import { NotOwnedError } from '../src/errors.js';
 import { ungroupPermissions } from '../src/operations/load-balancer/ingress-rules.js';
 import { addNodeInstance, CLUSTER_TAG, createHarness, makeNode, makeService, OFF_AWS_CONFIG, VPC } from './helpers.js';
 

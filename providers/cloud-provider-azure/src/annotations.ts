@@ -2,26 +2,25 @@
  * Every Azure Service annotation of upstream's table (`pkg/consts/consts.go`, the
  * `topics/loadbalancer.md` page), declared once with its status, default and description.
  * `readServiceLoadBalancerOptions` parses the supported ones and throws
- * `PermanentInvalidServiceConfigurationError` naming the annotation and the value before any cloud
+ * InvalidAnnotationError (core's Service-input kit) naming the annotation and the value before any cloud
  * change (the service controller turns it into one Warning event). The annotations accepted and
  * ignored say why. docs/cloud-controller-manager.md is generated from this registry.
  */
-import { isIP } from 'node:net';
 import type { V1Service } from '@kubernetes/client-node';
-import { PermanentInvalidServiceConfigurationError } from '@ccm/core/provider';
+import { parseIpAddress } from '@ccm/core/net';
+import {
+  defineAnnotations,
+  InvalidAnnotationError,
+  parseAnnotationValue,
+  parseKeyValuePairs,
+  readAnnotation,
+  serviceSourceRanges,
+  type AnnotationDefinition,
+} from '@ccm/core/service-input';
 import type { AzureProbeProtocol } from './ports/network-port.js';
 
 export const ANNOTATION_PREFIX = 'service.beta.kubernetes.io/';
-
-export interface AnnotationDefinition {
-  /** The full key; `{port}` stands for a service port number. */
-  key: string;
-  defaultValue: string;
-  status: 'supported' | 'accepted and ignored';
-  /** Why an accepted annotation is ignored. */
-  reason?: string;
-  description: string;
-}
+export type { AnnotationDefinition };
 
 const BASIC_SKU = 'only the Standard SKU is offered (loadBalancerSku basic is not supported)';
 const NO_IPV6 = 'IPv6 and dual-stack frontends are not implemented: Services get IPv4 frontends';
@@ -29,41 +28,41 @@ const NO_PLS = 'Private Link services are not offered';
 const NO_MULTI_SLB = 'multiple standard load balancers (multipleStandardLoadBalancerConfigurations) are not offered';
 
 const key = (name: string): string => `${ANNOTATION_PREFIX}${name}`;
-const ignored = (name: string, defaultValue: string, reason: string, description: string): AnnotationDefinition => ({ key: key(name), defaultValue, status: 'accepted and ignored', reason, description });
+const ignored = (name: string, defaultValue: string, reason: string, description: string): AnnotationDefinition => ({ key: key(name), defaultValue, status: 'accepted-and-ignored', reason, description });
 
-export const ANNOTATIONS = {
+export const ANNOTATIONS = defineAnnotations({
   internal: { key: key('azure-load-balancer-internal'), defaultValue: 'false', status: 'supported', description: '`true`: an internal frontend on the `<cluster>-internal` load balancer, in the cluster subnet (or `azure-load-balancer-internal-subnet`). Any other value: external.' },
-  internalSubnet: { key: key('azure-load-balancer-internal-subnet'), defaultValue: 'subnetName', status: 'supported', description: 'Subnet (of `vnetName`) of the internal frontend; its name is appended to the frontend and rule names (`a<uid>-<subnet>`).' },
+  internalSubnet: { type: { kind: 'string' }, key: key('azure-load-balancer-internal-subnet'), defaultValue: 'subnetName', status: 'supported', description: 'Subnet (of `vnetName`) of the internal frontend; its name is appended to the frontend and rule names (`a<uid>-<subnet>`).' },
   mode: ignored('azure-load-balancer-mode', '', BASIC_SKU, 'Basic SKU: which availability sets get a load balancer (`__auto__` or names).'),
-  resourceGroup: { key: key('azure-load-balancer-resource-group'), defaultValue: 'resourceGroup', status: 'supported', description: 'Resource group of the Service\'s public IP (a pre-created one, or where it is created).' },
-  ipv4: { key: key('azure-load-balancer-ipv4'), defaultValue: '', status: 'supported', description: 'The frontend IPv4 address (replaces `spec.loadBalancerIP`): internal, a static private address of the subnet; external, the address of an existing public IP of the public IP resource group (kept when the Service goes).' },
+  resourceGroup: { type: { kind: 'string' }, key: key('azure-load-balancer-resource-group'), defaultValue: 'resourceGroup', status: 'supported', description: 'Resource group of the Service\'s public IP (a pre-created one, or where it is created).' },
+  ipv4: { type: { kind: 'string' }, key: key('azure-load-balancer-ipv4'), defaultValue: '', status: 'supported', description: 'The frontend IPv4 address (replaces `spec.loadBalancerIP`): internal, a static private address of the subnet; external, the address of an existing public IP of the public IP resource group (kept when the Service goes).' },
   ipv6: ignored('azure-load-balancer-ipv6', '', NO_IPV6, 'The frontend IPv6 address.'),
-  pipName: { key: key('azure-pip-name'), defaultValue: '', status: 'supported', description: 'Name of the public IP: used when it exists (kept when the Service goes unless this provider created it), else created with that name.' },
+  pipName: { type: { kind: 'string' }, key: key('azure-pip-name'), defaultValue: '', status: 'supported', description: 'Name of the public IP: used when it exists (kept when the Service goes unless this provider created it), else created with that name.' },
   pipNameIpv6: ignored('azure-pip-name-ipv6', '', NO_IPV6, 'Name of the IPv6 public IP.'),
   pipPrefixId: ignored('azure-pip-prefix-id', '', 'allocation from public IP prefixes is not implemented', 'Public IP prefix the public IP is allocated from.'),
   pipPrefixIdIpv6: ignored('azure-pip-prefix-id-ipv6', '', NO_IPV6, 'IPv6 public IP prefix.'),
-  pipTags: { key: key('azure-pip-tags'), defaultValue: '', status: 'supported', description: 'Extra tags `k1=v1,k2=v2` on the public IP this provider manages.' },
-  pipIpTags: { key: key('azure-pip-ip-tags'), defaultValue: '', status: 'supported', description: 'IP tags `type=tag,...` (e.g. `RoutingPreference=Internet`) of a public IP this provider creates.' },
+  pipTags: { type: { kind: 'key-value-map', syntax: 'pair' }, key: key('azure-pip-tags'), defaultValue: '', status: 'supported', description: 'Extra tags `k1=v1,k2=v2` on the public IP this provider manages.' },
+  pipIpTags: { type: { kind: 'key-value-map', syntax: 'pair' }, key: key('azure-pip-ip-tags'), defaultValue: '', status: 'supported', description: 'IP tags `type=tag,...` (e.g. `RoutingPreference=Internet`) of a public IP this provider creates.' },
   dnsLabelName: { key: key('azure-dns-label-name'), defaultValue: '', status: 'supported', description: 'DNS label of the public IP (`<label>.<location>.cloudapp.azure.com`); an empty value removes it; absent leaves it alone. Recorded in the tag `k8s-azure-dns-label-service`.' },
-  allowedServiceTags: { key: key('azure-allowed-service-tags'), defaultValue: '', status: 'supported', description: 'Comma-separated Azure service tags allowed as sources by the Service\'s security rules.' },
-  allowedIpRanges: { key: key('azure-allowed-ip-ranges'), defaultValue: '', status: 'supported', description: 'Comma-separated source CIDRs of the security rules (alternative to `spec.loadBalancerSourceRanges`, which wins).' },
-  denyAllExceptSourceRanges: { key: key('azure-deny-all-except-load-balancer-source-ranges'), defaultValue: 'false', status: 'supported', description: '`true`: a deny-all rule `k8s-azure-lb_deny-all_IPv4` for the Service\'s addresses after its allow rules.' },
-  disableNsgRule: { key: key('azure-disable-load-balancer-nsg-rule'), defaultValue: 'false', status: 'supported', description: '`true`: no security rules for the Service.' },
+  allowedServiceTags: { type: { kind: 'list' }, key: key('azure-allowed-service-tags'), defaultValue: '', status: 'supported', description: 'Comma-separated Azure service tags allowed as sources by the Service\'s security rules.' },
+  allowedIpRanges: { type: { kind: 'cidr-list' }, key: key('azure-allowed-ip-ranges'), defaultValue: '', status: 'supported', description: 'Comma-separated source CIDRs of the security rules (alternative to `spec.loadBalancerSourceRanges`, which wins).' },
+  denyAllExceptSourceRanges: { type: { kind: 'boolean', syntax: 'true-false-any-case' }, key: key('azure-deny-all-except-load-balancer-source-ranges'), defaultValue: 'false', status: 'supported', description: '`true`: a deny-all rule `k8s-azure-lb_deny-all_IPv4` for the Service\'s addresses after its allow rules.' },
+  disableNsgRule: { type: { kind: 'boolean', syntax: 'true-false-any-case' }, key: key('azure-disable-load-balancer-nsg-rule'), defaultValue: 'false', status: 'supported', description: '`true`: no security rules for the Service.' },
   sharedSecurityRule: ignored('azure-shared-securityrule', 'false', 'security rules are always shared (one rule per protocol, sources and ports, listing every Service address that needs it), as upstream\'s current code; upstream documents this annotation but no longer reads it', 'Share security rules between Services.'),
-  tcpIdleTimeout: { key: key('azure-load-balancer-tcp-idle-timeout'), defaultValue: '4', status: 'supported', description: 'Idle timeout of the TCP rules in minutes, 4 to 100.' },
-  haPorts: { key: key('azure-load-balancer-enable-high-availability-ports'), defaultValue: 'false', status: 'supported', description: '`true` on an internal Service: one HA-ports rule (protocol All, port 0) named after the first port.' },
-  disableTcpReset: { key: key('azure-load-balancer-disable-tcp-reset'), defaultValue: 'false', status: 'supported', description: '`true`: TCP reset off on the Service\'s rules.' },
-  disableFloatingIp: { key: key('azure-disable-load-balancer-floating-ip'), defaultValue: 'false', status: 'supported', description: '`true`: floating IP (DSR) off; the backend port is the NodePort and the security rules open the NodePorts.' },
-  probeProtocol: { key: key('azure-load-balancer-health-probe-protocol'), defaultValue: 'Tcp (Http when appProtocol is http)', status: 'supported', description: '`Tcp`, `Http` or `Https` probes for every port of an externalTrafficPolicy Cluster Service.' },
+  tcpIdleTimeout: { type: { kind: 'integer', min: 4, max: 100, empty: 'invalid' }, key: key('azure-load-balancer-tcp-idle-timeout'), defaultValue: '4', status: 'supported', description: 'Idle timeout of the TCP rules in minutes, 4 to 100.' },
+  haPorts: { type: { kind: 'boolean', syntax: 'true-false-any-case' }, key: key('azure-load-balancer-enable-high-availability-ports'), defaultValue: 'false', status: 'supported', description: '`true` on an internal Service: one HA-ports rule (protocol All, port 0) named after the first port.' },
+  disableTcpReset: { type: { kind: 'boolean', syntax: 'true-false-any-case' }, key: key('azure-load-balancer-disable-tcp-reset'), defaultValue: 'false', status: 'supported', description: '`true`: TCP reset off on the Service\'s rules.' },
+  disableFloatingIp: { type: { kind: 'boolean', syntax: 'true-false-any-case' }, key: key('azure-disable-load-balancer-floating-ip'), defaultValue: 'false', status: 'supported', description: '`true`: floating IP (DSR) off; the backend port is the NodePort and the security rules open the NodePorts.' },
+  probeProtocol: { type: { kind: 'enum', values: ['Tcp', 'Http', 'Https'], caseInsensitive: true, empty: 'invalid' }, key: key('azure-load-balancer-health-probe-protocol'), defaultValue: 'Tcp (Http when appProtocol is http)', status: 'supported', description: '`Tcp`, `Http` or `Https` probes for every port of an externalTrafficPolicy Cluster Service.' },
   probeRequestPath: { key: key('azure-load-balancer-health-probe-request-path'), defaultValue: '/', status: 'supported', description: 'Request path of Http/Https probes.' },
-  probeInterval: { key: key('azure-load-balancer-health-probe-interval'), defaultValue: '5', status: 'supported', description: 'Seconds between probes (at least 5); interval × number of probes must be under 120.' },
-  probeNumOfProbe: { key: key('azure-load-balancer-health-probe-num-of-probe'), defaultValue: '2', status: 'supported', description: 'Consecutive failures before a backend is out (`probeThreshold`, at least 1).' },
-  portNoLbRule: { key: key('port_{port}_no_lb_rule'), defaultValue: 'false', status: 'supported', description: '`true`: no rule (and no probe) for that service port.' },
-  portNoProbeRule: { key: key('port_{port}_no_probe_rule'), defaultValue: 'false', status: 'supported', description: '`true`: the rule of that port has no probe.' },
-  portProbeProtocol: { key: key('port_{port}_health-probe_protocol'), defaultValue: 'the global probe protocol', status: 'supported', description: 'Probe protocol of that port (`Tcp`, `Http`, `Https`).' },
+  probeInterval: { type: { kind: 'integer', min: 5, max: 119, empty: 'invalid' }, key: key('azure-load-balancer-health-probe-interval'), defaultValue: '5', status: 'supported', description: 'Seconds between probes (at least 5); interval × number of probes must be under 120.' },
+  probeNumOfProbe: { type: { kind: 'integer', min: 1, max: 119, empty: 'invalid' }, key: key('azure-load-balancer-health-probe-num-of-probe'), defaultValue: '2', status: 'supported', description: 'Consecutive failures before a backend is out (`probeThreshold`, at least 1).' },
+  portNoLbRule: { type: { kind: 'boolean', syntax: 'true-false-any-case' }, key: key('port_{port}_no_lb_rule'), defaultValue: 'false', status: 'supported', description: '`true`: no rule (and no probe) for that service port.' },
+  portNoProbeRule: { type: { kind: 'boolean', syntax: 'true-false-any-case' }, key: key('port_{port}_no_probe_rule'), defaultValue: 'false', status: 'supported', description: '`true`: the rule of that port has no probe.' },
+  portProbeProtocol: { type: { kind: 'enum', values: ['Tcp', 'Http', 'Https'], caseInsensitive: true, empty: 'invalid' }, key: key('port_{port}_health-probe_protocol'), defaultValue: 'the global probe protocol', status: 'supported', description: 'Probe protocol of that port (`Tcp`, `Http`, `Https`).' },
   portProbePort: { key: key('port_{port}_health-probe_port'), defaultValue: 'the NodePort', status: 'supported', description: 'Probe port of that port: a number, or the name or number of another service port (its NodePort is probed).' },
-  portProbeInterval: { key: key('port_{port}_health-probe_interval'), defaultValue: 'the global interval', status: 'supported', description: 'Probe interval of that port.' },
-  portProbeNumOfProbe: { key: key('port_{port}_health-probe_num-of-probe'), defaultValue: 'the global number', status: 'supported', description: 'Probe threshold of that port.' },
+  portProbeInterval: { type: { kind: 'integer', min: 5, max: 119, empty: 'invalid' }, key: key('port_{port}_health-probe_interval'), defaultValue: 'the global interval', status: 'supported', description: 'Probe interval of that port.' },
+  portProbeNumOfProbe: { type: { kind: 'integer', min: 1, max: 119, empty: 'invalid' }, key: key('port_{port}_health-probe_num-of-probe'), defaultValue: 'the global number', status: 'supported', description: 'Probe threshold of that port.' },
   portProbeRequestPath: { key: key('port_{port}_health-probe_request-path'), defaultValue: 'the global path', status: 'supported', description: 'Probe request path of that port.' },
   additionalPublicIps: ignored('azure-additional-public-ips', '', 'cross-region load balancers are not offered', 'Extra public IPs of a cross-region load balancer.'),
   loadBalancerConfigurations: ignored('azure-load-balancer-configurations', '', NO_MULTI_SLB, 'Candidate load balancers of the Service.'),
@@ -77,7 +76,7 @@ export const ANNOTATIONS = {
   plsProxyProtocol: ignored('azure-pls-proxy-protocol', 'false', NO_PLS, 'Private Link service PROXY protocol.'),
   plsVisibility: ignored('azure-pls-visibility', '', NO_PLS, 'Private Link service visibility.'),
   plsAutoApproval: ignored('azure-pls-auto-approval', '', NO_PLS, 'Private Link service auto approval.'),
-} as const satisfies Record<string, AnnotationDefinition>;
+});
 
 export const ALL_ANNOTATIONS: readonly AnnotationDefinition[] = Object.values(ANNOTATIONS);
 
@@ -121,60 +120,9 @@ export interface ServiceLoadBalancerOptions {
   ports: Map<number, PortOptions>;
 }
 
-function invalid(annotation: string, value: string, why: string): PermanentInvalidServiceConfigurationError {
-  return new PermanentInvalidServiceConfigurationError(`annotation ${annotation}=${JSON.stringify(value)}: ${why}`, { annotation, value });
-}
-
-const CIDR_V4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/;
 const DNS_LABEL = /^[a-z][a-z0-9-]{1,61}[a-z0-9]$/;
 
-function isCidr(text: string): boolean {
-  const slash = text.indexOf('/');
-  if (slash < 0) return false;
-  const address = text.slice(0, slash);
-  const bits = Number(text.slice(slash + 1));
-  const family = isIP(address);
-  if (family === 0 || !/^\d+$/.test(text.slice(slash + 1))) return false;
-  return family === 4 ? CIDR_V4.test(text) && bits <= 32 : bits <= 128;
-}
-
-function list(value: string): string[] {
-  return value
-    .split(',')
-    .map((part) => part.trim())
-    .filter((part) => part !== '');
-}
-
-function booleanOf(annotation: string, value: string | undefined): boolean {
-  if (value === undefined) return false;
-  const lower = value.trim().toLowerCase();
-  if (lower === 'true') return true;
-  if (lower === 'false' || lower === '') return false;
-  throw invalid(annotation, value, 'must be true or false');
-}
-
-function integerOf(annotation: string, value: string, minimum: number, maximum: number): number {
-  const number = Number(value.trim());
-  if (!/^\d+$/.test(value.trim()) || number < minimum || number > maximum) throw invalid(annotation, value, `must be an integer from ${minimum} to ${maximum}`);
-  return number;
-}
-
-function probeProtocolOf(annotation: string, value: string): AzureProbeProtocol {
-  const lower = value.trim().toLowerCase();
-  if (lower === 'tcp') return 'Tcp';
-  if (lower === 'http') return 'Http';
-  if (lower === 'https') return 'Https';
-  throw invalid(annotation, value, 'must be Tcp, Http or Https');
-}
-
-/** `k1=v1,k2=v2` (upstream's tag syntax). */
-function keyValuesOf(annotation: string, value: string): Array<[string, string]> {
-  return list(value).map((entry) => {
-    const equals = entry.indexOf('=');
-    if (equals <= 0) throw invalid(annotation, value, `${JSON.stringify(entry)} is not key=value`);
-    return [entry.slice(0, equals).trim(), entry.slice(equals + 1).trim()];
-  });
-}
+const invalid = (annotation: string, value: string, why: string): InvalidAnnotationError => new InvalidAnnotationError(annotation, value, why);
 
 function requestPathOf(annotation: string, value: string): string {
   if (!value.startsWith('/')) throw invalid(annotation, value, 'must start with /');
@@ -190,54 +138,49 @@ function checkProbeTotal(annotation: string, value: string, interval: number | u
 /** Parses and checks every supported annotation of `service` (and the fields they stand in for). */
 export function readServiceLoadBalancerOptions(service: V1Service): ServiceLoadBalancerOptions {
   const annotations = service.metadata?.annotations ?? {};
-  const get = (definition: AnnotationDefinition): string | undefined => annotations[definition.key];
-  const internal = (get(ANNOTATIONS.internal) ?? '').trim().toLowerCase() === 'true';
+  const internal = wantsInternalLoadBalancer(service);
 
-  const internalSubnet = get(ANNOTATIONS.internalSubnet)?.trim();
-  if (internalSubnet !== undefined && internalSubnet !== '' && !/^[A-Za-z0-9][A-Za-z0-9_.-]{0,78}[A-Za-z0-9_]?$/.test(internalSubnet)) {
+  const internalSubnet = readAnnotation(service, ANNOTATIONS.internalSubnet);
+  if (internalSubnet !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_.-]{0,78}[A-Za-z0-9_]?$/.test(internalSubnet)) {
     throw invalid(ANNOTATIONS.internalSubnet.key, internalSubnet, 'is not a subnet name');
   }
 
-  const ipv4Annotation = get(ANNOTATIONS.ipv4)?.trim();
-  const requestedIp = ipv4Annotation !== undefined && ipv4Annotation !== '' ? ipv4Annotation : (service.spec?.loadBalancerIP ?? '').trim();
-  if (requestedIp !== '' && isIP(requestedIp) !== 4) {
-    throw invalid(ipv4Annotation ? ANNOTATIONS.ipv4.key : 'spec.loadBalancerIP', requestedIp, 'must be an IPv4 address');
+  const ipv4Annotation = readAnnotation(service, ANNOTATIONS.ipv4);
+  const requestedIp = ipv4Annotation ?? (service.spec?.loadBalancerIP ?? '').trim();
+  if (requestedIp !== '' && parseIpAddress(requestedIp)?.family !== 4) {
+    throw invalid(ipv4Annotation !== undefined ? ANNOTATIONS.ipv4.key : 'spec.loadBalancerIP', requestedIp, 'must be an IPv4 address');
   }
 
-  const pipName = get(ANNOTATIONS.pipName)?.trim();
-  if (pipName !== undefined && pipName !== '' && !/^[A-Za-z0-9][A-Za-z0-9_.-]{0,78}[A-Za-z0-9_]$|^[A-Za-z0-9]$/.test(pipName)) throw invalid(ANNOTATIONS.pipName.key, pipName, 'is not a public IP name');
+  const pipName = readAnnotation(service, ANNOTATIONS.pipName);
+  if (pipName !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_.-]{0,78}[A-Za-z0-9_]$|^[A-Za-z0-9]$/.test(pipName)) throw invalid(ANNOTATIONS.pipName.key, pipName, 'is not a public IP name');
 
-  const publicIpTags: Record<string, string> = {};
-  const pipTags = get(ANNOTATIONS.pipTags);
-  if (pipTags !== undefined) for (const [name, value] of keyValuesOf(ANNOTATIONS.pipTags.key, pipTags)) publicIpTags[name] = value;
-  const ipTags = get(ANNOTATIONS.pipIpTags);
-  const publicIpIpTags = ipTags === undefined ? [] : keyValuesOf(ANNOTATIONS.pipIpTags.key, ipTags).map(([ipTagType, tag]) => ({ ipTagType, tag }));
+  const publicIpTags = readAnnotation(service, ANNOTATIONS.pipTags) ?? {};
+  const ipTags = annotations[ANNOTATIONS.pipIpTags.key];
+  const publicIpIpTags =
+    ipTags === undefined ? [] : parseKeyValuePairs(ipTags, 'pair', (reason) => invalid(ANNOTATIONS.pipIpTags.key, ipTags, reason)).map(([ipTagType, tag]) => ({ ipTagType, tag }));
 
-  const dnsLabelName = get(ANNOTATIONS.dnsLabelName)?.trim();
+  const dnsLabelName = annotations[ANNOTATIONS.dnsLabelName.key]?.trim();
   if (dnsLabelName !== undefined && dnsLabelName !== '' && !DNS_LABEL.test(dnsLabelName)) {
     throw invalid(ANNOTATIONS.dnsLabelName.key, dnsLabelName, 'must be 3 to 63 lower-case letters, digits and hyphens, starting with a letter');
   }
 
-  const allowedServiceTags = list(get(ANNOTATIONS.allowedServiceTags) ?? '');
+  const allowedServiceTags = readAnnotation(service, ANNOTATIONS.allowedServiceTags) ?? [];
   for (const tag of allowedServiceTags) {
-    if (!/^[A-Za-z][A-Za-z0-9.]*$/.test(tag)) throw invalid(ANNOTATIONS.allowedServiceTags.key, get(ANNOTATIONS.allowedServiceTags) ?? '', `${JSON.stringify(tag)} is not a service tag`);
+    if (!/^[A-Za-z][A-Za-z0-9.]*$/.test(tag)) throw invalid(ANNOTATIONS.allowedServiceTags.key, annotations[ANNOTATIONS.allowedServiceTags.key] ?? '', `${JSON.stringify(tag)} is not a service tag`);
   }
-  const specRanges = (service.spec?.loadBalancerSourceRanges ?? []).map((range) => range.trim()).filter((range) => range !== '');
-  const annotationRanges = list(get(ANNOTATIONS.allowedIpRanges) ?? '');
-  const rangesKey = specRanges.length > 0 ? 'spec.loadBalancerSourceRanges' : ANNOTATIONS.allowedIpRanges.key;
-  const sourceRanges = specRanges.length > 0 ? specRanges : annotationRanges;
-  for (const range of sourceRanges) if (!isCidr(range)) throw invalid(rangesKey, sourceRanges.join(','), `${JSON.stringify(range)} is not a CIDR`);
+  const sourceRanges = sourceRangesOf(service);
 
-  const idle = get(ANNOTATIONS.tcpIdleTimeout);
   const probe: ProbeOverrides = {};
-  const protocol = get(ANNOTATIONS.probeProtocol);
-  if (protocol !== undefined) probe.protocol = probeProtocolOf(ANNOTATIONS.probeProtocol.key, protocol);
-  const path = get(ANNOTATIONS.probeRequestPath);
+  const protocol = readAnnotation(service, ANNOTATIONS.probeProtocol);
+  if (protocol !== undefined) probe.protocol = protocol;
+  const path = annotations[ANNOTATIONS.probeRequestPath.key];
   if (path !== undefined) probe.requestPath = requestPathOf(ANNOTATIONS.probeRequestPath.key, path);
-  const interval = get(ANNOTATIONS.probeInterval);
-  if (interval !== undefined) probe.intervalInSeconds = integerOf(ANNOTATIONS.probeInterval.key, interval, 5, 119);
-  const threshold = get(ANNOTATIONS.probeNumOfProbe);
-  if (threshold !== undefined) probe.probeThreshold = integerOf(ANNOTATIONS.probeNumOfProbe.key, threshold, 1, 119);
+  const interval = annotations[ANNOTATIONS.probeInterval.key];
+  const intervalInSeconds = readAnnotation(service, ANNOTATIONS.probeInterval);
+  if (intervalInSeconds !== undefined) probe.intervalInSeconds = intervalInSeconds;
+  const threshold = annotations[ANNOTATIONS.probeNumOfProbe.key];
+  const probeThreshold = readAnnotation(service, ANNOTATIONS.probeNumOfProbe);
+  if (probeThreshold !== undefined) probe.probeThreshold = probeThreshold;
   if (interval !== undefined || threshold !== undefined) {
     const which = threshold !== undefined ? ANNOTATIONS.probeNumOfProbe.key : ANNOTATIONS.probeInterval.key;
     checkProbeTotal(which, (threshold ?? interval) as string, probe.intervalInSeconds, probe.probeThreshold);
@@ -251,27 +194,33 @@ export function readServiceLoadBalancerOptions(service: V1Service): ServiceLoadB
     const options = ports.get(port) ?? { noLbRule: false, noProbeRule: false };
     switch (match[2]) {
       case 'no_lb_rule':
-        options.noLbRule = booleanOf(annotation, value);
+        options.noLbRule = parseAnnotationValue(annotation, value, ANNOTATIONS.portNoLbRule.type) ?? false;
         break;
       case 'no_probe_rule':
-        options.noProbeRule = booleanOf(annotation, value);
+        options.noProbeRule = parseAnnotationValue(annotation, value, ANNOTATIONS.portNoProbeRule.type) ?? false;
         break;
-      case 'health-probe_protocol':
-        options.protocol = probeProtocolOf(annotation, value);
+      case 'health-probe_protocol': {
+        const portProtocol = parseAnnotationValue(annotation, value, ANNOTATIONS.portProbeProtocol.type);
+        if (portProtocol !== undefined) options.protocol = portProtocol;
         break;
+      }
       case 'health-probe_port':
         if (value.trim() === '') throw invalid(annotation, value, 'must be a port number or a service port name');
         if (/^\d+$/.test(value.trim()) && (Number(value) < 1 || Number(value) > 65535)) throw invalid(annotation, value, 'must be a port from 1 to 65535');
         options.port = value.trim();
         break;
-      case 'health-probe_interval':
-        options.intervalInSeconds = integerOf(annotation, value, 5, 119);
+      case 'health-probe_interval': {
+        const portInterval = parseAnnotationValue(annotation, value, ANNOTATIONS.portProbeInterval.type);
+        if (portInterval !== undefined) options.intervalInSeconds = portInterval;
         checkProbeTotal(annotation, value, options.intervalInSeconds, options.probeThreshold ?? probe.probeThreshold);
         break;
-      case 'health-probe_num-of-probe':
-        options.probeThreshold = integerOf(annotation, value, 1, 119);
+      }
+      case 'health-probe_num-of-probe': {
+        const portThreshold = parseAnnotationValue(annotation, value, ANNOTATIONS.portProbeNumOfProbe.type);
+        if (portThreshold !== undefined) options.probeThreshold = portThreshold;
         checkProbeTotal(annotation, value, options.intervalInSeconds ?? probe.intervalInSeconds, options.probeThreshold);
         break;
+      }
       case 'health-probe_request-path':
         options.requestPath = requestPathOf(annotation, value);
         break;
@@ -279,26 +228,38 @@ export function readServiceLoadBalancerOptions(service: V1Service): ServiceLoadB
     ports.set(port, options);
   }
 
+  const publicIpResourceGroup = readAnnotation(service, ANNOTATIONS.resourceGroup);
   return {
     internal,
-    ...(internal && internalSubnet !== undefined && internalSubnet !== '' ? { internalSubnet } : {}),
-    ...(get(ANNOTATIONS.resourceGroup)?.trim() ? { publicIpResourceGroup: (get(ANNOTATIONS.resourceGroup) as string).trim() } : {}),
+    ...(internal && internalSubnet !== undefined ? { internalSubnet } : {}),
+    ...(publicIpResourceGroup === undefined ? {} : { publicIpResourceGroup }),
     ...(requestedIp === '' ? {} : { requestedIp }),
-    ...(pipName === undefined || pipName === '' ? {} : { publicIpName: pipName }),
+    ...(pipName === undefined ? {} : { publicIpName: pipName }),
     publicIpTags,
     publicIpIpTags,
     ...(dnsLabelName === undefined ? {} : { dnsLabelName }),
     allowedServiceTags,
     sourceRanges,
-    denyAllExceptSourceRanges: booleanOf(ANNOTATIONS.denyAllExceptSourceRanges.key, get(ANNOTATIONS.denyAllExceptSourceRanges)),
-    disableNsgRule: booleanOf(ANNOTATIONS.disableNsgRule.key, get(ANNOTATIONS.disableNsgRule)),
-    idleTimeoutInMinutes: idle === undefined ? 4 : integerOf(ANNOTATIONS.tcpIdleTimeout.key, idle, 4, 100),
-    highAvailabilityPorts: booleanOf(ANNOTATIONS.haPorts.key, get(ANNOTATIONS.haPorts)),
-    disableTcpReset: booleanOf(ANNOTATIONS.disableTcpReset.key, get(ANNOTATIONS.disableTcpReset)),
-    disableFloatingIp: booleanOf(ANNOTATIONS.disableFloatingIp.key, get(ANNOTATIONS.disableFloatingIp)),
+    denyAllExceptSourceRanges: readAnnotation(service, ANNOTATIONS.denyAllExceptSourceRanges) ?? false,
+    disableNsgRule: readAnnotation(service, ANNOTATIONS.disableNsgRule) ?? false,
+    idleTimeoutInMinutes: readAnnotation(service, ANNOTATIONS.tcpIdleTimeout) ?? 4,
+    highAvailabilityPorts: readAnnotation(service, ANNOTATIONS.haPorts) ?? false,
+    disableTcpReset: readAnnotation(service, ANNOTATIONS.disableTcpReset) ?? false,
+    disableFloatingIp: readAnnotation(service, ANNOTATIONS.disableFloatingIp) ?? false,
     probe,
     ports,
   };
+}
+
+/**
+ * `spec.loadBalancerSourceRanges`, else `azure-allowed-ip-ranges` (core's `serviceSourceRanges`),
+ * default none. Upstream cloud-provider-azure takes `servicehelpers.GetLoadBalancerSourceRanges`
+ * (default `0.0.0.0/0`) and, when that is the allow-all range and no service tag is given, writes
+ * the source `Internet` (external) or `*` (internal) instead; none here leads to the same
+ * sources (docs/parity.md). The standard `load-balancer-source-ranges` annotation is not read.
+ */
+export function sourceRangesOf(service: V1Service): string[] {
+  return serviceSourceRanges(service, { whenAbsent: 'none', annotation: ANNOTATIONS.allowedIpRanges.key });
 }
 
 /** Only the internal flag (deletion must work even when other annotations became invalid). */

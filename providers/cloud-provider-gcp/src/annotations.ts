@@ -1,25 +1,29 @@
 /**
  * Every GCP Service annotation (upstream `gce_annotations.go`), declared once with where it
- * applies, its default, its status and a description. Typed getters parse the values and throw
- * `PermanentInvalidServiceConfigurationError` naming the annotation and the value, before any
- * cloud change. docs/cloud-controller-manager.md is generated from this registry.
+ * applies, its type, default, status and description (core's Service-input kit). Typed getters
+ * parse the values with core's one parse and throw InvalidAnnotationError naming the annotation
+ * and the value, before any cloud change. docs/cloud-controller-manager.md is generated from
+ * this registry.
  */
 import type { V1Service } from '@kubernetes/client-node';
-import { tryParseCidr } from '@ccm/core/net';
-import { PermanentInvalidServiceConfigurationError } from '@ccm/core/provider';
+import { annotationText, defineAnnotations, InvalidAnnotationError, readAnnotation, serviceSourceRanges, type AnnotationDefinition } from '@ccm/core/service-input';
 
-export interface AnnotationDefinition {
-  key: string;
-  /** Which load balancer reads it. */
-  appliesTo: 'both' | 'external' | 'internal';
-  defaultValue: string;
-  status: 'supported' | 'not supported';
-  /** Why it is not supported. */
-  reason?: string;
-  description: string;
+export type { AnnotationDefinition };
+
+/** The docs column GCP adds: which load balancer reads the annotation. */
+export const ANNOTATION_COLUMNS = ['Applies to'] as const;
+
+/** A GCP annotation: core's definition plus which load balancer reads it. */
+export type GcpAnnotationDefinition = AnnotationDefinition & { appliesTo: 'both' | 'external' | 'internal' };
+
+/** Fills the docs column from `appliesTo`. */
+function withColumns<const Registry extends Readonly<Record<string, Omit<GcpAnnotationDefinition, 'columns'>>>>(registry: Registry): { [Name in keyof Registry]: Registry[Name] & { columns: Readonly<Record<string, string>> } } {
+  return Object.fromEntries(Object.entries(registry).map(([name, definition]) => [name, { ...definition, columns: { 'Applies to': definition.appliesTo } }])) as unknown as {
+    [Name in keyof Registry]: Registry[Name] & { columns: Readonly<Record<string, string>> };
+  };
 }
 
-export const ANNOTATIONS = {
+export const ANNOTATIONS = defineAnnotations(withColumns({
   loadBalancerType: {
     key: 'networking.gke.io/load-balancer-type',
     appliesTo: 'both',
@@ -35,6 +39,7 @@ export const ANNOTATIONS = {
     description: 'Deprecated spelling of `networking.gke.io/load-balancer-type` (read when the new one is absent).',
   },
   allowGlobalAccess: {
+    type: { kind: 'boolean', syntax: 'true-false', trim: false, empty: 'invalid' },
     key: 'networking.gke.io/internal-load-balancer-allow-global-access',
     appliesTo: 'internal',
     defaultValue: 'false',
@@ -42,6 +47,7 @@ export const ANNOTATIONS = {
     description: '`true`: the internal forwarding rule is reachable from every region (`allowGlobalAccess`); the rule is recreated when it changes. Values other than `true`/`false` are an error (upstream reads them as false).',
   },
   internalSubnet: {
+    type: { kind: 'string' },
     key: 'networking.gke.io/internal-load-balancer-subnet',
     appliesTo: 'internal',
     defaultValue: 'the cluster subnetwork',
@@ -49,6 +55,7 @@ export const ANNOTATIONS = {
     description: 'Subnetwork (name, in the network project and region) of the internal VIP, default `subnetwork-name`. Changing it recreates the forwarding rule with a new IP from that subnetwork. A value that is not a GCE name is an error.',
   },
   backendShare: {
+    type: { kind: 'boolean', syntax: 'true-false', trim: false, empty: 'invalid' },
     key: 'alpha.cloud.google.com/load-balancer-backend-share',
     appliesTo: 'internal',
     defaultValue: 'false',
@@ -56,6 +63,7 @@ export const ANNOTATIONS = {
     description: '`true` with externalTrafficPolicy Cluster: a shared regional backend service `k8s-<cluster ID>-internal-<protocol>-nmv1-<hash>`.',
   },
   legacyBackendShare: {
+    type: { kind: 'boolean', syntax: 'true-false', trim: false, empty: 'invalid' },
     key: 'cloud.google.com/load-balancer-backend-share',
     appliesTo: 'internal',
     defaultValue: 'false',
@@ -63,6 +71,7 @@ export const ANNOTATIONS = {
     description: 'Deprecated spelling of `alpha.cloud.google.com/load-balancer-backend-share` (either one set to `true` shares).',
   },
   networkTier: {
+    type: { kind: 'enum', values: ['Standard', 'Premium'], caseInsensitive: true, trim: false, empty: 'invalid' },
     key: 'cloud.google.com/network-tier',
     appliesTo: 'external',
     defaultValue: 'Premium',
@@ -83,79 +92,57 @@ export const ANNOTATIONS = {
     status: 'supported',
     description: 'Comma-separated client CIDRs allowed by the `k8s-fw-` firewall, used when `spec.loadBalancerSourceRanges` is empty.',
   },
-} as const satisfies Record<string, AnnotationDefinition>;
+}));
 
-export const ALL_ANNOTATIONS: readonly AnnotationDefinition[] = Object.values(ANNOTATIONS);
+export const ALL_ANNOTATIONS: readonly GcpAnnotationDefinition[] = Object.values(ANNOTATIONS);
 
 export type NetworkTier = 'PREMIUM' | 'STANDARD';
-
-function annotation(service: V1Service, key: string): string | undefined {
-  return service.metadata?.annotations?.[key];
-}
-
-function invalid(key: string, value: string, why: string): PermanentInvalidServiceConfigurationError {
-  return new PermanentInvalidServiceConfigurationError(`annotation ${key}=${JSON.stringify(value)}: ${why}`, { annotation: key, value });
-}
 
 /** `Internal` when either load-balancer-type annotation asks for it (upstream `GetLoadBalancerAnnotationType`). */
 export function wantsInternalLoadBalancer(service: V1Service): { key: string; value: string } | undefined {
   for (const key of [ANNOTATIONS.loadBalancerType.key, ANNOTATIONS.legacyLoadBalancerType.key]) {
-    const value = annotation(service, key);
+    const value = annotationText(service, key);
     if (value !== undefined) return value === 'Internal' || value === 'internal' ? { key, value } : undefined;
   }
   return undefined;
 }
 
-function booleanAnnotation(service: V1Service, key: string): boolean {
-  const value = annotation(service, key);
-  if (value === undefined || value === 'false') return false;
-  if (value === 'true') return true;
-  throw invalid(key, value, 'must be true or false');
-}
-
 /** `networking.gke.io/internal-load-balancer-allow-global-access: true` (upstream `GetLoadBalancerAnnotationAllowGlobalAccess`). */
 export function allowGlobalAccessOf(service: V1Service): boolean {
-  return booleanAnnotation(service, ANNOTATIONS.allowGlobalAccess.key);
+  return readAnnotation(service, ANNOTATIONS.allowGlobalAccess) ?? false;
 }
 
 /** Either backend-share annotation `true` (upstream `GetLoadBalancerAnnotationBackendShare`, the new key first). */
 export function backendShareOf(service: V1Service): boolean {
-  return booleanAnnotation(service, ANNOTATIONS.backendShare.key) || booleanAnnotation(service, ANNOTATIONS.legacyBackendShare.key);
+  return (readAnnotation(service, ANNOTATIONS.backendShare) ?? false) || (readAnnotation(service, ANNOTATIONS.legacyBackendShare) ?? false);
 }
 
 const GCE_NAME = /^[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?$/;
 
 /** The subnetwork name of the internal VIP, when annotated (upstream `GetLoadBalancerAnnotationSubnet`). */
 export function internalSubnetOf(service: V1Service): string | undefined {
-  const value = annotation(service, ANNOTATIONS.internalSubnet.key)?.trim();
-  if (value === undefined || value === '') return undefined;
-  if (!GCE_NAME.test(value)) throw invalid(ANNOTATIONS.internalSubnet.key, value, 'must be a subnetwork name (lowercase letters, digits and dashes, starting with a letter)');
+  const value = readAnnotation(service, ANNOTATIONS.internalSubnet);
+  if (value !== undefined && !GCE_NAME.test(value)) throw new InvalidAnnotationError(ANNOTATIONS.internalSubnet.key, value, 'must be a subnetwork name (lowercase letters, digits and dashes, starting with a letter)');
   return value;
 }
 
 /** The network tier: the annotation's (case-insensitive `Standard`/`Premium`), else Premium; `explicit` when annotated. */
 export function networkTierOf(service: V1Service): { tier: NetworkTier; explicit: boolean } {
-  const value = annotation(service, ANNOTATIONS.networkTier.key);
-  if (value === undefined) return { tier: 'PREMIUM', explicit: false };
-  const upper = value.toUpperCase();
-  if (upper !== 'PREMIUM' && upper !== 'STANDARD') throw invalid(ANNOTATIONS.networkTier.key, value, 'must be Standard or Premium');
-  return { tier: upper, explicit: true };
+  const tier = readAnnotation(service, ANNOTATIONS.networkTier);
+  if (tier === undefined) return { tier: 'PREMIUM', explicit: false };
+  return { tier: tier === 'Standard' ? 'STANDARD' : 'PREMIUM', explicit: true };
 }
 
 export function handedToRegionalBackendService(service: V1Service): boolean {
-  return annotation(service, ANNOTATIONS.regionalBackendService.key) === 'enabled';
+  return annotationText(service, ANNOTATIONS.regionalBackendService.key) === 'enabled';
 }
 
 /**
- * `spec.loadBalancerSourceRanges`, else the annotation, else `0.0.0.0/0` (upstream `GetLoadBalancerSourceRanges`).
- * Every range must parse as upstream's `utilnet.ParseIPNets` does (octets <= 255, prefix <= 32/128).
+ * Upstream `GetLoadBalancerSourceRanges` (core's `serviceSourceRanges`), default `0.0.0.0/0`:
+ * upstream cloud-provider-gcp passes `servicehelpers.GetLoadBalancerSourceRanges(svc)` to the
+ * `k8s-fw-` firewalls of both load balancers (`providers/gce/gce_loadbalancer_external.go`,
+ * `gce_loadbalancer_internal.go`), whose default is `0.0.0.0/0`.
  */
 export function sourceRangesOf(service: V1Service): string[] {
-  const fromSpec = (service.spec?.loadBalancerSourceRanges ?? []).map((range) => range.trim()).filter((range) => range !== '');
-  const key = fromSpec.length > 0 ? 'spec.loadBalancerSourceRanges' : ANNOTATIONS.sourceRanges.key;
-  const raw = fromSpec.length > 0 ? fromSpec : (annotation(service, ANNOTATIONS.sourceRanges.key) ?? '').split(',').map((range) => range.trim()).filter((range) => range !== '');
-  for (const range of raw) {
-    if (tryParseCidr(range) === undefined) throw invalid(key, raw.join(','), `${JSON.stringify(range)} is not a CIDR`);
-  }
-  return raw.length === 0 ? ['0.0.0.0/0'] : [...new Set(raw)].sort();
+  return serviceSourceRanges(service, { whenAbsent: 'allow-all' });
 }

@@ -52,7 +52,7 @@ describe('annotation registry', () => {
     }
     for (const annotation of ALL_ANNOTATIONS) {
       expect(annotation.description.length).toBeGreaterThan(10);
-      if (annotation.status === 'accepted and ignored') expect(annotation.reason ?? '').not.toBe('');
+      if (annotation.status === 'accepted-and-ignored') expect(annotation.reason ?? '').not.toBe('');
     }
     expect(ANNOTATIONS.internal.status).toBe('supported');
   });

@@ -18,7 +18,7 @@ export const CORE_LAYERS: ReadonlyArray<readonly string[]> = [
   ['logging', 'metrics'],
   ['config', 'kube', 'cloud'],
   ['provider'],
-  ['node-helpers'],
+  ['node-helpers', 'service-input'],
   ['controllers'],
   ['app'],
 ];

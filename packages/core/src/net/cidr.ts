@@ -107,3 +107,16 @@ export function formatIpAddress(address: IpAddress): string {
 export function formatCidr(cidr: Cidr): string {
   return `${formatIpAddress({ family: cidr.family, value: cidr.network })}/${cidr.prefixLength}`;
 }
+
+const IPV4_MAPPED_HIGH_BITS = 0xffffn;
+
+/**
+ * Go's `IPNet.String()` of a parsed network: an IPv4-mapped IPv6 network of /96 or longer prints
+ * as the IPv4 network (`::ffff:10.0.0.0/104` is `10.0.0.0/8`); other networks keep their family.
+ */
+export function formatCidrAsGo(cidr: Cidr): string {
+  if (cidr.family === 6 && cidr.prefixLength >= 96 && cidr.network >> 32n === IPV4_MAPPED_HIGH_BITS) {
+    return formatCidr({ family: 4, network: cidr.network & 0xffffffffn, prefixLength: cidr.prefixLength - 96 });
+  }
+  return formatCidr(cidr);
+}

@@ -3,6 +3,7 @@
  * gcfg schema (names, types, defaults, descriptions) plus the support status of every key. The
  * docs table is generated from both.
  */
+import type { KeyStatus } from '@ccm/core/service-input';
 import { defineGcfgSchema } from '@ccm/core/config';
 
 export const HEALTH_PROBE_MODE_SERVICE_NODE_PORT = 'ServiceNodePort';
@@ -117,11 +118,8 @@ export type AwsCloudConfigSchema = typeof AWS_CLOUD_CONFIG_SCHEMA;
 type GlobalKeys = keyof AwsCloudConfigSchema['sections']['global']['keys'];
 type OverrideKeys = keyof AwsCloudConfigSchema['sections']['serviceOverride']['keys'];
 
-export interface KeyStatus {
-  status: 'supported' | 'not supported';
-  /** Why a key is not supported, or a note on how it is supported. */
-  note?: string;
-}
+/** Status of a key (core's one vocabulary), with a note. */
+export type { KeyStatus } from '@ccm/core/service-input';
 
 /** Support status of every key; the compiler insists every declared key has one. */
 export const GLOBAL_KEY_STATUS: Readonly<Record<GlobalKeys, KeyStatus>> = {
@@ -136,7 +134,7 @@ export const GLOBAL_KEY_STATUS: Readonly<Record<GlobalKeys, KeyStatus>> = {
   kubernetesClusterId: { status: 'supported' },
   disableSecurityGroupIngress: { status: 'supported' },
   elbSecurityGroup: { status: 'supported' },
-  disableStrictZoneCheck: { status: 'not supported', note: 'Deprecated upstream and without effect there too.' },
+  disableStrictZoneCheck: { status: 'accepted-and-ignored', note: 'Deprecated upstream and without effect there too.' },
   nodeIpFamilies: { status: 'supported' },
   healthProbeMode: { status: 'supported' },
   sharedHealthProbePort: { status: 'supported' },
@@ -153,6 +151,6 @@ export const SERVICE_OVERRIDE_KEY_STATUS: Readonly<Record<OverrideKeys, KeyStatu
   region: { status: 'supported' },
   url: { status: 'supported' },
   signingRegion: { status: 'supported' },
-  signingMethod: { status: 'not supported', note: 'Parsed and ignored, as upstream.' },
+  signingMethod: { status: 'accepted-and-ignored', note: 'As upstream.' },
   signingName: { status: 'supported' },
 };

@@ -4,9 +4,10 @@
  */
 import { CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, renderFlagsDoc } from '@ccm/core/app';
 import { describeGcfgKeyDefault, describeGcfgKeyType, type GcfgKeySpec } from '@ccm/core/config';
-import { ALL_ANNOTATIONS } from '../annotations.js';
+import { INPUT_STATUS_LEGEND, renderAnnotationTable, renderConfigKeyTable, type KeyStatus } from '@ccm/core/service-input';
+import { ALL_ANNOTATIONS, ANNOTATION_COLUMNS } from '../annotations.js';
 import { LABEL_ZONE_ID } from '../aws-instances.js';
-import { AWS_CLOUD_CONFIG_SCHEMA, GLOBAL_KEY_STATUS, SERVICE_OVERRIDE_KEY_STATUS, type KeyStatus } from '../config/cloud-config-schema.js';
+import { AWS_CLOUD_CONFIG_SCHEMA, GLOBAL_KEY_STATUS, SERVICE_OVERRIDE_KEY_STATUS } from '../config/cloud-config-schema.js';
 import { NLB_CLIENT_RULE_DESCRIPTION, NLB_HEALTH_RULE_DESCRIPTION, NLB_MTU_RULE_DESCRIPTION } from '../operations/load-balancer/node-security-rules.js';
 import { NETWORK_SECURITY_GROUP_DESCRIPTION } from '../operations/load-balancer/network/network-names.js';
 import { PROXY_PROTOCOL_POLICY_NAME, SSL_NEGOTIATION_POLICY_PREFIX } from '../operations/load-balancer/classic/classic-load-balancer.js';
@@ -29,20 +30,14 @@ import { TAGGING_CONTROLLER_FLAGS, TAGGING_SUPPORTED_RESOURCES } from '../taggin
 
 const throttlingCodes = AWS_THROTTLING_CODES.map((code) => `\`${code}\``).join(', ');
 
-const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-
-function statusOf(status: KeyStatus): string {
-  return status.note === undefined ? status.status : `${status.status}: ${cell(status.note)}`;
-}
-
 function keyTable(keys: Readonly<Record<string, GcfgKeySpec>>, statuses: Readonly<Record<string, KeyStatus>>): string[] {
-  const lines = ['| Key | Type | Default | Status | Description |', '| --- | --- | --- | --- | --- |'];
-  for (const [property, key] of Object.entries(keys)) {
-    const status = statuses[property];
-    if (!status) throw new Error(`no status declared for cloud-config key ${key.name}`);
-    lines.push(`| \`${key.name}\` | ${describeGcfgKeyType(key)} | ${describeGcfgKeyDefault(key)} | ${statusOf(status)} | ${cell(key.description)} |`);
-  }
-  return lines;
+  return renderConfigKeyTable(
+    Object.entries(keys).map(([property, key]) => {
+      const status = statuses[property];
+      if (!status) throw new Error(`no status declared for cloud-config key ${key.name}`);
+      return { name: key.name, type: describeGcfgKeyType(key), defaultValue: describeGcfgKeyDefault(key), ...status, description: key.description };
+    }),
+  );
 }
 
 export function renderAwsReference(): string {
@@ -63,7 +58,7 @@ export function renderAwsReference(): string {
     'controller manager. It follows the upstream `kubernetes/cloud-provider-aws` provider: the same',
     'cloud-config file, annotations, resource names and tags, so an existing cluster can switch over.',
     '',
-    '**Status** is one of *supported* (as upstream) or *not supported* (accepted, with the reason).',
+    INPUT_STATUS_LEGEND,
     '',
     '## Capabilities',
     '',
@@ -98,12 +93,7 @@ export function renderAwsReference(): string {
     'A value that cannot be used is reported as a Warning event on the Service before anything is',
     'changed in AWS; the previous load balancer stays as it is.',
     '',
-    '| Annotation | Classic ELB | NLB | Default | Status | Description |',
-    '| --- | --- | --- | --- | --- | --- |',
-    ...ALL_ANNOTATIONS.map(
-      (annotation) =>
-        `| \`${annotation.key}\` | ${annotation.classic} | ${annotation.network} | ${cell(annotation.defaultValue)} | ${annotation.status === 'supported' ? 'supported' : `not supported: ${cell(annotation.reason ?? '')}`} | ${cell(annotation.description)} |`,
-    ),
+    ...renderAnnotationTable(ALL_ANNOTATIONS, { columns: ANNOTATION_COLUMNS }),
     '',
     'Also read: `service.beta.kubernetes.io/load-balancer-source-ranges` (or `spec.loadBalancerSourceRanges`), the client',
     'ranges allowed in (default `0.0.0.0/0`).',

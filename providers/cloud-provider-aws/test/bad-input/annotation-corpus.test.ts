@@ -12,7 +12,7 @@ import { badInputRuns, expectInvalidAnnotation } from '@ccm/testing/bad-input';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ALL_ANNOTATIONS, ANNOTATIONS } from '../../src/annotations.js';
-import { InvalidAnnotationError } from '../../src/errors.js';
+import { InvalidAnnotationError } from '@ccm/core/service-input';
 import { buildLoadBalancerSpec } from '../../src/operations/load-balancer/build-load-balancer-spec.js';
 import { DEFAULT_LOAD_BALANCER_SETTINGS } from '../../src/operations/load-balancer/load-balancer-spec.js';
 import { makeService } from '../helpers.js';

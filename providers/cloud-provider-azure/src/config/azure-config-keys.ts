@@ -5,6 +5,8 @@
  * rendered from it. A key that is not supported here is still accepted (upstream files parse
  * unchanged); setting it to something other than its default logs a warning naming the key.
  */
+import type { InputStatus } from '@ccm/core/service-input';
+
 export type ConfigValueType = 'string' | 'boolean' | 'integer' | 'number' | 'object' | 'array' | 'string-map';
 
 export interface ConfigKeySpec {
@@ -12,12 +14,12 @@ export interface ConfigKeySpec {
   type: ConfigValueType;
   /** Upstream's default, as documented ('' when none). */
   defaultValue: string;
-  status: 'supported' | 'not supported';
+  status: Extract<InputStatus, 'supported' | 'not-supported'>;
   description: string;
 }
 
 const supported = (name: string, type: ConfigValueType, defaultValue: string, description: string): ConfigKeySpec => ({ name, type, defaultValue, status: 'supported', description });
-const notSupported = (name: string, type: ConfigValueType, defaultValue: string, description: string): ConfigKeySpec => ({ name, type, defaultValue, status: 'not supported', description });
+const notSupported = (name: string, type: ConfigValueType, defaultValue: string, description: string): ConfigKeySpec => ({ name, type, defaultValue, status: 'not-supported', description });
 
 const RATE_LIMIT_CLIENTS = [
   'routeRateLimit',

@@ -138,7 +138,7 @@ export function parseAzureConfigValues(text: string, fileName: string): AzureCon
       if (value === undefined) continue;
       values.set(name, value);
       if (line !== undefined) lines.set(name, line);
-      if (spec.status === 'not supported' && !isDefault(value, spec)) {
+      if (spec.status === 'not-supported' && !isDefault(value, spec)) {
         warnings.push({ fileName, ...withLine(line), message: `key ${JSON.stringify(name)} is not supported by this provider (${spec.description}); ignored` });
       }
     }

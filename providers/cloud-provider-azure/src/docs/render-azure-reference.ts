@@ -5,6 +5,7 @@
  * test fails when the file is stale.
  */
 import { CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, renderFlagsDoc } from '@ccm/core/app';
+import { markdownCell, renderAnnotationTable, renderConfigKeyTable } from '@ccm/core/service-input';
 import { ALL_ANNOTATIONS } from '../annotations.js';
 import { CONTROL_PLANE_LABELS } from '../azure-load-balancers.js';
 import { LABEL_MANAGED, LABEL_RESOURCE_GROUP } from '../azure-instances.js';
@@ -18,8 +19,6 @@ import { COMPUTE_ROLE_ACTIONS, NETWORK_ROLE_ACTIONS, azureRoleActions } from './
 import { AZURE_API_BUDGET_DEFAULTS, AZURE_RETRY_DEFAULTS } from '../ports/azure-port-pipeline.js';
 import { LRO_FIRST_POLL_MS, LRO_POLL_INTERVAL_MS } from '../ports/sdk/lro-poll-interval.js';
 import { AZURE_PROVIDER_NAME } from '../provider-id.js';
-
-const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 export function renderAzureReference(): string {
   const supportedCount = AZURE_CONFIG_KEYS.filter((key) => key.status === 'supported').length;
@@ -56,9 +55,7 @@ export function renderAzureReference(): string {
     '',
     `${ALL_ANNOTATIONS.filter((annotation) => annotation.status === 'supported').length} of ${ALL_ANNOTATIONS.length} supported; the others are accepted and ignored (the reason says why).`,
     '',
-    '| Annotation | Default | Status | Description |',
-    '| --- | --- | --- | --- |',
-    ...ALL_ANNOTATIONS.map((annotation) => `| \`${annotation.key}\` | ${annotation.defaultValue === '' ? '(none)' : `\`${cell(annotation.defaultValue)}\``} | ${annotation.status}${annotation.reason === undefined ? '' : `: ${cell(annotation.reason)}`} | ${cell(annotation.description)} |`),
+    ...renderAnnotationTable(ALL_ANNOTATIONS),
     '',
     '## Azure role actions',
     '',
@@ -82,9 +79,7 @@ export function renderAzureReference(): string {
     '',
     'A custom cloud sets `resourceManagerEndpoint` and `activeDirectoryEndpoint` (token audience `<resourceManagerEndpoint>/.default`, Entra instance discovery off). Extra CAs come from `NODE_EXTRA_CA_CERTS`.',
     '',
-    '| Key | Type | Default | Status | Description |',
-    '| --- | --- | --- | --- | --- |',
-    ...AZURE_CONFIG_KEYS.map((key) => `| \`${key.name}\` | ${key.type} | ${key.defaultValue === '' ? '(empty)' : `\`${cell(key.defaultValue)}\``} | ${key.status} | ${cell(key.description)} |`),
+    ...renderConfigKeyTable(AZURE_CONFIG_KEYS.map((key) => ({ ...key, defaultValue: key.defaultValue === '' ? '(empty)' : `\`${markdownCell(key.defaultValue)}\`` }))),
     '',
     '## Cloud API budget',
     '',

@@ -3,6 +3,7 @@
  * once: the gcfg schema (names, types, defaults, descriptions) plus the support status of every
  * upstream key. The docs table is generated from both.
  */
+import type { KeyStatus } from '@ccm/core/service-input';
 import { defineGcfgSchema } from '@ccm/core/config';
 
 /** `token-url = nil`: Application Default Credentials instead of an alternate token source. */
@@ -43,11 +44,8 @@ export const GCE_CLOUD_CONFIG_SCHEMA = defineGcfgSchema({
 export type GceCloudConfigSchema = typeof GCE_CLOUD_CONFIG_SCHEMA;
 type GlobalKeys = keyof GceCloudConfigSchema['sections']['global']['keys'];
 
-export interface KeyStatus {
-  status: 'supported' | 'not supported';
-  /** Why a key is not supported, or a note on how it is supported. */
-  note?: string;
-}
+/** Status of a key (core's one vocabulary), with a note. */
+export type { KeyStatus } from '@ccm/core/service-input';
 
 /** Support status of every upstream key; the compiler insists every declared key has one. */
 export const GLOBAL_KEY_STATUS: Readonly<Record<GlobalKeys, KeyStatus>> = {
@@ -57,13 +55,13 @@ export const GLOBAL_KEY_STATUS: Readonly<Record<GlobalKeys, KeyStatus>> = {
   networkProjectId: { status: 'supported' },
   networkName: { status: 'supported', note: 'Unset: read from the metadata server, as upstream.' },
   subnetworkName: { status: 'supported', note: 'The subnetwork of internal load balancer VIPs (and of the instance groups\' nodes, see `cloud.google.com/gke-node-pool-subnet`). Not auto-detected: without it internal forwarding rules carry no subnetwork.' },
-  secondaryRangeName: { status: 'not supported', note: 'Only used by the alias IPAM (node-ipam controller), which this CCM does not ship.' },
+  secondaryRangeName: { status: 'not-supported', note: 'Only used by the alias IPAM (node-ipam controller), which this CCM does not ship.' },
   nodeTags: { status: 'supported' },
   nodeInstancePrefix: { status: 'supported', note: 'Accepted; host lookups filter by exact node names, so the prefix filter is not needed.' },
   regional: { status: 'supported' },
   multizone: { status: 'supported' },
   apiEndpoint: { status: 'supported' },
-  containerApiEndpoint: { status: 'not supported', note: 'The Clusters interface (GKE container API) is not offered.' },
+  containerApiEndpoint: { status: 'not-supported', note: 'The Clusters interface (GKE container API) is not offered.' },
   localZone: { status: 'supported', note: 'Unset: read with `project-id` from the metadata server, as upstream.' },
   alphaFeatures: { status: 'supported', note: '`ILBSubsets`: new internal load balancers (no forwarding rule, no `gke.networking.io/l4-ilb-v1` finalizer, not the legacy internal class) are left to another controller. `SkipIGsManagement`, `ILBCustomSubnet`, `NetLBRbs` are accepted and ignored.' },
   stackType: { status: 'supported' },

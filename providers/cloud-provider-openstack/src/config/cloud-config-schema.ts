@@ -5,6 +5,7 @@
  * the docs table all come from here. Key names are upstream's gcfg names (fields without a tag,
  * such as `username`, `password` and `region`, are matched by field name as gcfg does).
  */
+import type { KeyStatus } from '@ccm/core/service-input';
 import { defineGcfgSchema } from '@ccm/core/config';
 
 export const ENDPOINT_TYPES = ['public', 'internal', 'admin', 'publicURL', 'internalURL', 'adminURL'] as const;
@@ -133,11 +134,8 @@ type Sections = OpenStackCloudConfigSchema['sections'];
 export type SectionProperty = keyof Sections;
 type KeysOf<S extends SectionProperty> = keyof Sections[S]['keys'];
 
-export interface KeyStatus {
-  status: 'supported' | 'not supported';
-  /** Why a key is not supported, or a note on how it is supported. */
-  note?: string;
-}
+/** Status of a key (core's one vocabulary), with a note. */
+export type { KeyStatus } from '@ccm/core/service-input';
 
 const supported: KeyStatus = { status: 'supported' };
 const lbOwned = (note?: string): KeyStatus => (note === undefined ? { status: 'supported', note: 'Used by the Octavia load balancer.' } : { status: 'supported', note });
@@ -182,14 +180,14 @@ export const KEY_STATUS: { readonly [S in SectionProperty]: Readonly<Record<Keys
   loadBalancer: {
     enabled: supported,
     lbVersion: { status: 'supported', note: 'Anything but `v2` turns the load balancer off, as upstream.' },
-    useOctavia: { status: 'not supported', note: 'Accepted and ignored: Octavia is always used (Neutron LBaaS is gone).' },
+    useOctavia: { status: 'accepted-and-ignored', note: 'Octavia is always used (Neutron LBaaS is gone).' },
     subnetId: lbOwned(),
     memberSubnetId: lbOwned(),
     networkId: lbOwned(),
     floatingNetworkId: lbOwned(),
     floatingSubnetId: lbOwned(),
-    floatingSubnet: { status: 'not supported', note: 'Accepted and ignored (a warning): floating subnets are not chosen by name pattern; use floating-subnet-id.' },
-    floatingSubnetTags: { status: 'not supported', note: 'Accepted and ignored (a warning): floating subnets are not chosen by tags; use floating-subnet-id.' },
+    floatingSubnet: { status: 'accepted-and-ignored', note: 'logged as a warning; floating subnets are not chosen by name pattern; use floating-subnet-id.' },
+    floatingSubnetTags: { status: 'accepted-and-ignored', note: 'logged as a warning; floating subnets are not chosen by tags; use floating-subnet-id.' },
     lbMethod: lbOwned(),
     lbProvider: lbOwned('The Octavia provider of new load balancers; `octavia` is sent as `amphora`.'),
     createMonitor: lbOwned(),
@@ -197,7 +195,7 @@ export const KEY_STATUS: { readonly [S in SectionProperty]: Readonly<Record<Keys
     monitorTimeout: lbOwned(),
     monitorMaxRetries: lbOwned(),
     monitorMaxRetriesDown: lbOwned(),
-    manageSecurityGroups: { status: 'not supported', note: 'Accepted and ignored (a warning): no security group is created for load balancers.' },
+    manageSecurityGroups: { status: 'accepted-and-ignored', note: 'logged as a warning; no security group is created for load balancers.' },
     internalLb: lbOwned(),
     nodeSelector: lbOwned(),
     cascadeDelete: lbOwned(),
@@ -205,19 +203,19 @@ export const KEY_STATUS: { readonly [S in SectionProperty]: Readonly<Record<Keys
     availabilityZone: lbOwned(),
     enableIngressHostname: lbOwned(),
     ingressHostnameSuffix: lbOwned(),
-    defaultTlsContainerRef: { status: 'not supported', note: 'Accepted and ignored (a warning): no Barbican, no TERMINATED_HTTPS listeners.' },
-    containerStore: { status: 'not supported', note: 'Accepted and ignored: no TLS containers are used.' },
-    maxSharedLb: { status: 'not supported', note: 'Accepted and ignored: load balancers are not shared between Services (the load-balancer-id annotation may only name the load balancer of the Service itself).' },
+    defaultTlsContainerRef: { status: 'accepted-and-ignored', note: 'logged as a warning; no Barbican, no TERMINATED_HTTPS listeners.' },
+    containerStore: { status: 'accepted-and-ignored', note: 'no TLS containers are used.' },
+    maxSharedLb: { status: 'accepted-and-ignored', note: 'load balancers are not shared between Services (the load-balancer-id annotation may only name the load balancer of the Service itself).' },
     providerRequiresSerialApiCalls: lbOwned('Used by the Octavia load balancer: created empty, then listeners, pools, members (one by one) and monitors; needed with the noop-driver Octavia of the test services (docs/testing.md).'),
   },
   loadBalancerClass: {
-    floatingNetworkId: { status: 'not supported', note: 'Accepted and ignored (a warning): [LoadBalancerClass] sections and the class annotation are not implemented.' },
-    floatingSubnetId: { status: 'not supported', note: 'Accepted and ignored (a warning): [LoadBalancerClass] sections and the class annotation are not implemented.' },
-    floatingSubnet: { status: 'not supported', note: 'Accepted and ignored (a warning): [LoadBalancerClass] sections and the class annotation are not implemented.' },
-    floatingSubnetTags: { status: 'not supported', note: 'Accepted and ignored (a warning): [LoadBalancerClass] sections and the class annotation are not implemented.' },
-    networkId: { status: 'not supported', note: 'Accepted and ignored (a warning): [LoadBalancerClass] sections and the class annotation are not implemented.' },
-    subnetId: { status: 'not supported', note: 'Accepted and ignored (a warning): [LoadBalancerClass] sections and the class annotation are not implemented.' },
-    memberSubnetId: { status: 'not supported', note: 'Accepted and ignored (a warning): [LoadBalancerClass] sections and the class annotation are not implemented.' },
+    floatingNetworkId: { status: 'accepted-and-ignored', note: 'logged as a warning; [LoadBalancerClass] sections and the class annotation are not implemented.' },
+    floatingSubnetId: { status: 'accepted-and-ignored', note: 'logged as a warning; [LoadBalancerClass] sections and the class annotation are not implemented.' },
+    floatingSubnet: { status: 'accepted-and-ignored', note: 'logged as a warning; [LoadBalancerClass] sections and the class annotation are not implemented.' },
+    floatingSubnetTags: { status: 'accepted-and-ignored', note: 'logged as a warning; [LoadBalancerClass] sections and the class annotation are not implemented.' },
+    networkId: { status: 'accepted-and-ignored', note: 'logged as a warning; [LoadBalancerClass] sections and the class annotation are not implemented.' },
+    subnetId: { status: 'accepted-and-ignored', note: 'logged as a warning; [LoadBalancerClass] sections and the class annotation are not implemented.' },
+    memberSubnetId: { status: 'accepted-and-ignored', note: 'logged as a warning; [LoadBalancerClass] sections and the class annotation are not implemented.' },
   },
   route: {
     routerId: supported,

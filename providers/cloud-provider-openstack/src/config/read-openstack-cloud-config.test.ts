@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CloudConfigError } from '@ccm/core/config';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseGoDuration } from './go-duration.js';
-import { readOpenStackCloudConfig } from './read-openstack-cloud-config.js';
+import { parseDurationSetting as parseGoDuration, readOpenStackCloudConfig } from './read-openstack-cloud-config.js';
 
 /** The cloud.conf of upstream's documentation (using-openstack-cloud-controller-manager.md), unchanged. */
 const UPSTREAM_SAMPLE = `[Global]

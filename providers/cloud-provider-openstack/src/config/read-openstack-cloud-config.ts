@@ -6,8 +6,9 @@
  * file given"). No value of a secret key is ever echoed.
  */
 import { existsSync } from 'node:fs';
-import { isIPv4, isIPv6 } from 'node:net';
 import { CloudConfigError, parseGcfg, type CloudConfigProblem } from '@ccm/core/config';
+import { tryParseCidr } from '@ccm/core/net';
+import { parseGoDuration } from '@ccm/core/util';
 import {
   DEFAULT_METADATA_SEARCH_ORDER,
   METADATA_SEARCH_SOURCES,
@@ -15,7 +16,6 @@ import {
   SUPPORTED_CONTAINER_STORES,
   SUPPORTED_LB_PROVIDERS,
 } from './cloud-config-schema.js';
-import { parseGoDuration } from './go-duration.js';
 import { readCloudsYaml, type CloudsYamlEntry } from './read-clouds-yaml.js';
 
 export const DEFAULT_CLOUD_CONFIG_FILE_NAME = 'cloud.conf';
@@ -176,7 +176,7 @@ export function readOpenStackCloudConfig(
   // [LoadBalancer]: typed here; the load balancer decides what each value means.
   const lb = raw.loadBalancer;
   const duration = (variable: string, value: string): number => {
-    const parsed = parseGoDuration(value);
+    const parsed = parseDurationSetting(value);
     if (parsed === undefined || parsed < 0) {
       problem('LoadBalancer', variable, `invalid duration ${JSON.stringify(value)} (use a Go duration such as 5s)`);
       return 0;
@@ -201,7 +201,7 @@ export function readOpenStackCloudConfig(
   }
   let requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS;
   if (raw.metadata.requestTimeout !== '') {
-    const parsed = parseGoDuration(raw.metadata.requestTimeout);
+    const parsed = parseDurationSetting(raw.metadata.requestTimeout);
     if (parsed === undefined || parsed < 0) problem('Metadata', 'request-timeout', `invalid duration ${JSON.stringify(raw.metadata.requestTimeout)}`);
     else if (parsed > 0) requestTimeoutMs = parsed;
   }
@@ -357,10 +357,14 @@ function isHttpUrl(value: string): boolean {
 }
 
 export function isCidr(value: string): boolean {
-  const [address = '', prefix, extra] = value.split('/');
-  if (prefix === undefined || extra !== undefined || !/^\d{1,3}$/.test(prefix)) return false;
-  const bits = Number(prefix);
-  if (isIPv4(address)) return bits <= 32;
-  if (isIPv6(address)) return bits <= 128;
-  return false;
+  return tryParseCidr(value) !== undefined;
+}
+
+/** A Go duration setting (upstream `util.MyDuration`, e.g. `monitor-delay = 5s`), trimmed, in milliseconds; undefined when Go would refuse it. */
+export function parseDurationSetting(text: string): number | undefined {
+  try {
+    return parseGoDuration(text.trim());
+  } catch {
+    return undefined;
+  }
 }

@@ -3,13 +3,12 @@
  * load balancer's constants: annotations with status, the names and descriptions it writes, the
  * environment variables and the provisioning wait.
  */
+import { renderAnnotationTable } from '@ccm/core/service-input';
 import { ALL_ANNOTATIONS } from '../annotations.js';
 import { IMMUTABLE_RETRIES } from '../operations/load-balancer/load-balancer-context.js';
 import { floatingIpDescription, listenerName, loadBalancerDescription, loadBalancerName, MAX_NAME_LENGTH, monitorName, poolName, vipPortDescription, vipPortName } from '../operations/load-balancer/load-balancer-names.js';
 import { RESERVE_VIP_PORT_ENVIRONMENT_VARIABLE } from '../operations/load-balancer/load-balancer-settings-from-config.js';
 import { DEFAULT_PROVISIONING_WAIT } from '../operations/load-balancer/provisioning-wait.js';
-
-const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 export function renderLoadBalancerReference(): string[] {
   const service = { namespace: '<namespace>', name: '<name>' };
@@ -38,9 +37,7 @@ export function renderLoadBalancerReference(): string[] {
     '',
     'A malformed value is one Warning event naming the annotation and the value, and no cloud change (upstream falls back to the default).',
     '',
-    '| Annotation | Default | Status | Description |',
-    '| --- | --- | --- | --- |',
-    ...ALL_ANNOTATIONS.map((annotation) => `| \`${annotation.key}\` | ${cell(annotation.defaultValue === '' ? '' : annotation.defaultValue)} | ${annotation.reason === undefined ? annotation.status : `${annotation.status}: ${cell(annotation.reason)}`} | ${cell(annotation.description)} |`),
+    ...renderAnnotationTable(ALL_ANNOTATIONS),
     '',
     '### Environment',
     '',

@@ -5,8 +5,9 @@
  */
 import { CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, renderFlagsDoc } from '@ccm/core/app';
 import { describeGcfgKeyDefault, describeGcfgKeyType } from '@ccm/core/config';
+import { INPUT_STATUS_LEGEND, renderConfigKeyTable, type KeyStatus } from '@ccm/core/service-input';
 import { OPENSTACK_FLAGS } from '../cloud-controller-manager/openstack-flags.js';
-import { KEY_STATUS, OPENSTACK_CLOUD_CONFIG_SCHEMA, type KeyStatus, type SectionProperty } from '../config/cloud-config-schema.js';
+import { KEY_STATUS, OPENSTACK_CLOUD_CONFIG_SCHEMA, type SectionProperty } from '../config/cloud-config-schema.js';
 import { DEFAULT_CLOUD_CONFIG_FILE_NAME, DEFAULT_REQUEST_TIMEOUT_MS } from '../config/read-openstack-cloud-config.js';
 import { SERVER_STATUS_SHUTOFF } from '../openstack-instances.js';
 import { HOSTNAME_METADATA_KEY } from '../operations/node-addresses.js';
@@ -17,12 +18,6 @@ import { OPENSTACK_USER_AGENT } from '../ports/sdk/openstack-sdk-client.js';
 import { REGIONAL_PROVIDER_ID_ENVIRONMENT_VARIABLE } from '../provider-id.js';
 import { renderLoadBalancerReference } from './render-load-balancer-reference.js';
 
-const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-
-function statusOf(status: KeyStatus): string {
-  return status.note === undefined ? status.status : `${status.status}: ${cell(status.note)}`;
-}
-
 function sectionTable(property: SectionProperty): string[] {
   const section = OPENSTACK_CLOUD_CONFIG_SCHEMA.sections[property];
   const statuses = KEY_STATUS[property] as Readonly<Record<string, KeyStatus>>;
@@ -32,12 +27,15 @@ function sectionTable(property: SectionProperty): string[] {
     '',
     section.description,
     '',
-    '| Key | Type | Default | Status | Description |',
-    '| --- | --- | --- | --- | --- |',
-    ...Object.entries(section.keys).map(([key, spec]) => {
-      const secret = 'secret' in spec && spec.secret === true ? ' Secret: keep cloud.conf in a Secret; never logged.' : '';
-      return `| \`${spec.name}\` | ${describeGcfgKeyType(spec)} | ${describeGcfgKeyDefault(spec)} | ${statusOf(statuses[key] as KeyStatus)} | ${cell(spec.description)}${secret} |`;
-    }),
+    ...renderConfigKeyTable(
+      Object.entries(section.keys).map(([key, spec]) => ({
+        name: spec.name,
+        type: describeGcfgKeyType(spec),
+        defaultValue: describeGcfgKeyDefault(spec),
+        ...(statuses[key] as KeyStatus),
+        description: `${spec.description}${'secret' in spec && spec.secret === true ? ' Secret: keep cloud.conf in a Secret; never logged.' : ''}`,
+      })),
+    ),
     '',
   ];
 }
@@ -61,7 +59,7 @@ export function renderOpenstackReference(): string {
     '`pkg/openstack`): the same cloud.conf, provider IDs and route behaviour, so an existing cluster can',
     'switch over. It talks to Keystone v3, Nova and Neutron through `openstack-client-ts`.',
     '',
-    '**Status** is one of *supported* (as upstream) or *not supported* (accepted, with the reason).',
+    INPUT_STATUS_LEGEND,
     '',
     '## Capabilities',
     '',

@@ -9,7 +9,8 @@
  * IPv6 addresses are dropped with `ipv6-support-disabled`; duplicates (same address and type) are
  * kept once; `address-sort-order` then sorts (see `sortNodeAddresses`). Pure: table-tested.
  */
-import { isIPv4, isIPv6 } from 'node:net';
+import { isIPv4 } from 'node:net';
+import { cidrContains as networkContains, parseIp, parseIpAddress, tryParseCidr } from '@ccm/core/net';
 import type { NodeAddress, NodeAddressType } from '@ccm/core/provider';
 import type { OpenStackServer } from '../ports/compute-port.js';
 import type { NeutronPort } from '../ports/network-port.js';
@@ -67,25 +68,10 @@ export function nodeAddressesOf(server: OpenStackServer, ports: readonly Neutron
   return options.addressSortOrder.length === 0 ? addresses : sortNodeAddresses(addresses, options.addressSortOrder);
 }
 
-/** The 16 bytes of an IPv4 (mapped) or IPv6 address, for byte order comparison as Go's `bytes.Compare(net.ParseIP(...))`. */
+/** The 16 bytes of an IPv4 (mapped) or IPv6 address (core's `parseIp`), for byte order comparison as Go's `bytes.Compare(net.ParseIP(...))`. */
 export function ipBytes(address: string): number[] | undefined {
-  if (isIPv4(address)) return [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, ...address.split('.').map(Number)];
-  if (!isIPv6(address)) return undefined;
-  let text = address.split('%')[0] as string;
-  let tail: number[] = [];
-  const lastColon = text.lastIndexOf(':');
-  if (text.slice(lastColon + 1).includes('.')) {
-    tail = text.slice(lastColon + 1).split('.').map(Number);
-    text = `${text.slice(0, lastColon + 1)}0:0`;
-  }
-  const [head = '', rest] = text.split('::');
-  const groupsOf = (part: string): number[] => (part === '' ? [] : part.split(':').map((group) => Number.parseInt(group, 16)));
-  const left = groupsOf(head);
-  const right = rest === undefined ? [] : groupsOf(rest);
-  const groups = [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
-  const bytes = groups.flatMap((group) => [group >> 8, group & 0xff]);
-  if (tail.length === 4) bytes.splice(12, 4, ...tail);
-  return bytes;
+  const bytes = parseIp(address);
+  return bytes === undefined ? undefined : [...bytes];
 }
 
 function compareBytes(left: readonly number[] | undefined, right: readonly number[] | undefined): number {
@@ -95,20 +81,11 @@ function compareBytes(left: readonly number[] | undefined, right: readonly numbe
   return a.length - b.length;
 }
 
-/** Whether `address` is inside `cidr` (same family). */
+/** Whether `address` is inside `cidr` (same family; core's `@ccm/core/net`). */
 export function cidrContains(cidr: string, address: string): boolean {
-  const [network = '', prefixText = ''] = cidr.split('/');
-  if (isIPv4(network) !== isIPv4(address)) return false;
-  const networkBytes = ipBytes(network);
-  const addressBytes = ipBytes(address);
-  if (networkBytes === undefined || addressBytes === undefined) return false;
-  const offset = isIPv4(network) ? 12 : 0;
-  let bits = Number(prefixText);
-  for (let index = offset; index < 16 && bits > 0; index++, bits -= 8) {
-    const mask = bits >= 8 ? 0xff : (0xff << (8 - bits)) & 0xff;
-    if (((networkBytes[index] as number) & mask) !== ((addressBytes[index] as number) & mask)) return false;
-  }
-  return true;
+  const network = tryParseCidr(cidr);
+  const parsed = parseIpAddress(address);
+  return network !== undefined && parsed !== undefined && networkContains(network, parsed);
 }
 
 /**

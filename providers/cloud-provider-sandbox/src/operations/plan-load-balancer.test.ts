@@ -1,6 +1,7 @@
 import { makeService } from '@ccm/testing';
 import { describe, expect, it } from 'vitest';
 import type { CloudLoadBalancer } from '../ports/sandbox-cloud-port.js';
+import { InvalidAnnotationError } from '@ccm/core/service-input';
 import { desiredLoadBalancer, LoadBalancerSpecError, planLoadBalancer, sourceRangesOf } from './plan-load-balancer.js';
 
 const service = makeService('web', { uid: '11111111-2222-4333-8444-555555555555', ports: [{ name: 'http', port: 80, nodePort: 30080 }] });
@@ -60,9 +61,9 @@ describe('sourceRangesOf', () => {
     } catch (error) {
       thrown = error;
     }
-    expect(thrown).toBeInstanceOf(LoadBalancerSpecError);
+    expect(thrown).toBeInstanceOf(InvalidAnnotationError);
     expect(thrown).toMatchObject({ kind: 'PermanentInvalidInput', annotation, value: '10.0.0.0/8,not-a-cidr' });
-    expect((thrown as Error).message).toContain(`invalid value "10.0.0.0/8,not-a-cidr" for annotation ${annotation}`);
+    expect((thrown as Error).message).toContain(`annotation ${annotation}="10.0.0.0/8,not-a-cidr"`);
   });
 });
 

@@ -1,6 +1,5 @@
-import { isIP } from 'node:net';
-import { ANNOTATION_LOAD_BALANCER_SOURCE_RANGES } from '@ccm/core/api';
 import { PermanentInvalidServiceConfigurationError } from '@ccm/core/provider';
+import { serviceSourceRanges } from '@ccm/core/service-input';
 import type { V1Service } from '@kubernetes/client-node';
 import type { CloudListener, CloudLoadBalancer, CloudLoadBalancerChanges, CloudLoadBalancerSpec } from '../ports/sandbox-cloud-port.js';
 import { SANDBOX_TAGS } from '../tags.js';
@@ -24,34 +23,14 @@ export type LoadBalancerPlan =
 
 const PROTOCOLS = new Set(['TCP', 'UDP', 'SCTP']);
 
-function isCidr(text: string): boolean {
-  const [address, prefix, extra] = text.split('/');
-  if (address === undefined || prefix === undefined || extra !== undefined || !/^\d{1,3}$/.test(prefix)) return false;
-  const family = isIP(address);
-  return (family === 4 && Number(prefix) <= 32) || (family === 6 && Number(prefix) <= 128);
-}
-
-/** `spec.loadBalancerSourceRanges`, else the source-ranges annotation; [] means everyone. */
+/**
+ * `spec.loadBalancerSourceRanges`, else the source-ranges annotation (core's `serviceSourceRanges`,
+ * upstream `GetLoadBalancerSourceRanges`); [] means everyone. The sandbox cloud has no upstream
+ * provider: its load balancers take no ranges as "every client", so the default is none
+ * (docs/parity.md).
+ */
 export function sourceRangesOf(service: V1Service): string[] {
-  const fromSpec = service.spec?.loadBalancerSourceRanges ?? [];
-  const annotation = service.metadata?.annotations?.[ANNOTATION_LOAD_BALANCER_SOURCE_RANGES];
-  const ranges =
-    fromSpec.length > 0
-      ? fromSpec.map((range) => range.trim())
-      : (annotation ?? '')
-          .split(',')
-          .map((range) => range.trim())
-          .filter((range) => range !== '');
-  const invalid = ranges.filter((range) => !isCidr(range));
-  if (invalid.length > 0) {
-    const listed = invalid.map((range) => JSON.stringify(range)).join(', ');
-    if (fromSpec.length > 0) throw new LoadBalancerSpecError(service, `invalid load balancer source ranges ${listed} in spec.loadBalancerSourceRanges`, { annotation: 'spec.loadBalancerSourceRanges' });
-    throw new LoadBalancerSpecError(service, `invalid value ${JSON.stringify(annotation)} for annotation ${ANNOTATION_LOAD_BALANCER_SOURCE_RANGES}: invalid load balancer source ranges ${listed}`, {
-      annotation: ANNOTATION_LOAD_BALANCER_SOURCE_RANGES,
-      value: annotation ?? '',
-    });
-  }
-  return ranges;
+  return serviceSourceRanges(service, { whenAbsent: 'none' });
 }
 
 export function listenersOf(service: V1Service): CloudListener[] {

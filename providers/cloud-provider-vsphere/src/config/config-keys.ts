@@ -7,15 +7,17 @@
  * `vcenter.<name>`, `labels` and `nodes`; INI keys are kebab-case under `[Global]`,
  * `[VirtualCenter "<name>"]`, `[Labels]` and `[Nodes]`.
  */
+import type { InputStatus } from '@ccm/core/service-input';
 
 export type ConfigKeyType = 'string' | 'boolean' | 'integer' | 'list';
 
 /**
- * - `supported`: read and used;
- * - `ignored`: accepted for compatibility with upstream files, has no effect (a warning says so);
- * - `deprecated`: used, with a warning pointing to the replacement.
+ * - `supported`: read and used (with `deprecated`: a warning points to the replacement);
+ * - `accepted-and-ignored`: accepted for compatibility with upstream files, has no effect (a
+ *   warning says so).
+ * (Core's one status vocabulary, `@ccm/core/service-input`.)
  */
-export type ConfigKeyStatus = 'supported' | 'ignored' | 'deprecated';
+export type ConfigKeyStatus = Extract<InputStatus, 'supported' | 'accepted-and-ignored'>;
 
 export interface ConfigKeySpec {
   /** YAML key (camelCase). */
@@ -31,6 +33,8 @@ export interface ConfigKeySpec {
    */
   env?: string;
   status: ConfigKeyStatus;
+  /** Used, with a warning that `note` names the replacement. */
+  deprecated?: boolean;
   /** Why ignored / what replaces it. */
   note?: string;
   /** Passwords: never echoed in messages or logs. */
@@ -44,8 +48,8 @@ export interface ConfigSectionSpec {
   ini: string;
   /** `vcenter: {<name>: {...}}` / `[VirtualCenter "<name>"]`: repeated, keyed by name. */
   named?: boolean;
-  /** `unsupported` sections (NSX-T) are recognised and reported, never read. */
-  status: 'supported' | 'unsupported';
+  /** `not-supported` sections (NSX-T) are recognised and reported, never read. */
+  status: Extract<InputStatus, 'supported' | 'not-supported'>;
   description: string;
   keys: Readonly<Record<string, ConfigKeySpec>>;
 }
@@ -149,7 +153,8 @@ export const VSPHERE_CONFIG_SECTIONS = {
         ini: 'server',
         type: 'string',
         env: 'VSPHERE_VCENTER',
-        status: 'deprecated',
+        status: 'supported',
+        deprecated: true,
         note: 'declare vCenters in the vcenter section / [VirtualCenter "<server>"] sections',
         description: 'A single vCenter (host name or IP) configured from the global values.',
       },
@@ -175,7 +180,7 @@ export const VSPHERE_CONFIG_SECTIONS = {
         ini: 'api-disable',
         type: 'boolean',
         default: true,
-        status: 'ignored',
+        status: 'accepted-and-ignored',
         note: 'upstream gRPC node API, not part of this port',
         description: 'Disables the upstream CPI gRPC API.',
       },
@@ -184,7 +189,7 @@ export const VSPHERE_CONFIG_SECTIONS = {
         ini: 'api-binding',
         type: 'string',
         default: ':43001',
-        status: 'ignored',
+        status: 'accepted-and-ignored',
         note: 'upstream gRPC node API, not part of this port',
         description: 'Listen address of the upstream CPI gRPC API.',
       },
@@ -285,14 +290,14 @@ export const VSPHERE_CONFIG_SECTIONS = {
   nsxt: {
     yaml: 'nsxt',
     ini: 'NSXT',
-    status: 'unsupported',
+    status: 'not-supported',
     description: 'NSX-T connection for load balancers and routes. Not implemented by this port: LoadBalancer and Routes are unsupported.',
     keys: {},
   },
   loadBalancer: {
     yaml: 'loadBalancer',
     ini: 'LoadBalancer',
-    status: 'unsupported',
+    status: 'not-supported',
     description: 'NSX-T load balancer settings. Not implemented by this port.',
     keys: {},
   },
@@ -300,14 +305,14 @@ export const VSPHERE_CONFIG_SECTIONS = {
     yaml: 'loadBalancerClass',
     ini: 'LoadBalancerClass',
     named: true,
-    status: 'unsupported',
+    status: 'not-supported',
     description: 'NSX-T load balancer classes. Not implemented by this port.',
     keys: {},
   },
   route: {
     yaml: 'route',
     ini: 'Route',
-    status: 'unsupported',
+    status: 'not-supported',
     description: 'NSX-T routes (`routerPath`). Not implemented by this port.',
     keys: {},
   },

@@ -15,7 +15,7 @@ function gcfgKey(key: ConfigKeySpec): GcfgKeySpec {
     name: key.ini,
     description: key.description,
     ...(key.secret ? { secret: true } : {}),
-    ...(key.status === 'deprecated' ? { deprecated: key.note ?? 'deprecated' } : {}),
+    ...(key.deprecated === true ? { deprecated: key.note ?? 'deprecated' } : {}),
   };
 }
 
@@ -43,7 +43,7 @@ export function readIniConfig(text: string, fileName: string): RawVsphereConfig 
   raw.problems.push(...result.problems);
   for (const warning of result.warnings) {
     const unknownSection = /^unknown section "([^"]*)"$/.exec(warning.message)?.[1];
-    const unsupported = Object.values(VSPHERE_CONFIG_SECTIONS).find((section) => section.status === 'unsupported' && section.ini.toLowerCase() === unknownSection?.toLowerCase());
+    const unsupported = Object.values(VSPHERE_CONFIG_SECTIONS).find((section) => section.status === 'not-supported' && section.ini.toLowerCase() === unknownSection?.toLowerCase());
     raw.warnings.push(unsupported === undefined ? warning : { ...warning, message: `section [${unsupported.ini}] is not supported: ${unsupported.description}` });
   }
 

@@ -62,7 +62,7 @@ export function readYamlConfig(text: string, fileName: string): RawVsphereConfig
       continue;
     }
     const [sectionId, section] = entry as [SectionId, ConfigSectionSpec];
-    if (section.status === 'unsupported') {
+    if (section.status === 'not-supported') {
       raw.warnings.push(problemAt(keyPlace, `section ${JSON.stringify(name)} is not supported: ${section.description}`));
       continue;
     }

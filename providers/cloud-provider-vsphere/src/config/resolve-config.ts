@@ -14,7 +14,7 @@
  */
 import type { CloudConfigProblem } from '@ccm/core/config';
 import { parseCidrList, type Cidr, type IpFamily } from '../net/ip-address.js';
-import { VSPHERE_CONFIG_SECTIONS, type NodesKey } from './config-keys.js';
+import { VSPHERE_CONFIG_SECTIONS, type ConfigKeySpec, type NodesKey } from './config-keys.js';
 import { problemAt, type ConfigPlace, type RawEntry, type RawSection, type RawVsphereConfig } from './raw-config.js';
 import type { CredentialsSource, NodesConfig, VcenterConfig, VsphereConfig } from './vsphere-config.js';
 
@@ -56,11 +56,11 @@ export function resolveVsphereConfig(raw: RawVsphereConfig, environment: Readonl
   };
   const placeOf = (section: RawSection, key: string): ConfigPlace => section.entries.get(key)?.place ?? section.place;
 
-  for (const [keyId, key] of Object.entries(VSPHERE_CONFIG_SECTIONS.global.keys)) {
+  for (const [keyId, key] of Object.entries(VSPHERE_CONFIG_SECTIONS.global.keys) as Array<[string, ConfigKeySpec]>) {
     const entry = global.entries.get(keyId);
     if (entry === undefined || entry.place.fileName.startsWith('environment variable')) continue;
-    if (key.status === 'ignored') warnings.push(problemAt(entry.place, `global.${key.yaml} is ignored: ${key.note ?? 'not used by this provider'}`));
-    if (key.status === 'deprecated' && raw.format === 'yaml') warnings.push(problemAt(entry.place, `global.${key.yaml} is deprecated: ${key.note ?? ''}`));
+    if (key.status === 'accepted-and-ignored') warnings.push(problemAt(entry.place, `global.${key.yaml} is ignored: ${key.note ?? 'not used by this provider'}`));
+    if (key.deprecated === true && raw.format === 'yaml') warnings.push(problemAt(entry.place, `global.${key.yaml} is deprecated: ${key.note ?? ''}`));
   }
 
   // Global defaults.

@@ -1,11 +1,6 @@
 #!/usr/bin/env node
-// Writes docs/cloud-controller-manager.md from the typed registries (run after `tsc -b`).
-import { writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// Writes docs/cloud-controller-manager.md from the typed registries (run after the build).
+import { writeReferenceDocs } from '@ccm/core/service-input';
 import { renderVsphereReference } from './render-vsphere-reference.js';
 
-const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const target = join(packageRoot, 'docs', 'cloud-controller-manager.md');
-writeFileSync(target, renderVsphereReference());
-console.log(`wrote ${target}`);
+writeReferenceDocs(import.meta.url, { 'cloud-controller-manager.md': renderVsphereReference() });

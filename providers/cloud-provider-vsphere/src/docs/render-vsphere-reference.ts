@@ -4,13 +4,13 @@
  * the file is stale.
  */
 import { CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, renderFlagsDoc } from '@ccm/core/app';
+import { markdownCell, renderConfigKeyTable } from '@ccm/core/service-input';
 import { VSPHERE_FLAGS } from '../cloud-controller-manager/vsphere-flags.js';
 import { VSPHERE_CONFIG_SECTIONS, VSPHERE_ENVIRONMENT_SWITCHES, type ConfigKeySpec, type ConfigSectionSpec } from '../config/config-keys.js';
 import { VM_LOADING } from '../operations/instance-lookup.js';
 import { VSPHERE_API_BUDGET_DEFAULTS, VSPHERE_RETRY_DEFAULTS } from '../ports/vsphere-port-pipeline.js';
 import { SKIP_NODE_DELETION } from '../vsphere-instances.js';
 
-const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 function typeOf(key: ConfigKeySpec, format: 'yaml' | 'ini'): string {
   switch (key.type) {
@@ -29,11 +29,7 @@ function defaultOf(key: ConfigKeySpec): string {
   const value = key.default;
   if (value === undefined) return key.type === 'boolean' ? '`false`' : key.type === 'list' ? '(none)' : '(empty)';
   if (Array.isArray(value)) return value.map((item) => `\`${String(item)}\``).join(', ');
-  return `\`${cell(String(value))}\``;
-}
-
-function statusOf(key: ConfigKeySpec): string {
-  return key.note === undefined ? key.status : `${key.status}: ${cell(key.note)}`;
+  return `\`${markdownCell(String(value))}\``;
 }
 
 function environmentOf(sectionId: string, key: ConfigKeySpec): string {
@@ -51,15 +47,20 @@ function renderKeyTables(format: 'yaml' | 'ini'): string[] {
   for (const [sectionId, section] of Object.entries(VSPHERE_CONFIG_SECTIONS) as Array<[string, ConfigSectionSpec]>) {
     lines.push(`#### ${sectionTitle(section, format)}`, '');
     lines.push(section.description, '');
-    if (section.status === 'unsupported') {
+    if (section.status === 'not-supported') {
       lines.push('**Not supported**: the section is recognised and reported as a warning, never read.', '');
       continue;
     }
-    lines.push('| Key | Type | Default | Environment | Status | Description |', '| --- | --- | --- | --- | --- | --- |');
-    for (const key of Object.values(section.keys) as ConfigKeySpec[]) {
-      const name = format === 'yaml' ? key.yaml : key.ini;
-      lines.push(`| \`${name}\` | ${typeOf(key, format)} | ${defaultOf(key)} | ${environmentOf(sectionId, key)} | ${statusOf(key)} | ${cell(key.description)}${key.secret ? ' Secret.' : ''} |`);
-    }
+    const rows = (Object.values(section.keys) as ConfigKeySpec[]).map((key) => ({
+      name: format === 'yaml' ? key.yaml : key.ini,
+      type: typeOf(key, format),
+      defaultValue: defaultOf(key),
+      status: key.status,
+      ...(key.note === undefined ? {} : { note: key.deprecated === true ? `deprecated: ${key.note}` : key.note }),
+      description: `${key.description}${key.secret ? ' Secret.' : ''}`,
+      columns: { Environment: environmentOf(sectionId, key) },
+    }));
+    lines.push(...renderConfigKeyTable(rows, { columns: ['Environment'] }));
     lines.push('');
   }
   return lines;
@@ -163,7 +164,7 @@ export function renderVsphereReference(): string {
     '',
     '| Variable | Effect |',
     '| --- | --- |',
-    ...Object.entries(VSPHERE_ENVIRONMENT_SWITCHES).map(([name, effect]) => `| \`${name}\` | ${cell(effect)} |`),
+    ...Object.entries(VSPHERE_ENVIRONMENT_SWITCHES).map(([name, effect]) => `| \`${name}\` | ${markdownCell(effect)} |`),
     '',
     '## Credential Secret',
     '',

@@ -9,7 +9,7 @@ import type { JsonObject } from '../../kube/json-value.js';
 import type { ServiceApi } from '../../kube/ports.js';
 import { toWire } from '../../kube/wire-format.js';
 import type { LoadBalancerIngress, LoadBalancerStatus } from '../../provider/load-balancer.js';
-import { formatCidr, parseCidr, type Cidr } from '../../net/cidr.js';
+import { formatCidrAsGo, parseCidr } from '../../net/cidr.js';
 import { createTwoWayMergePatch, SERVICE_PATCH_SCHEMA } from './two-way-merge-patch.js';
 
 export const LOAD_BALANCER_CLEANUP_FINALIZER = FINALIZER_LOAD_BALANCER_CLEANUP;
@@ -27,24 +27,11 @@ export class InvalidSourceRangesError extends Error {
   }
 }
 
-const IPV4_MAPPED_PREFIX = 0xffffn << 32n;
-
-/**
- * Go's `IPNet.String` prints an IPv4-mapped IPv6 network of /96 or longer as the IPv4 network
- * (`::ffff:0.0.0.0/96` is `0.0.0.0/0`); other networks keep their family.
- */
-function goCidrText(cidr: Cidr): string {
-  if (cidr.family === 6 && cidr.prefixLength >= 96 && cidr.network >> 32n === IPV4_MAPPED_PREFIX >> 32n) {
-    return formatCidr({ family: 4, network: cidr.network & 0xffffffffn, prefixLength: cidr.prefixLength - 96 });
-  }
-  return formatCidr(cidr);
-}
-
 /** Parses CIDRs (each trimmed) into their canonical form (as Go prints them), de-duplicated, in first-seen order. */
 function parseIpNets(specs: readonly string[]): string[] {
   const result: string[] = [];
   for (const spec of specs) {
-    const canonical = goCidrText(parseCidr(spec.trim()));
+    const canonical = formatCidrAsGo(parseCidr(spec.trim()));
     if (!result.includes(canonical)) result.push(canonical);
   }
   return result;

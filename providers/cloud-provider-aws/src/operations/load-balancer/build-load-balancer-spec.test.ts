@@ -1,7 +1,8 @@
 import { silentLogger } from '@ccm/core/logging';
 import { describe, expect, it } from 'vitest';
 import { makeService, type ServiceOptions } from '../../../test/helpers.js';
-import { InvalidAnnotationError, UnsupportedServiceError } from '../../errors.js';
+import { InvalidAnnotationError } from '@ccm/core/service-input';
+import { UnsupportedServiceError } from '../../errors.js';
 import { buildLoadBalancerSpec, isInternal, loadBalancerKind } from './build-load-balancer-spec.js';
 import { DEFAULT_LOAD_BALANCER_SETTINGS, type ClassicLoadBalancerSpec, type LoadBalancerSettings, type NetworkLoadBalancerSpec } from './load-balancer-spec.js';
 

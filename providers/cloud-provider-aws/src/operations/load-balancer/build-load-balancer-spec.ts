@@ -5,11 +5,22 @@
  */
 import type { V1Service } from '@ccm/core/kube';
 import type { Logger } from '@ccm/core/logging';
+import { parseIpAddress } from '@ccm/core/net';
 import { defaultLoadBalancerName } from '@ccm/core/provider';
-import { isIP } from 'node:net';
-import { ANNOTATIONS, LOAD_BALANCER_TYPE_NLB, LOAD_BALANCER_TYPES_ELSEWHERE } from '../../annotations.js';
-import { InvalidAnnotationError, UnsupportedServiceError } from '../../errors.js';
-import { get, has, keyValueAnnotation, listAnnotation, portSelection, type Annotations } from './annotation-values.js';
+import { InvalidAnnotationError } from '@ccm/core/service-input';
+import {
+  ANNOTATIONS,
+  annotationsOf,
+  annotationValue,
+  hasAnnotation,
+  LOAD_BALANCER_TYPE_NLB,
+  LOAD_BALANCER_TYPES_ELSEWHERE,
+  loadBalancerSourceRanges,
+  readTyped,
+  sslPortSelection,
+  type Annotations,
+} from '../../annotations.js';
+import { UnsupportedServiceError } from '../../errors.js';
 import { buildClassicAttributes } from './classic/classic-attributes.js';
 import { buildClassicHealthCheck } from './classic/classic-health-check.js';
 import { buildClassicListener, type ListenerPort } from './classic/classic-listeners.js';
@@ -23,17 +34,12 @@ import type {
 } from './load-balancer-spec.js';
 import { buildNetworkAttributes, parseTargetGroupAttributes } from './network/network-attributes.js';
 import { buildNetworkHealthCheck } from './network/network-health-check.js';
-import { loadBalancerSourceRanges } from './source-ranges.js';
 
 export type LoadBalancerKind = 'classic' | 'network' | 'elsewhere';
 
-export function annotationsOf(service: V1Service): Annotations {
-  return service.metadata?.annotations ?? {};
-}
-
 /** `nlb` -> network; `nlb-ip`/`external` -> the AWS Load Balancer Controller; else classic. */
 export function loadBalancerKind(service: V1Service): LoadBalancerKind {
-  const type = get(annotationsOf(service), ANNOTATIONS.type.key) ?? '';
+  const type = annotationValue(annotationsOf(service), ANNOTATIONS.type) ?? '';
   if (type === LOAD_BALANCER_TYPE_NLB) return 'network';
   if (LOAD_BALANCER_TYPES_ELSEWHERE.includes(type)) return 'elsewhere';
   return 'classic';
@@ -41,7 +47,7 @@ export function loadBalancerKind(service: V1Service): LoadBalancerKind {
 
 /** Upstream: any non-empty value but `false` means internal. */
 export function isInternal(annotations: Annotations): boolean {
-  const value = get(annotations, ANNOTATIONS.internal.key) ?? '';
+  const value = annotationValue(annotations, ANNOTATIONS.internal) ?? '';
   return value !== '' && value !== 'false';
 }
 
@@ -75,11 +81,11 @@ function commonSpec(service: V1Service, annotations: Annotations): CommonLoadBal
     service: { namespace: service.metadata?.namespace ?? '', name: service.metadata?.name ?? '', uid: service.metadata?.uid ?? '' },
     loadBalancerName: defaultLoadBalancerName(service),
     internal: isInternal(annotations),
-    subnetNamesOrIds: listAnnotation(annotations, ANNOTATIONS.subnets.key),
-    securityGroups: listAnnotation(annotations, ANNOTATIONS.securityGroups.key),
-    additionalTags: keyValueAnnotation(annotations, ANNOTATIONS.additionalResourceTags.key),
+    subnetNamesOrIds: (readTyped(annotations, ANNOTATIONS.subnets) ?? []),
+    securityGroups: (readTyped(annotations, ANNOTATIONS.securityGroups) ?? []),
+    additionalTags: (readTyped(annotations, ANNOTATIONS.additionalResourceTags) ?? {}),
     sourceRanges: loadBalancerSourceRanges(service),
-    targetNodeLabels: keyValueAnnotation(annotations, ANNOTATIONS.targetNodeLabels.key),
+    targetNodeLabels: (readTyped(annotations, ANNOTATIONS.targetNodeLabels) ?? {}),
     frontendPorts: (service.spec?.ports ?? []).map((port) => ({ port: port.port, protocol: (port.protocol ?? 'TCP').toLowerCase() })),
   };
 }
@@ -93,21 +99,21 @@ export function buildLoadBalancerSpec(service: V1Service, settings: LoadBalancer
 function buildClassicSpec(service: V1Service, settings: LoadBalancerSettings, logger: Logger): ClassicLoadBalancerSpec {
   const annotations = annotationsOf(service);
   const ports = listenerPorts(service, false, logger);
-  if (has(annotations, ANNOTATIONS.targetGroupAttributes.key)) {
-    throw new InvalidAnnotationError(ANNOTATIONS.targetGroupAttributes.key, get(annotations, ANNOTATIONS.targetGroupAttributes.key) ?? '', 'target group attributes are only supported for NLB');
+  if (hasAnnotation(annotations, ANNOTATIONS.targetGroupAttributes)) {
+    throw new InvalidAnnotationError(ANNOTATIONS.targetGroupAttributes.key, annotationValue(annotations, ANNOTATIONS.targetGroupAttributes) ?? '', 'target group attributes are only supported for NLB');
   }
-  const sslPorts = portSelection(annotations, ANNOTATIONS.sslPorts.key);
+  const sslPorts = sslPortSelection(annotations);
   const listeners = ports.map((port) => buildClassicListener(port, annotations, sslPorts));
-  const proxyProtocolValue = get(annotations, ANNOTATIONS.proxyProtocol.key) ?? '';
+  const proxyProtocolValue = annotationValue(annotations, ANNOTATIONS.proxyProtocol) ?? '';
   if (proxyProtocolValue !== '' && proxyProtocolValue !== '*') {
     throw new InvalidAnnotationError(ANNOTATIONS.proxyProtocol.key, proxyProtocolValue, "the only value supported is '*'");
   }
-  const sslPolicy = get(annotations, ANNOTATIONS.sslNegotiationPolicy.key);
+  const sslPolicy = annotationValue(annotations, ANNOTATIONS.sslNegotiationPolicy);
   return {
     ...commonSpec(service, annotations),
     kind: 'classic',
     listeners,
-    extraSecurityGroups: listAnnotation(annotations, ANNOTATIONS.extraSecurityGroups.key),
+    extraSecurityGroups: (readTyped(annotations, ANNOTATIONS.extraSecurityGroups) ?? []),
     attributes: buildClassicAttributes(annotations),
     proxyProtocol: proxyProtocolValue === '*',
     sslNegotiationPolicy: sslPolicy === undefined || sslPolicy === '' ? undefined : sslPolicy,
@@ -118,12 +124,12 @@ function buildClassicSpec(service: V1Service, settings: LoadBalancerSettings, lo
 function buildNetworkSpec(service: V1Service, settings: LoadBalancerSettings, logger: Logger): NetworkLoadBalancerSpec {
   const annotations = annotationsOf(service);
   const ports = listenerPorts(service, true, logger);
-  const extraGroups = get(annotations, ANNOTATIONS.extraSecurityGroups.key) ?? '';
+  const extraGroups = annotationValue(annotations, ANNOTATIONS.extraSecurityGroups) ?? '';
   if (extraGroups.trim() !== '') {
     throw new InvalidAnnotationError(ANNOTATIONS.extraSecurityGroups.key, extraGroups, 'extra security groups are not supported for NLB');
   }
-  const sslPorts = portSelection(annotations, ANNOTATIONS.sslPorts.key);
-  const certificate = get(annotations, ANNOTATIONS.sslCertificate.key) ?? '';
+  const sslPorts = sslPortSelection(annotations);
+  const certificate = annotationValue(annotations, ANNOTATIONS.sslCertificate) ?? '';
   const healthCheck = buildNetworkHealthCheck(service, annotations, settings);
   const mappings = ports.map((port): NetworkPortMapping => {
     const mapping: NetworkPortMapping = {
@@ -137,8 +143,8 @@ function buildNetworkSpec(service: V1Service, settings: LoadBalancerSettings, lo
     if (port.protocol !== 'UDP' && certificate !== '' && selected) {
       mapping.frontendProtocol = 'TLS';
       mapping.sslCertificateArn = certificate;
-      mapping.sslPolicy = get(annotations, ANNOTATIONS.sslNegotiationPolicy.key) ?? '';
-      if (get(annotations, ANNOTATIONS.backendProtocol.key) === 'ssl') mapping.trafficProtocol = 'TLS';
+      mapping.sslPolicy = annotationValue(annotations, ANNOTATIONS.sslNegotiationPolicy) ?? '';
+      if (annotationValue(annotations, ANNOTATIONS.backendProtocol) === 'ssl') mapping.trafficProtocol = 'TLS';
     }
     return mapping;
   });
@@ -149,10 +155,10 @@ function buildNetworkSpec(service: V1Service, settings: LoadBalancerSettings, lo
       service: `${common.service.namespace}/${common.service.name}`,
     });
   }
-  const eipValue = get(annotations, ANNOTATIONS.eipAllocations.key);
-  const privateIpValue = get(annotations, ANNOTATIONS.privateIpv4Addresses.key);
-  const privateIps = listAnnotation(annotations, ANNOTATIONS.privateIpv4Addresses.key);
-  const notIpv4 = privateIps.find((address) => isIP(address) !== 4);
+  const eipValue = annotationValue(annotations, ANNOTATIONS.eipAllocations);
+  const privateIpValue = annotationValue(annotations, ANNOTATIONS.privateIpv4Addresses);
+  const privateIps = (readTyped(annotations, ANNOTATIONS.privateIpv4Addresses) ?? []);
+  const notIpv4 = privateIps.find((address) => parseIpAddress(address)?.family !== 4);
   if (notIpv4 !== undefined) {
     throw new InvalidAnnotationError(ANNOTATIONS.privateIpv4Addresses.key, privateIpValue ?? '', `${JSON.stringify(notIpv4)} is not an IPv4 address`);
   }
@@ -163,7 +169,7 @@ function buildNetworkSpec(service: V1Service, settings: LoadBalancerSettings, lo
     mappings,
     attributes: buildNetworkAttributes(annotations),
     targetGroupAttributes: parseTargetGroupAttributes(annotations, ports.some((port) => port.protocol === 'UDP')),
-    eipAllocations: eipValue === undefined ? undefined : listAnnotation(annotations, ANNOTATIONS.eipAllocations.key),
+    eipAllocations: eipValue === undefined ? undefined : (readTyped(annotations, ANNOTATIONS.eipAllocations) ?? []),
     privateIpv4Addresses: privateIpValue === undefined ? undefined : privateIps,
   };
 }

@@ -26,7 +26,7 @@ import {
   type RulePlan,
 } from './ingress-rules.js';
 import type { NetworkPortMapping } from './load-balancer-spec.js';
-import { ALL_IPV4 } from './source-ranges.js';
+import { ALLOW_ALL_IPV4 as ALL_IPV4 } from '@ccm/core/service-input';
 import { securityGroupForInstance, type SecurityGroupOperations } from './security-groups.js';
 
 export const NLB_CLIENT_RULE_DESCRIPTION = 'kubernetes.io/rule/nlb/client';

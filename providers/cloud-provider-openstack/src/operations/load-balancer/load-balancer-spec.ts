@@ -88,19 +88,19 @@ export function buildLoadBalancerSpec(service: V1Service, clusterName: string, s
   const xForwardedFor = booleanAnnotation(service, 'xForwardedFor', false);
   const proxyProtocol = proxyProtocolAnnotation(service);
   const method: LbMethod = lbMethodAnnotation(service) ?? settings.method;
-  const connectionLimit = integerAnnotation(service, 'connectionLimit', -1, { min: -1, max: 2_147_483_647 });
+  const connectionLimit = integerAnnotation(service, 'connectionLimit', -1);
   const timeouts = {
-    timeoutClientData: integerAnnotation(service, 'timeoutClientData', undefined, { min: 0, max: 31_536_000_000 }),
-    timeoutMemberConnect: integerAnnotation(service, 'timeoutMemberConnect', undefined, { min: 0, max: 31_536_000_000 }),
-    timeoutMemberData: integerAnnotation(service, 'timeoutMemberData', undefined, { min: 0, max: 31_536_000_000 }),
-    timeoutTcpInspect: integerAnnotation(service, 'timeoutTcpInspect', undefined, { min: 0, max: 31_536_000_000 }),
+    timeoutClientData: integerAnnotation(service, 'timeoutClientData', undefined),
+    timeoutMemberConnect: integerAnnotation(service, 'timeoutMemberConnect', undefined),
+    timeoutMemberData: integerAnnotation(service, 'timeoutMemberData', undefined),
+    timeoutTcpInspect: integerAnnotation(service, 'timeoutTcpInspect', undefined),
   };
   const monitorEnabled = booleanAnnotation(service, 'enableHealthMonitor', settings.createMonitor);
   const timing = {
-    delaySeconds: integerAnnotation(service, 'healthMonitorDelay', settings.monitorDelaySeconds, { min: 0, max: 2_147_483_647 }),
-    timeoutSeconds: integerAnnotation(service, 'healthMonitorTimeout', settings.monitorTimeoutSeconds, { min: 0, max: 2_147_483_647 }),
-    maxRetries: integerAnnotation(service, 'healthMonitorMaxRetries', settings.monitorMaxRetries, { min: 1, max: 10 }),
-    maxRetriesDown: integerAnnotation(service, 'healthMonitorMaxRetriesDown', settings.monitorMaxRetriesDown, { min: 1, max: 10 }),
+    delaySeconds: integerAnnotation(service, 'healthMonitorDelay', settings.monitorDelaySeconds),
+    timeoutSeconds: integerAnnotation(service, 'healthMonitorTimeout', settings.monitorTimeoutSeconds),
+    maxRetries: integerAnnotation(service, 'healthMonitorMaxRetries', settings.monitorMaxRetries),
+    maxRetriesDown: integerAnnotation(service, 'healthMonitorMaxRetriesDown', settings.monitorMaxRetriesDown),
   };
   if (monitorEnabled && timing.timeoutSeconds > timing.delaySeconds) {
     throw invalidField(ANNOTATIONS.healthMonitorTimeout.key, String(timing.timeoutSeconds), `the monitor timeout must not exceed its delay (${timing.delaySeconds})`);

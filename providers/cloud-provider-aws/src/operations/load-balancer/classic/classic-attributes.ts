@@ -1,22 +1,21 @@
 /** Classic ELB attributes from annotations (upstream defaults: no logs, no draining, idle 60, no cross-zone). */
-import { ANNOTATIONS } from '../../../annotations.js';
+import { ANNOTATIONS, annotationValue, readTyped, type Annotations } from '../../../annotations.js';
 import type { ClassicAttributes } from '../../../ports/elb-port.js';
-import { booleanAnnotation, get, integerAnnotation, type Annotations } from '../annotation-values.js';
 
 export function buildClassicAttributes(annotations: Annotations): ClassicAttributes {
   const attributes: ClassicAttributes = {
-    accessLog: { enabled: booleanAnnotation(annotations, ANNOTATIONS.accessLogEnabled.key, false) },
-    connectionDraining: { enabled: booleanAnnotation(annotations, ANNOTATIONS.connectionDrainingEnabled.key, false) },
-    connectionSettings: { idleTimeout: integerAnnotation(annotations, ANNOTATIONS.connectionIdleTimeout.key, 1) ?? 60 },
-    crossZoneLoadBalancing: { enabled: booleanAnnotation(annotations, ANNOTATIONS.crossZoneLoadBalancingEnabled.key, false) },
+    accessLog: { enabled: (readTyped(annotations, ANNOTATIONS.accessLogEnabled) ?? false) },
+    connectionDraining: { enabled: (readTyped(annotations, ANNOTATIONS.connectionDrainingEnabled) ?? false) },
+    connectionSettings: { idleTimeout: readTyped(annotations, ANNOTATIONS.connectionIdleTimeout) ?? 60 },
+    crossZoneLoadBalancing: { enabled: (readTyped(annotations, ANNOTATIONS.crossZoneLoadBalancingEnabled) ?? false) },
   };
-  const emitInterval = integerAnnotation(annotations, ANNOTATIONS.accessLogEmitInterval.key, 1);
+  const emitInterval = readTyped(annotations, ANNOTATIONS.accessLogEmitInterval);
   if (emitInterval !== undefined) attributes.accessLog.emitInterval = emitInterval;
-  const bucket = get(annotations, ANNOTATIONS.accessLogS3BucketName.key) ?? '';
+  const bucket = annotationValue(annotations, ANNOTATIONS.accessLogS3BucketName) ?? '';
   if (bucket !== '') attributes.accessLog.s3BucketName = bucket;
-  const prefix = get(annotations, ANNOTATIONS.accessLogS3BucketPrefix.key) ?? '';
+  const prefix = annotationValue(annotations, ANNOTATIONS.accessLogS3BucketPrefix) ?? '';
   if (prefix !== '') attributes.accessLog.s3BucketPrefix = prefix;
-  const drainingTimeout = integerAnnotation(annotations, ANNOTATIONS.connectionDrainingTimeout.key, 1);
+  const drainingTimeout = readTyped(annotations, ANNOTATIONS.connectionDrainingTimeout);
   if (drainingTimeout !== undefined) attributes.connectionDraining.timeout = drainingTimeout;
   return attributes;
 }

@@ -1,9 +1,8 @@
 /** Classic ELB health check (upstream `ensureLoadBalancerHealthCheck` / `getExpectedHealthCheck`). */
 import type { V1Service } from '@ccm/core/kube';
-import { ANNOTATIONS } from '../../../annotations.js';
-import { InvalidAnnotationError } from '../../../errors.js';
+import { ANNOTATIONS, annotationValue, readTyped, portNumberOf, type Annotations } from '../../../annotations.js';
+import { InvalidAnnotationError } from '@ccm/core/service-input';
 import type { ClassicHealthCheck, ClassicListener } from '../../../ports/elb-port.js';
-import { get, integerAnnotation, type Annotations } from '../annotation-values.js';
 import type { LoadBalancerSettings } from '../load-balancer-spec.js';
 
 export const TRAFFIC_PORT = 'traffic-port';
@@ -28,7 +27,7 @@ export function buildClassicHealthCheck(
   let port: number;
   let path: string;
   const local = localHealthCheckEndpoint(service);
-  const portAnnotation = get(annotations, ANNOTATIONS.healthCheckPort.key);
+  const portAnnotation = annotationValue(annotations, ANNOTATIONS.healthCheckPort);
   if (local) {
     protocol = 'HTTP';
     path = local.path;
@@ -38,12 +37,12 @@ export function buildClassicHealthCheck(
     port = settings.sharedHealthProbePort;
     path = settings.sharedHealthProbePath;
   } else {
-    const backend = (get(annotations, ANNOTATIONS.backendProtocol.key) ?? '').toLowerCase();
+    const backend = (annotationValue(annotations, ANNOTATIONS.backendProtocol) ?? '').toLowerCase();
     protocol = backend === 'https' || backend === 'ssl' ? 'SSL' : 'TCP';
     port = firstNodePort;
     path = '';
   }
-  const protocolAnnotation = get(annotations, ANNOTATIONS.healthCheckProtocol.key) ?? '';
+  const protocolAnnotation = annotationValue(annotations, ANNOTATIONS.healthCheckProtocol) ?? '';
   if (protocolAnnotation !== '') {
     if (!CLASSIC_PROTOCOLS.includes(protocolAnnotation.toUpperCase())) {
       throw new InvalidAnnotationError(ANNOTATIONS.healthCheckProtocol.key, protocolAnnotation, `expected one of ${CLASSIC_PROTOCOLS.join(', ')}`);
@@ -51,22 +50,22 @@ export function buildClassicHealthCheck(
     protocol = protocolAnnotation.toUpperCase();
   }
   if (portAnnotation !== undefined && portAnnotation !== '' && portAnnotation !== TRAFFIC_PORT) {
-    port = integerAnnotation(annotations, ANNOTATIONS.healthCheckPort.key, 1) ?? port;
+    port = portNumberOf(ANNOTATIONS.healthCheckPort, portAnnotation) ?? port;
     if (port > 65535) throw new InvalidAnnotationError(ANNOTATIONS.healthCheckPort.key, portAnnotation, 'not a port number');
   }
   if (protocol === 'HTTP' || protocol === 'HTTPS') {
     if (path === '') path = DEFAULT_PATH;
-    const pathAnnotation = get(annotations, ANNOTATIONS.healthCheckPath.key) ?? '';
+    const pathAnnotation = annotationValue(annotations, ANNOTATIONS.healthCheckPath) ?? '';
     if (pathAnnotation !== '') path = pathAnnotation;
   } else {
     path = '';
   }
   return {
     target: `${protocol}:${port}${path}`,
-    healthyThreshold: integerAnnotation(annotations, ANNOTATIONS.healthCheckHealthyThreshold.key, 2) ?? 2,
-    unhealthyThreshold: integerAnnotation(annotations, ANNOTATIONS.healthCheckUnhealthyThreshold.key, 2) ?? 6,
-    timeout: integerAnnotation(annotations, ANNOTATIONS.healthCheckTimeout.key, 2) ?? 5,
-    interval: integerAnnotation(annotations, ANNOTATIONS.healthCheckInterval.key, 5) ?? 10,
+    healthyThreshold: readTyped(annotations, ANNOTATIONS.healthCheckHealthyThreshold) ?? 2,
+    unhealthyThreshold: readTyped(annotations, ANNOTATIONS.healthCheckUnhealthyThreshold) ?? 6,
+    timeout: readTyped(annotations, ANNOTATIONS.healthCheckTimeout) ?? 5,
+    interval: readTyped(annotations, ANNOTATIONS.healthCheckInterval) ?? 10,
   };
 }
 

@@ -1,8 +1,7 @@
 /** Classic ELB listeners: built from Service ports (upstream `buildListener`) and diffed (`syncElbListeners`). */
-import { ANNOTATIONS } from '../../../annotations.js';
-import { InvalidAnnotationError } from '../../../errors.js';
+import { ANNOTATIONS, annotationValue, selectsPort, type Annotations, type PortSelection } from '../../../annotations.js';
+import { InvalidAnnotationError } from '@ccm/core/service-input';
 import type { ClassicListener, ClassicListenerDescription } from '../../../ports/elb-port.js';
-import { get, selectsPort, type Annotations, type PortSelection } from '../annotation-values.js';
 
 /** Backend protocol -> front protocol when a certificate is set. */
 const FRONT_PROTOCOL_FOR_BACKEND: Readonly<Record<string, string>> = { https: 'https', http: 'https', ssl: 'ssl', tcp: 'ssl' };
@@ -17,8 +16,8 @@ export interface ListenerPort {
 export function buildClassicListener(port: ListenerPort, annotations: Annotations, sslPorts: PortSelection | undefined): ClassicListener {
   let protocol = port.protocol.toLowerCase();
   let instanceProtocol = protocol;
-  const certificate = get(annotations, ANNOTATIONS.sslCertificate.key) ?? '';
-  const backendProtocol = get(annotations, ANNOTATIONS.backendProtocol.key) ?? '';
+  const certificate = annotationValue(annotations, ANNOTATIONS.sslCertificate) ?? '';
+  const backendProtocol = annotationValue(annotations, ANNOTATIONS.backendProtocol) ?? '';
   const listener: ClassicListener = { protocol, loadBalancerPort: port.port, instanceProtocol, instancePort: port.nodePort };
   if (certificate !== '' && selectsPort(sslPorts, port.port, port.name.toLowerCase())) {
     if (backendProtocol === '') {

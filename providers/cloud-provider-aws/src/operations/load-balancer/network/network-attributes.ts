@@ -1,8 +1,7 @@
 /** NLB and target group attributes (upstream `reconcileLBAttributes`, target-group-attributes validation). */
 import { parseGoBool } from '@ccm/core/util';
-import { ANNOTATIONS } from '../../../annotations.js';
-import { InvalidAnnotationError } from '../../../errors.js';
-import { booleanAnnotation, get, has, type Annotations } from '../annotation-values.js';
+import { ANNOTATIONS, annotationValue, hasAnnotation, readTyped, type Annotations } from '../../../annotations.js';
+import { InvalidAnnotationError } from '@ccm/core/service-input';
 
 export const ATTRIBUTE_CROSS_ZONE = 'load_balancing.cross_zone.enabled';
 export const ATTRIBUTE_ACCESS_LOGS_ENABLED = 'access_logs.s3.enabled';
@@ -12,15 +11,15 @@ export const TARGET_GROUP_PRESERVE_CLIENT_IP = 'preserve_client_ip.enabled';
 export const TARGET_GROUP_PROXY_PROTOCOL_V2 = 'proxy_protocol_v2.enabled';
 
 export function buildNetworkAttributes(annotations: Annotations): Record<string, string> {
-  const crossZone = booleanAnnotation(annotations, ANNOTATIONS.crossZoneLoadBalancingEnabled.key, false);
-  const accessLogs = booleanAnnotation(annotations, ANNOTATIONS.accessLogEnabled.key, false);
+  const crossZone = (readTyped(annotations, ANNOTATIONS.crossZoneLoadBalancingEnabled) ?? false);
+  const accessLogs = (readTyped(annotations, ANNOTATIONS.accessLogEnabled) ?? false);
   const attributes: Record<string, string> = {
     [ATTRIBUTE_CROSS_ZONE]: String(crossZone),
     [ATTRIBUTE_ACCESS_LOGS_ENABLED]: String(accessLogs),
   };
   if (accessLogs) {
-    attributes[ATTRIBUTE_ACCESS_LOGS_BUCKET] = get(annotations, ANNOTATIONS.accessLogS3BucketName.key) ?? '';
-    attributes[ATTRIBUTE_ACCESS_LOGS_PREFIX] = get(annotations, ANNOTATIONS.accessLogS3BucketPrefix.key) ?? '';
+    attributes[ATTRIBUTE_ACCESS_LOGS_BUCKET] = annotationValue(annotations, ANNOTATIONS.accessLogS3BucketName) ?? '';
+    attributes[ATTRIBUTE_ACCESS_LOGS_PREFIX] = annotationValue(annotations, ANNOTATIONS.accessLogS3BucketPrefix) ?? '';
   }
   return attributes;
 }
@@ -38,8 +37,8 @@ export function changedAttributes(actual: Readonly<Record<string, string>>, desi
 /** Parses `aws-load-balancer-target-group-attributes`; undefined when absent. */
 export function parseTargetGroupAttributes(annotations: Annotations, hasUdpPorts: boolean): Record<string, string> | undefined {
   const key = ANNOTATIONS.targetGroupAttributes.key;
-  if (!has(annotations, key)) return undefined;
-  const value = get(annotations, key) ?? '';
+  if (!hasAnnotation(annotations, ANNOTATIONS.targetGroupAttributes)) return undefined;
+  const value = annotationValue(annotations, ANNOTATIONS.targetGroupAttributes) ?? '';
   const attributes: Record<string, string> = {};
   if (value.trim() === '') return attributes;
   for (const raw of value.split(',')) {

@@ -1,8 +1,7 @@
 /** NLB target group health check (upstream `buildNLBHealthCheckConfiguration`). */
 import type { V1Service } from '@ccm/core/kube';
-import { ANNOTATIONS } from '../../../annotations.js';
-import { InvalidAnnotationError } from '../../../errors.js';
-import { get, integerAnnotation, type Annotations } from '../annotation-values.js';
+import { ANNOTATIONS, annotationValue, readTyped, type Annotations } from '../../../annotations.js';
+import { InvalidAnnotationError } from '@ccm/core/service-input';
 import { localHealthCheckEndpoint, TRAFFIC_PORT } from '../classic/classic-health-check.js';
 import type { LoadBalancerSettings, NetworkHealthCheck } from '../load-balancer-spec.js';
 
@@ -30,16 +29,16 @@ export function buildNetworkHealthCheck(service: V1Service, annotations: Annotat
       unhealthyThreshold: 2,
     };
   }
-  const protocol = get(annotations, ANNOTATIONS.healthCheckProtocol.key) ?? '';
+  const protocol = annotationValue(annotations, ANNOTATIONS.healthCheckProtocol) ?? '';
   if (protocol !== '') {
     healthCheck.protocol = protocol.toUpperCase();
     if (!NETWORK_HEALTH_CHECK_PROTOCOLS.includes(healthCheck.protocol)) {
       throw new InvalidAnnotationError(ANNOTATIONS.healthCheckProtocol.key, protocol, `expected one of ${NETWORK_HEALTH_CHECK_PROTOCOLS.join(', ')}`);
     }
   }
-  const path = get(annotations, ANNOTATIONS.healthCheckPath.key) ?? '';
+  const path = annotationValue(annotations, ANNOTATIONS.healthCheckPath) ?? '';
   if (path !== '') healthCheck.path = path;
-  const port = get(annotations, ANNOTATIONS.healthCheckPort.key) ?? '';
+  const port = annotationValue(annotations, ANNOTATIONS.healthCheckPort) ?? '';
   if (port !== '') {
     if (port !== TRAFFIC_PORT && (!/^\d+$/.test(port) || Number(port) < 1 || Number(port) > 65535)) {
       throw new InvalidAnnotationError(ANNOTATIONS.healthCheckPort.key, port, `expected ${TRAFFIC_PORT} or a port number`);
@@ -51,9 +50,9 @@ export function buildNetworkHealthCheck(service: V1Service, annotations: Annotat
   if (settings.healthProbeMode === 'Shared' && service.spec?.externalTrafficPolicy !== 'Local') {
     healthCheck = { ...healthCheck, protocol: 'HTTP', port: String(settings.sharedHealthProbePort), path: settings.sharedHealthProbePath };
   }
-  healthCheck.interval = integerAnnotation(annotations, ANNOTATIONS.healthCheckInterval.key, 5) ?? healthCheck.interval;
-  healthCheck.timeout = integerAnnotation(annotations, ANNOTATIONS.healthCheckTimeout.key, 2) ?? healthCheck.timeout;
-  healthCheck.healthyThreshold = integerAnnotation(annotations, ANNOTATIONS.healthCheckHealthyThreshold.key, 2) ?? healthCheck.healthyThreshold;
-  healthCheck.unhealthyThreshold = integerAnnotation(annotations, ANNOTATIONS.healthCheckUnhealthyThreshold.key, 2) ?? healthCheck.unhealthyThreshold;
+  healthCheck.interval = readTyped(annotations, ANNOTATIONS.healthCheckInterval) ?? healthCheck.interval;
+  healthCheck.timeout = readTyped(annotations, ANNOTATIONS.healthCheckTimeout) ?? healthCheck.timeout;
+  healthCheck.healthyThreshold = readTyped(annotations, ANNOTATIONS.healthCheckHealthyThreshold) ?? healthCheck.healthyThreshold;
+  healthCheck.unhealthyThreshold = readTyped(annotations, ANNOTATIONS.healthCheckUnhealthyThreshold) ?? healthCheck.unhealthyThreshold;
   return healthCheck;
 }
