@@ -110,6 +110,24 @@ export function defineCloudApiErrorKinds<const Kinds extends Record<string, Clou
   return kinds;
 }
 
+/**
+ * The thin subclass a provider's SDK adapter throws, from its table of words:
+ *
+ *   export class AwsApiError extends providerApiErrorClass('AwsApiError', AWS_API_ERROR_KINDS) {}
+ *   throw new AwsApiError('DependencyViolation: in use', { kind: 'DependencyViolation', code, operation: 'ec2.deleteSecurityGroup', retryable: false, cause });
+ *
+ * `kind` is the provider's word, `cloudKind` core's from the table; `AwsApiError.find(error)`
+ * and `AwsApiError.hasKind(error, 'NotFound')` search the cause chain.
+ */
+export function providerApiErrorClass<Kind extends string>(name: string, kinds: CloudApiErrorKinds<Kind>) {
+  return class ProviderApiError extends CloudApiError<Kind> {
+    constructor(message: string, details: ProviderApiErrorDetails<Kind>) {
+      super(details.kind, details.operation, message, { ...details, cloudKind: kinds[details.kind] });
+      this.name = name;
+    }
+  };
+}
+
 /** How deep the `cause` chain is searched (errors wrapped by our own layers). */
 const MAX_CAUSE_DEPTH = 16;
 

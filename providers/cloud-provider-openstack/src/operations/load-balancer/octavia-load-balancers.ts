@@ -8,7 +8,7 @@ import type { V1Node, V1Service } from '@kubernetes/client-node';
 import { PermanentInvalidServiceConfigurationError, type LoadBalancerIngress, type LoadBalancerStatus } from '@ccm/core/provider';
 import { ANNOTATIONS, booleanAnnotation } from '../../annotations.js';
 import { CloudStateError, OpenStackApiError } from '../../errors.js';
-import type { CallOptions } from '../../ports/call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import type { OctaviaLoadBalancer, PopulatedListenerSpec } from '../../ports/octavia-port.js';
 import { ensureFloatingIp, releaseFloatingIp } from './floating-ip.js';
 import { reconcileChildren } from './load-balancer-children.js';

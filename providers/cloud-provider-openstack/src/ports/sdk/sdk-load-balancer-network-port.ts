@@ -1,6 +1,6 @@
 /** The load balancer's Neutron port (floating IPs, the VIP port, subnets) over openstack-client-ts's Neutron client. */
 import type { FloatingIp, NeutronClient, Port, Subnet } from 'openstack-client-ts';
-import type { CallOptions } from '../call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import type { LoadBalancerNetworkPort, NeutronFloatingIp, NeutronPortSummary, NeutronSubnetSummary } from '../load-balancer-network-port.js';
 import { isOpenStackErrorKind } from '../../errors.js';
 import { callOpenStack } from './sdk-errors.js';

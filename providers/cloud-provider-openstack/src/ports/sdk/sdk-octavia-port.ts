@@ -1,6 +1,6 @@
 /** The Octavia port over openstack-client-ts's Octavia client: the only code that sees Octavia's JSON. */
 import type { HealthMonitor, Listener, LoadBalancer, Member, MemberSpec, OctaviaClient, Pool } from 'openstack-client-ts';
-import type { CallOptions } from '../call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import type {
   HealthMonitorSpec,
   ListenerSettings,
