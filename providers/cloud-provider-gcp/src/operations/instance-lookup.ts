@@ -5,7 +5,6 @@
  * a name filter `name eq "(a|b|...)"`. Upstream asks `instances.get` once per node and zone.
  */
 import { type CallOptions, Coalescer, type CoalescerObserver, notThrottled } from '@ccm/core/cloud';
-import { isGceErrorKind } from '../errors.js';
 import type { ComputePort, GceInstance } from '../ports/compute-port.js';
 import type { ManagedZones } from './managed-zones.js';
 
