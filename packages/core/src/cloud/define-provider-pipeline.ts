@@ -153,3 +153,15 @@ export function classifyErrorsOf<Found extends CloudApiError<string>>(
     return options.retryAfter === false || found.retryAfterMs === undefined ? verdict : { ...verdict, retryAfterMs: found.retryAfterMs };
   };
 }
+
+/**
+ * The budget's classifier of a provider's errors of `type`: the first one in the cause chain of
+ * core's kind `throttled` is throttling, with its Retry-After; anything else is `fallback`'s to say.
+ */
+export function throttlingOf<Found extends CloudApiError<string>>(type: abstract new (...args: never[]) => Found, fallback?: ThrottlingClassifier): ThrottlingClassifier {
+  return (error) => {
+    const found = findCause(error, type);
+    if (found?.cloudKind === 'throttled') return found.retryAfterMs === undefined ? {} : { retryAfterMs: found.retryAfterMs };
+    return fallback?.(error);
+  };
+}

@@ -4,7 +4,7 @@
  * 20/s with a burst of 50 leaves room for other tools, halved on every throttling answer. Upstream
  * limits only operation polling (5 qps) and has no cloud-config key for a client-side limit.
  */
-import { classifyErrorsOf, createThrottlingClassifier, defineProviderPipeline, type CloudApiBudgetOverrides, type ThrottlingClassifier } from '@ccm/core/cloud';
+import { classifyErrorsOf, createThrottlingClassifier, defineProviderPipeline, throttlingOf, type CloudApiBudgetOverrides } from '@ccm/core/cloud';
 import { GCE_PROVIDER_NAME } from '../provider-id.js';
 import { GceApiError } from './gce-api-error.js';
 import { GCE_THROTTLING_REASONS } from './sdk/sdk-errors.js';
@@ -13,9 +13,8 @@ export const GCE_API_BUDGET_DEFAULTS = { qps: 20, burst: 50, maxAttempts: 8, ini
 /** Transient failures other than throttling: 8 attempts, 100 ms doubling with full jitter, at most 20 s. */
 export const GCE_RETRY_DEFAULTS = { maxAttempts: 8, initialDelayMs: 100, maxDelayMs: 20_000, jitter: 'full' } as const;
 
-const googleThrottling = createThrottlingClassifier({ extraCodes: GCE_THROTTLING_REASONS, statuses: [429] });
 /** A `GceApiError` of kind `Throttled`, or a Google rate-limit reason or HTTP 429 anywhere in the cause chain. */
-export const gceThrottlingClassifier: ThrottlingClassifier = (error) => (GceApiError.hasKind(error, 'Throttled') ? {} : googleThrottling(error));
+export const gceThrottlingClassifier = throttlingOf(GceApiError, createThrottlingClassifier({ extraCodes: GCE_THROTTLING_REASONS, statuses: [429] }));
 
 export const GCE_PIPELINE = defineProviderPipeline({
   provider: GCE_PROVIDER_NAME,
