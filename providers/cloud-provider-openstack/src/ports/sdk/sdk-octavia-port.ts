@@ -14,7 +14,7 @@ import type {
   PoolSpec,
   PopulatedListenerSpec,
 } from '../octavia-port.js';
-import { isOpenStackErrorKind } from '../../errors.js';
+import { isOpenStackErrorKind } from '../openstack-api-error.js';
 import { callOpenStack } from './sdk-errors.js';
 
 function toLoadBalancer(loadBalancer: LoadBalancer): OctaviaLoadBalancer {
