@@ -9,7 +9,7 @@
  * coalescer -> retries (5xx, network) -> budget ->
  * cloud API observer -> SDK adapter.
  */
-import { createCoalescerMetrics, type CloudApiBudget, type CloudRetryPolicy } from '@ccm/core/cloud';
+import { createCoalescerMetrics, type CloudApiBudget, type CloudApiBudgetOverrides, type CloudRetryPolicy } from '@ccm/core/cloud';
 import { CloudConfigError } from '@ccm/core/config';
 import type { Logger } from '@ccm/core/logging';
 import {
@@ -49,7 +49,7 @@ import type { Ec2Port } from './ports/ec2-port.js';
 import type { ElbPort } from './ports/elb-port.js';
 import type { Elbv2Port } from './ports/elbv2-port.js';
 import type { MetadataPort } from './ports/metadata-port.js';
-import { AWS_PIPELINE, type AwsApiBudgetOverrides } from './ports/aws-port-pipeline.js';
+import { AWS_PIPELINE } from './ports/aws-port-pipeline.js';
 import { assumeRoleCredentials, createAwsSdkClients } from './ports/sdk/aws-sdk-clients.js';
 import { createSdkEc2Port } from './ports/sdk/sdk-ec2-port.js';
 import { createSdkElbPort } from './ports/sdk/sdk-elb-port.js';
@@ -71,7 +71,7 @@ export interface AwsCloudOptions {
   /** Replace SDK-backed ports (they are still wrapped with the budget and retries). */
   ports?: Partial<AwsPorts>;
   /** Tuning of the cloud API budget (defaults: `AWS_API_BUDGET_DEFAULTS`). */
-  apiBudget?: AwsApiBudgetOverrides;
+  apiBudget?: CloudApiBudgetOverrides;
   /** Retries of 5xx and network failures (overrides of `AWS_RETRY_DEFAULTS`). */
   retry?: CloudRetryPolicy;
   securityGroupTiming?: SecurityGroupTiming;

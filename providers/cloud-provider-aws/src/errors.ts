@@ -64,12 +64,5 @@ export class NotOwnedError extends Error {
   }
 }
 
-/** The cloud is in a state we cannot resolve on our own (several route tables, no subnets...). */
-export class CloudStateError extends Error {
-  readonly kind = 'CloudState' as const;
-
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'CloudStateError';
-  }
-}
+/** The cloud holds something the provider cannot work with (core's). */
+export { CloudStateError } from '@ccm/core/provider';

@@ -6,7 +6,7 @@
  * observer -> the SDK adapter), the cached instance lookups, and the capabilities:
  * InstancesV2 and LoadBalancer (Standard SKU) always, Routes when `routeTableName` is set.
  */
-import type { CloudApiBudget, CloudRetryPolicy } from '@ccm/core/cloud';
+import type { CloudApiBudget, CloudApiBudgetOverrides, CloudRetryPolicy } from '@ccm/core/cloud';
 import { CloudConfigError } from '@ccm/core/config';
 import {
   defineCloudProvider,
@@ -34,7 +34,7 @@ import { NodeAddressOperations } from './operations/node-addresses.js';
 import { RouteTableOperations } from './operations/route-table.js';
 import type { ComputePort } from './ports/compute-port.js';
 import type { NetworkPort } from './ports/network-port.js';
-import { AZURE_PIPELINE, type AzureApiBudgetOverrides } from './ports/azure-port-pipeline.js';
+import { AZURE_PIPELINE } from './ports/azure-port-pipeline.js';
 import { createAzureSdkClients, type AzureSdkClients } from './ports/sdk/azure-sdk-clients.js';
 import { createSdkComputePort } from './ports/sdk/sdk-compute-port.js';
 import { createSdkNetworkPort } from './ports/sdk/sdk-network-port.js';
@@ -50,7 +50,7 @@ export interface AzureCloudOptions {
   /** Replace SDK-backed ports (they are still composed through the pipeline). */
   ports?: Partial<AzurePorts>;
   /** Tuning of the cloud API budget (defaults: `AZURE_API_BUDGET_DEFAULTS`). */
-  apiBudget?: AzureApiBudgetOverrides;
+  apiBudget?: CloudApiBudgetOverrides;
   /** Retries of transient failures (overrides of `AZURE_RETRY_DEFAULTS`). */
   retry?: CloudRetryPolicy;
   /** PEM of an extra CA the SDK clients trust (in-process tests against a simulator; the binary uses NODE_EXTRA_CA_CERTS). */

@@ -7,15 +7,8 @@
 /** Failed ARM and Entra calls (core's `CloudApiError` with Azure's words): `ports/azure-api-error.ts`. */
 export { AZURE_API_ERROR_KINDS, AzureApiError, asAzureApiError, isAzureErrorKind, type AzureApiErrorKind } from './ports/azure-api-error.js';
 
-/** The cloud holds something the provider cannot work with (a VM without a NIC, a malformed ID). */
-export class CloudStateError extends Error {
-  readonly kind = 'CloudState' as const;
-
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'CloudStateError';
-  }
-}
+/** The cloud holds something the provider cannot work with (core's). */
+export { CloudStateError } from '@ccm/core/provider';
 
 /** The effective config is incomplete or wrong (e.g. the credentials Secret lacks a key); names the source and key. */
 export class AzureConfigurationError extends Error {

@@ -7,7 +7,7 @@
  * The port pipeline (`GCE_PIPELINE`, core's `defineProviderPipeline`), outside in: instance lookup
  * coalescers -> retries (5xx, network, token source) -> budget -> observer -> SDK adapter.
  */
-import { createCoalescerMetrics, type CloudApiBudget, type CloudRetryPolicy } from '@ccm/core/cloud';
+import { createCoalescerMetrics, type CloudApiBudget, type CloudApiBudgetOverrides, type CloudRetryPolicy } from '@ccm/core/cloud';
 import {
   cloudProviders,
   defineCloudProvider,
@@ -36,7 +36,7 @@ import { ResourceLinks } from './operations/resource-links.js';
 import { RouteOperations } from './operations/route-operations.js';
 import type { ComputePort } from './ports/compute-port.js';
 import type { MetadataPort } from './ports/metadata-port.js';
-import { GCE_PIPELINE, type GceApiBudgetOverrides } from './ports/gcp-port-pipeline.js';
+import { GCE_PIPELINE } from './ports/gcp-port-pipeline.js';
 import { createComputeClients } from './ports/sdk/compute-clients.js';
 import { createHttpMetadataPort } from './ports/sdk/http-metadata-port.js';
 import { createSdkComputePort } from './ports/sdk/sdk-compute-port.js';
@@ -52,7 +52,7 @@ export interface GcePorts {
 export interface GcpCloudOptions {
   /** Replace the SDK-backed port (still wrapped by the pipeline). */
   ports?: Partial<GcePorts>;
-  apiBudget?: GceApiBudgetOverrides;
+  apiBudget?: CloudApiBudgetOverrides;
   retry?: CloudRetryPolicy;
   /** The cluster ID without the `kube-system/ingress-uid` ConfigMap (tests). */
   clusterId?: () => Promise<string>;

@@ -8,15 +8,8 @@
 /** Failed Keystone, Nova, Neutron and Octavia calls (core's `CloudApiError` with OpenStack's words): `ports/openstack-api-error.ts`. */
 export { OPENSTACK_API_ERROR_KINDS, OpenStackApiError, asOpenStackApiError, isOpenStackErrorKind, type OpenStackApiErrorKind } from './ports/openstack-api-error.js';
 
-/** The cloud holds something the provider cannot work with (two servers with a node's name, a server without addresses). */
-export class CloudStateError extends Error {
-  readonly kind = 'CloudState' as const;
-
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'CloudStateError';
-  }
-}
+/** The cloud holds something the provider cannot work with (core's). */
+export { CloudStateError } from '@ccm/core/provider';
 
 /** The effective config cannot be used (an unreadable CA file); names the key. */
 export class OpenStackConfigurationError extends Error {

@@ -11,7 +11,7 @@
  * The port pipeline, outside in: server and port lookup coalescers -> retries (5xx, transport,
  * timeouts) -> budget -> observer -> SDK adapter.
  */
-import { createCoalescerMetrics, type CloudApiBudget, type CloudRetryPolicy } from '@ccm/core/cloud';
+import { createCoalescerMetrics, type CloudApiBudget, type CloudApiBudgetOverrides, type CloudRetryPolicy } from '@ccm/core/cloud';
 import {
   cloudProviders,
   defineCloudProvider,
@@ -41,7 +41,7 @@ import type { ComputePort } from './ports/compute-port.js';
 import type { LoadBalancerNetworkPort } from './ports/load-balancer-network-port.js';
 import type { NetworkPort } from './ports/network-port.js';
 import type { OctaviaPort } from './ports/octavia-port.js';
-import { OPENSTACK_PIPELINE, type OpenStackApiBudgetOverrides } from './ports/openstack-port-pipeline.js';
+import { OPENSTACK_PIPELINE } from './ports/openstack-port-pipeline.js';
 import { createOpenStackSdkPorts, type OpenStackSdkPorts } from './ports/sdk/openstack-sdk-ports.js';
 import { OPENSTACK_PROVIDER_NAME, REGIONAL_PROVIDER_ID_ENVIRONMENT_VARIABLE } from './provider-id.js';
 
@@ -58,7 +58,7 @@ export interface OpenStackCloudOptions {
   /** Replace SDK-backed ports (they are still composed through the pipeline). */
   ports?: Partial<OpenStackPorts>;
   /** Tuning of the cloud API budget (defaults: `OPENSTACK_API_BUDGET_DEFAULTS`). */
-  apiBudget?: OpenStackApiBudgetOverrides;
+  apiBudget?: CloudApiBudgetOverrides;
   /** Retries of transient failures (overrides of `OPENSTACK_RETRY_DEFAULTS`). */
   retry?: CloudRetryPolicy;
   /** PEM of an extra CA the client trusts (in-process tests); the binary uses `ca-file`. */

@@ -1,10 +1,9 @@
 /**
- * The AWS port pipeline (core's `defineProviderPipeline`): operations `<service>.<method>`. EC2's
- * request-token buckets for reads refill at 20/s per account and region (burst 100; writes 5/s):
- * 20/s with a burst of 100 stays inside them, halved on every throttling answer; 8 attempts ride
- * out ~30 s of throttling. Upstream has no client-side limit and no cloud-config key for one.
+ * The AWS port pipeline (core's `defineProviderPipeline`), operations `<service>.<method>`. EC2's read buckets refill at 20/s
+ * per account and region (burst 100; writes 5/s): 20/s, burst 100, halved on every throttling answer; 8 attempts ride out
+ * ~30 s of throttling. Upstream has no client-side limit and no cloud-config key for one.
  */
-import { classifyErrorsOf, createThrottlingClassifier, defineProviderPipeline, type CloudApiBudgetOverrides } from '@ccm/core/cloud';
+import { classifyErrorsOf, createThrottlingClassifier, defineProviderPipeline, type ProviderPipeline } from '@ccm/core/cloud';
 import { AWS_PROVIDER_NAME } from '../provider-id.js';
 import { AwsApiError } from './aws-api-error.js';
 import { AWS_THROTTLING_CODES } from './sdk/sdk-errors.js';
@@ -25,5 +24,6 @@ export const AWS_PIPELINE = defineProviderPipeline({
   classify: classifyErrorsOf(AwsApiError, { retryable: (found) => found.retryable && !AWS_NOT_RETRIED_OPERATIONS.has(found.operation) }),
   retryLog: { verbosity: 2 },
 });
-export const { createBudget: createAwsApiBudget, createObserver: createAwsCloudApiObserver, compose: composeAwsPort } = AWS_PIPELINE;
-export type AwsApiBudgetOverrides = CloudApiBudgetOverrides;
+export const createAwsApiBudget: ProviderPipeline['createBudget'] = AWS_PIPELINE.createBudget;
+export const createAwsCloudApiObserver: ProviderPipeline['createObserver'] = AWS_PIPELINE.createObserver;
+export const composeAwsPort: ProviderPipeline['compose'] = AWS_PIPELINE.compose;

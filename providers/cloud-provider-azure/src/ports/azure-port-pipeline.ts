@@ -4,7 +4,7 @@
  * writes per hour per subscription and principal: 10/s with a burst of 50, halved on every 429.
  * Upstream's `cloudProviderRateLimit*`/`cloudProviderBackoff*` keys are reported as not supported.
  */
-import { classifyErrorsOf, defineProviderPipeline, throttlingOf, type CloudApiBudgetOverrides } from '@ccm/core/cloud';
+import { classifyErrorsOf, defineProviderPipeline, throttlingOf } from '@ccm/core/cloud';
 import { AZURE_PROVIDER_NAME } from '../provider-id.js';
 import { AzureApiError } from './azure-api-error.js';
 
@@ -24,5 +24,3 @@ export const AZURE_PIPELINE = defineProviderPipeline({
   classify: classifyErrorsOf(AzureApiError, { retryAfter: false }),
   retryLog: { message: 'retrying Azure call' },
 });
-export const { createBudget: createAzureApiBudget, createObserver: createAzureCloudApiObserver, compose: composeAzurePort } = AZURE_PIPELINE;
-export type AzureApiBudgetOverrides = CloudApiBudgetOverrides;

@@ -19,7 +19,6 @@ export type GceApiErrorKind = keyof typeof GCE_API_ERROR_KINDS;
 export class GceApiError extends providerApiErrorClass('GceApiError', GCE_API_ERROR_KINDS) {
   /** The first `errors[].reason` (`notFound`, `alreadyExists`, `rateLimitExceeded`, ...), or ''. */
   readonly reason: string;
-
   constructor(message: string, details: ProviderApiErrorDetails<GceApiErrorKind> & { reason: string }) {
     super(message, details);
     this.reason = details.reason;

@@ -4,7 +4,7 @@
  * 20/s with a burst of 50 leaves room for other tools, halved on every throttling answer. Upstream
  * limits only operation polling (5 qps) and has no cloud-config key for a client-side limit.
  */
-import { classifyErrorsOf, createThrottlingClassifier, defineProviderPipeline, throttlingOf, type CloudApiBudgetOverrides } from '@ccm/core/cloud';
+import { classifyErrorsOf, createThrottlingClassifier, defineProviderPipeline, throttlingOf } from '@ccm/core/cloud';
 import { GCE_PROVIDER_NAME } from '../provider-id.js';
 import { GceApiError } from './gce-api-error.js';
 import { GCE_THROTTLING_REASONS } from './sdk/sdk-errors.js';
@@ -23,5 +23,3 @@ export const GCE_PIPELINE = defineProviderPipeline({
   retry: GCE_RETRY_DEFAULTS,
   classify: classifyErrorsOf(GceApiError),
 });
-export const { createBudget: createGceApiBudget, createObserver: createGceCloudApiObserver, compose: composeGcePort } = GCE_PIPELINE;
-export type GceApiBudgetOverrides = CloudApiBudgetOverrides;

@@ -4,7 +4,7 @@
  * (often none, or a few tens per second per project): 10/s with a burst of 50, halved on every
  * 413/429. Upstream has no client-side limit (gophercloud retries only a 401 re-authentication).
  */
-import { classifyErrorsOf, defineProviderPipeline, throttlingOf, type CloudApiBudgetOverrides } from '@ccm/core/cloud';
+import { classifyErrorsOf, defineProviderPipeline, throttlingOf, type ProviderPipeline } from '@ccm/core/cloud';
 import { OPENSTACK_PROVIDER_NAME } from '../provider-id.js';
 import { OpenStackApiError } from './openstack-api-error.js';
 
@@ -22,5 +22,4 @@ export const OPENSTACK_PIPELINE = defineProviderPipeline({
   classify: classifyErrorsOf(OpenStackApiError),
   retryLog: { message: 'retrying OpenStack call' },
 });
-export const { createBudget: createOpenStackApiBudget, createObserver: createOpenStackCloudApiObserver, compose: composeOpenStackPort } = OPENSTACK_PIPELINE;
-export type OpenStackApiBudgetOverrides = CloudApiBudgetOverrides;
+export const composeOpenStackPort: ProviderPipeline['compose'] = OPENSTACK_PIPELINE.compose;
