@@ -5,7 +5,7 @@
  * the one cloud API budget of the provider (rate limit, throttling retries, metrics), the
  * coalescing instance lookups, and wires the capabilities.
  *
- * The port pipeline (`composeAwsPort`, core's `composeCloudPort`), outside in: instance lookup
+ * The port pipeline (`AWS_PIPELINE`, core's `defineProviderPipeline`), outside in: instance lookup
  * coalescer -> retries (5xx, network) -> budget ->
  * cloud API observer -> SDK adapter.
  */
