@@ -5,11 +5,11 @@
  * the one cloud API budget of the provider (rate limit, throttling retries, metrics), the
  * coalescing instance lookups, and wires the capabilities.
  *
- * The port pipeline (`composeAwsPort`, core's `composeCloudPort`), outside in: instance lookup
+ * The port pipeline (`AWS_PIPELINE`, core's `defineProviderPipeline`), outside in: instance lookup
  * coalescer -> retries (5xx, network) -> budget ->
  * cloud API observer -> SDK adapter.
  */
-import { createCoalescerMetrics, type CloudApiBudget, type CloudRetryPolicy } from '@ccm/core/cloud';
+import { createCoalescerMetrics, type CloudApiBudget, type CloudApiBudgetOverrides, type CloudRetryPolicy } from '@ccm/core/cloud';
 import { CloudConfigError } from '@ccm/core/config';
 import type { Logger } from '@ccm/core/logging';
 import {
@@ -49,7 +49,7 @@ import type { Ec2Port } from './ports/ec2-port.js';
 import type { ElbPort } from './ports/elb-port.js';
 import type { Elbv2Port } from './ports/elbv2-port.js';
 import type { MetadataPort } from './ports/metadata-port.js';
-import { composeAwsPort, createAwsApiBudget, createAwsCloudApiObserver, type AwsApiBudgetOverrides } from './ports/aws-port-pipeline.js';
+import { AWS_PIPELINE } from './ports/aws-port-pipeline.js';
 import { assumeRoleCredentials, createAwsSdkClients } from './ports/sdk/aws-sdk-clients.js';
 import { createSdkEc2Port } from './ports/sdk/sdk-ec2-port.js';
 import { createSdkElbPort } from './ports/sdk/sdk-elb-port.js';
@@ -71,7 +71,7 @@ export interface AwsCloudOptions {
   /** Replace SDK-backed ports (they are still wrapped with the budget and retries). */
   ports?: Partial<AwsPorts>;
   /** Tuning of the cloud API budget (defaults: `AWS_API_BUDGET_DEFAULTS`). */
-  apiBudget?: AwsApiBudgetOverrides;
+  apiBudget?: CloudApiBudgetOverrides;
   /** Retries of 5xx and network failures (overrides of `AWS_RETRY_DEFAULTS`). */
   retry?: CloudRetryPolicy;
   securityGroupTiming?: SecurityGroupTiming;
@@ -260,17 +260,9 @@ async function createAwsCloudFromConfig(config: AwsCloudConfig, context: CloudPr
     }
   }
 
-  const budget = createAwsApiBudget(context.metrics, logger, options.apiBudget);
-  const pipeline = {
-    budget,
-    observer: createAwsCloudApiObserver(context.metrics),
-    retry: {
-      onRetry: ({ operation, attempt, delayMs, error }: { operation: string; attempt: number; delayMs: number; error: unknown }) =>
-        logger.verbose(2, 'retrying cloud call', { operation, attempt, delayMs, error: String(error) }),
-      ...options.retry,
-    },
-  };
-  const decorate = <T extends object>(port: T, service: string): T => composeAwsPort(port, service, pipeline);
+  const pipeline = AWS_PIPELINE.connect({ metrics: context.metrics, logger }, { apiBudget: options.apiBudget, retry: options.retry });
+  const budget = pipeline.budget;
+  const decorate = <T extends object>(port: T, service: string): T => pipeline.compose(port, service);
   let sdkClients: ReturnType<typeof createAwsSdkClients> | undefined;
   const clients = () =>
     (sdkClients ??= createAwsSdkClients({

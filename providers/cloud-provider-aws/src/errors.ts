@@ -1,67 +1,12 @@
 /**
  * Typed errors of the AWS provider. Every error carries a `kind` callers branch on and keeps the
- * original error as `cause`. Retryability is decided where the error is born (the SDK adapter for
- * cloud API errors), never guessed later from a message.
+ * original error as `cause`. Cloud API errors are core's `CloudApiError` (`ports/aws-api-error.ts`),
+ * typed where they are born (the SDK adapter), never guessed later from a message.
  */
 import { InvalidServiceConfigurationError, PermanentInvalidServiceConfigurationError } from '@ccm/core/provider';
 
-/** What went wrong with a cloud API call, independent of the AWS error code spelling. */
-export type AwsApiErrorKind =
-  | 'NotFound'
-  | 'Throttled'
-  | 'Invalid'
-  | 'Conflict'
-  | 'DependencyViolation'
-  | 'Unauthorized'
-  | 'Unavailable'
-  | 'Unknown';
-
-export interface AwsApiErrorDetails {
-  kind: AwsApiErrorKind;
-  /** The AWS error code (`InvalidInstanceID.NotFound`, `RequestLimitExceeded`, ...), or '' when there is none. */
-  code: string;
-  /** `<service>.<operation>`, e.g. `ec2.describeInstances`. */
-  operation: string;
-  retryable: boolean;
-  httpStatus?: number;
-  cause?: unknown;
-}
-
-export class AwsApiError extends Error {
-  readonly kind: AwsApiErrorKind;
-  readonly code: string;
-  readonly operation: string;
-  readonly retryable: boolean;
-  readonly httpStatus: number | undefined;
-
-  constructor(message: string, details: AwsApiErrorDetails) {
-    super(`${details.operation}: ${message}`, { cause: details.cause });
-    this.name = 'AwsApiError';
-    this.kind = details.kind;
-    this.code = details.code;
-    this.operation = details.operation;
-    this.retryable = details.retryable;
-    this.httpStatus = details.httpStatus;
-  }
-}
-
-/** Finds an AwsApiError in the cause chain. */
-export function asAwsApiError(error: unknown): AwsApiError | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 16 && current instanceof Error; depth++) {
-    if (current instanceof AwsApiError) return current;
-    current = current.cause;
-  }
-  return undefined;
-}
-
-export function isAwsErrorKind(error: unknown, kind: AwsApiErrorKind): boolean {
-  return asAwsApiError(error)?.kind === kind;
-}
-
-export function isAwsErrorCode(error: unknown, code: string): boolean {
-  return asAwsApiError(error)?.code === code;
-}
+/** Failed cloud API calls (core's `CloudApiError` with AWS's words): `ports/aws-api-error.ts`. */
+export { AWS_API_ERROR_KINDS, AwsApiError, asAwsApiError, isAwsErrorCode, isAwsErrorKind, type AwsApiErrorKind } from './ports/aws-api-error.js';
 
 /**
  * A Service annotation holds a value that is wrong whatever the cloud does (malformed, an unknown
@@ -119,12 +64,5 @@ export class NotOwnedError extends Error {
   }
 }
 
-/** The cloud is in a state we cannot resolve on our own (several route tables, no subnets...). */
-export class CloudStateError extends Error {
-  readonly kind = 'CloudState' as const;
-
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'CloudStateError';
-  }
-}
+/** The cloud holds something the provider cannot work with (core's). */
+export { CloudStateError } from '@ccm/core/provider';

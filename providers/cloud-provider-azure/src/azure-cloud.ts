@@ -2,11 +2,11 @@
  * Composition root of the Azure provider (upstream `NewCloud`): reads `azure.json`, builds the
  * SDK clients (the Entra credential of the configured kind against the configured authority,
  * built at start when the file names it, ARM clients against the configured endpoint), the Compute and Network ports behind the port pipeline
- * (`composeAzurePort`: retries of transient failures -> the one cloud API budget -> the
+ * (`AZURE_PIPELINE`, core's `defineProviderPipeline`: retries of transient failures -> the one cloud API budget -> the
  * observer -> the SDK adapter), the cached instance lookups, and the capabilities:
  * InstancesV2 and LoadBalancer (Standard SKU) always, Routes when `routeTableName` is set.
  */
-import type { CloudApiBudget, CloudRetryPolicy } from '@ccm/core/cloud';
+import type { CloudApiBudget, CloudApiBudgetOverrides, CloudRetryPolicy } from '@ccm/core/cloud';
 import { CloudConfigError } from '@ccm/core/config';
 import {
   defineCloudProvider,
@@ -34,7 +34,7 @@ import { NodeAddressOperations } from './operations/node-addresses.js';
 import { RouteTableOperations } from './operations/route-table.js';
 import type { ComputePort } from './ports/compute-port.js';
 import type { NetworkPort } from './ports/network-port.js';
-import { composeAzurePort, createAzureApiBudget, createAzureCloudApiObserver, type AzureApiBudgetOverrides } from './ports/azure-port-pipeline.js';
+import { AZURE_PIPELINE } from './ports/azure-port-pipeline.js';
 import { createAzureSdkClients, type AzureSdkClients } from './ports/sdk/azure-sdk-clients.js';
 import { createSdkComputePort } from './ports/sdk/sdk-compute-port.js';
 import { createSdkNetworkPort } from './ports/sdk/sdk-network-port.js';
@@ -50,7 +50,7 @@ export interface AzureCloudOptions {
   /** Replace SDK-backed ports (they are still composed through the pipeline). */
   ports?: Partial<AzurePorts>;
   /** Tuning of the cloud API budget (defaults: `AZURE_API_BUDGET_DEFAULTS`). */
-  apiBudget?: AzureApiBudgetOverrides;
+  apiBudget?: CloudApiBudgetOverrides;
   /** Retries of transient failures (overrides of `AZURE_RETRY_DEFAULTS`). */
   retry?: CloudRetryPolicy;
   /** PEM of an extra CA the SDK clients trust (in-process tests against a simulator; the binary uses NODE_EXTRA_CA_CERTS). */
@@ -183,16 +183,8 @@ function createAzureCloudFromConfig(read: AzureConfigFile, context: CloudProvide
   const { config } = read;
   const logger = context.logger;
   const connection = new ConnectionConfigSource(read.file, config, logger);
-  const budget = createAzureApiBudget(context.metrics, logger, options.apiBudget);
-  const pipeline = {
-    budget,
-    observer: createAzureCloudApiObserver(context.metrics),
-    retry: {
-      onRetry: ({ operation, attempt, delayMs, error }: { operation: string; attempt: number; delayMs: number; error: unknown }) =>
-        logger.info('retrying Azure call', { operation, attempt, delayMs, error: error instanceof Error ? error.message : String(error) }),
-      ...options.retry,
-    },
-  };
+  const pipeline = AZURE_PIPELINE.connect({ metrics: context.metrics, logger }, { apiBudget: options.apiBudget, retry: options.retry });
+  const budget = pipeline.budget;
   // The SDK clients of the current connection config, rebuilt when the Secret changes.
   let sdk: { version: string; compute: ComputePort; network: NetworkPort } | undefined;
   const buildSdk = (version: string, current: AzureCloudConfig): { version: string; compute: ComputePort; network: NetworkPort } => {
@@ -227,8 +219,8 @@ function createAzureCloudFromConfig(read: AzureConfigFile, context: CloudProvide
       throw new CloudConfigError({ fileName: read.file.fileName, ...(line === undefined ? {} : { line }), message: error.message }, { cause: error });
     }
   }
-  const compute = composeAzurePort(options.ports?.compute ?? deferredPort<ComputePort>(COMPUTE_METHODS, async () => (await sdkPorts()).compute), 'compute', pipeline);
-  const network = composeAzurePort(options.ports?.network ?? deferredPort<NetworkPort>(NETWORK_METHODS, async () => (await sdkPorts()).network), 'network', pipeline);
+  const compute = pipeline.compose(options.ports?.compute ?? deferredPort<ComputePort>(COMPUTE_METHODS, async () => (await sdkPorts()).compute), 'compute');
+  const network = pipeline.compose(options.ports?.network ?? deferredPort<NetworkPort>(NETWORK_METHODS, async () => (await sdkPorts()).network), 'network');
 
   const ttlMs = (seconds: number): number => (config.disableApiCallCache ? 0 : seconds * 1000);
   const locator = new InstanceLocator(compute, {

@@ -4,10 +4,10 @@
  * failures, the provider's one cloud API budget, the observer), the coalescing instance lookups,
  * and wires InstancesV2, LoadBalancer (external network LB and internal LB) and Routes.
  *
- * The port pipeline (`composeGcePort`, core's `composeCloudPort`), outside in: instance lookup
+ * The port pipeline (`GCE_PIPELINE`, core's `defineProviderPipeline`), outside in: instance lookup
  * coalescers -> retries (5xx, network, token source) -> budget -> observer -> SDK adapter.
  */
-import { createCoalescerMetrics, type CloudApiBudget, type CloudRetryPolicy } from '@ccm/core/cloud';
+import { createCoalescerMetrics, type CloudApiBudget, type CloudApiBudgetOverrides, type CloudRetryPolicy } from '@ccm/core/cloud';
 import {
   cloudProviders,
   defineCloudProvider,
@@ -39,7 +39,7 @@ import { ResourceLinks } from './operations/resource-links.js';
 import { RouteOperations } from './operations/route-operations.js';
 import type { ComputePort } from './ports/compute-port.js';
 import type { MetadataPort } from './ports/metadata-port.js';
-import { composeGcePort, createGceApiBudget, createGceCloudApiObserver, type GceApiBudgetOverrides } from './ports/gcp-port-pipeline.js';
+import { GCE_PIPELINE } from './ports/gcp-port-pipeline.js';
 import { createComputeClients } from './ports/sdk/compute-clients.js';
 import { createHttpMetadataPort } from './ports/sdk/http-metadata-port.js';
 import { createSdkComputePort } from './ports/sdk/sdk-compute-port.js';
@@ -55,7 +55,7 @@ export interface GcePorts {
 export interface GcpCloudOptions {
   /** Replace the SDK-backed port (still wrapped by the pipeline). */
   ports?: Partial<GcePorts>;
-  apiBudget?: GceApiBudgetOverrides;
+  apiBudget?: CloudApiBudgetOverrides;
   retry?: CloudRetryPolicy;
   /** The cluster ID without the `kube-system/ingress-uid` ConfigMap (tests). */
   clusterId?: () => Promise<string>;
@@ -145,17 +145,9 @@ export async function createGcpCloud(configText: string | undefined, context: Cl
 
 function createGcpCloudFromConfig(config: GceCloudConfig, context: CloudProviderCreateContext, options: GcpCloudOptions): GcpCloud {
   const logger = context.logger;
-  const budget = createGceApiBudget(context.metrics, logger, options.apiBudget);
-  const pipeline = {
-    budget,
-    observer: createGceCloudApiObserver(context.metrics),
-    retry: {
-      onRetry: ({ operation, attempt, delayMs, error }: { operation: string; attempt: number; delayMs: number; error: unknown }) =>
-        logger.info('retrying cloud call', { operation, attempt, delayMs, error: String(error) }),
-      ...options.retry,
-    },
-  };
-  const compute = composeGcePort(
+  const pipeline = GCE_PIPELINE.connect({ metrics: context.metrics, logger }, { apiBudget: options.apiBudget, retry: options.retry });
+  const budget = pipeline.budget;
+  const compute = pipeline.compose(
     options.ports?.compute ??
       createSdkComputePort(createComputeClients(config.endpoint, config.credentials), {
         project: config.projectId,
@@ -163,7 +155,6 @@ function createGcpCloudFromConfig(config: GceCloudConfig, context: CloudProvider
         ...(options.operationPollIntervalMs === undefined ? {} : { operationPollIntervalMs: options.operationPollIntervalMs }),
       }),
     'compute',
-    pipeline,
   );
   logger.info('GCE cloud provider configured', {
     project: config.projectId,

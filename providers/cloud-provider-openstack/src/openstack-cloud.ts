@@ -1,7 +1,7 @@
 /**
  * Composition root of the OpenStack provider (upstream `NewOpenStack`): reads cloud.conf, builds
  * the openstack-client-ts client (one Keystone session for every service), the SDK-backed ports
- * behind the port pipeline (`composeOpenStackPort`: retries of transient failures -> the one cloud
+ * behind the port pipeline (`OPENSTACK_PIPELINE`, core's `defineProviderPipeline`: retries of transient failures -> the one cloud
  * API budget -> the observer -> the SDK adapter), and the capabilities.
  *
  * Capabilities as upstream: InstancesV2 always; LoadBalancer (Octavia) unless `[LoadBalancer]
@@ -11,7 +11,7 @@
  * The port pipeline, outside in: server and port lookup coalescers -> retries (5xx, transport,
  * timeouts) -> budget -> observer -> SDK adapter.
  */
-import { createCoalescerMetrics, type CloudApiBudget, type CloudRetryPolicy } from '@ccm/core/cloud';
+import { createCoalescerMetrics, type CloudApiBudget, type CloudApiBudgetOverrides, type CloudRetryPolicy } from '@ccm/core/cloud';
 import { warnInsecureTls } from '@ccm/core/logging';
 import {
   cloudProviders,
@@ -42,7 +42,7 @@ import type { ComputePort } from './ports/compute-port.js';
 import type { LoadBalancerNetworkPort } from './ports/load-balancer-network-port.js';
 import type { NetworkPort } from './ports/network-port.js';
 import type { OctaviaPort } from './ports/octavia-port.js';
-import { composeOpenStackPort, createOpenStackApiBudget, createOpenStackCloudApiObserver, type OpenStackApiBudgetOverrides, type OpenStackPortPipeline } from './ports/openstack-port-pipeline.js';
+import { OPENSTACK_PIPELINE } from './ports/openstack-port-pipeline.js';
 import { createOpenStackSdkPorts, type OpenStackSdkPorts } from './ports/sdk/openstack-sdk-ports.js';
 import { OPENSTACK_PROVIDER_NAME, REGIONAL_PROVIDER_ID_ENVIRONMENT_VARIABLE } from './provider-id.js';
 
@@ -59,7 +59,7 @@ export interface OpenStackCloudOptions {
   /** Replace SDK-backed ports (they are still composed through the pipeline). */
   ports?: Partial<OpenStackPorts>;
   /** Tuning of the cloud API budget (defaults: `OPENSTACK_API_BUDGET_DEFAULTS`). */
-  apiBudget?: OpenStackApiBudgetOverrides;
+  apiBudget?: CloudApiBudgetOverrides;
   /** Retries of transient failures (overrides of `OPENSTACK_RETRY_DEFAULTS`). */
   retry?: CloudRetryPolicy;
   /** PEM of an extra CA the client trusts (in-process tests); the binary uses `ca-file`. */
@@ -160,15 +160,8 @@ export async function createOpenStackCloud(configText: string | undefined, conte
 
 function createOpenStackCloudFromConfig(config: OpenStackCloudConfig, context: CloudProviderCreateContext, options: OpenStackCloudOptions): OpenStackCloud {
   const logger = context.logger;
-  const budget = createOpenStackApiBudget(context.metrics, logger, options.apiBudget);
-  const pipeline: OpenStackPortPipeline = {
-    budget,
-    observer: createOpenStackCloudApiObserver(context.metrics),
-    retry: {
-      onRetry: ({ operation, attempt, delayMs, error }) => logger.info('retrying OpenStack call', { operation, attempt, delayMs, error: error instanceof Error ? error.message : String(error) }),
-      ...options.retry,
-    },
-  };
+  const pipeline = OPENSTACK_PIPELINE.connect({ metrics: context.metrics, logger }, { apiBudget: options.apiBudget, retry: options.retry });
+  const budget = pipeline.budget;
   // The client authenticates on its first call, not here: a wrong password is a logged, retried
   // failure of the first lookup, never a crash loop. Built only when a port needs it.
   let sdk: OpenStackSdkPorts | undefined;
@@ -179,10 +172,10 @@ function createOpenStackCloudFromConfig(config: OpenStackCloudConfig, context: C
       ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent() }),
     }));
   const ports: OpenStackPorts = {
-    compute: composeOpenStackPort(options.ports?.compute ?? sdkPorts().compute, 'compute', pipeline),
-    network: composeOpenStackPort(options.ports?.network ?? sdkPorts().network, 'network', pipeline),
-    octavia: composeOpenStackPort(options.ports?.octavia ?? sdkPorts().octavia, 'loadbalancer', pipeline),
-    loadBalancerNetwork: composeOpenStackPort(options.ports?.loadBalancerNetwork ?? sdkPorts().loadBalancerNetwork, 'network', pipeline),
+    compute: pipeline.compose(options.ports?.compute ?? sdkPorts().compute, 'compute'),
+    network: pipeline.compose(options.ports?.network ?? sdkPorts().network, 'network'),
+    octavia: pipeline.compose(options.ports?.octavia ?? sdkPorts().octavia, 'loadbalancer'),
+    loadBalancerNetwork: pipeline.compose(options.ports?.loadBalancerNetwork ?? sdkPorts().loadBalancerNetwork, 'network'),
   };
   const regionalProviderIds = (options.environment ?? process.env)[REGIONAL_PROVIDER_ID_ENVIRONMENT_VARIABLE] === 'true';
 

@@ -17,7 +17,7 @@ import { InstanceOperations } from './operations/instance-operations.js';
 import { LoadBalancerOperations } from './operations/load-balancer-operations.js';
 import { RouteOperations } from './operations/route-operations.js';
 import type { SandboxCloudPort } from './ports/sandbox-cloud-port.js';
-import { composeSandboxPort } from './ports/sandbox-port-pipeline.js';
+import { SANDBOX_PIPELINE } from './ports/sandbox-port-pipeline.js';
 import { HttpSandboxCloudPort } from './ports/sdk/http-sandbox-cloud-port.js';
 import { SANDBOX_PROVIDER_NAME } from './provider-id.js';
 import { SandboxInstances } from './sandbox-instances.js';
@@ -66,19 +66,11 @@ export function createSandboxCloud(config: SandboxCloudConfig, dependencies: San
   const budget =
     config.cloudApi === undefined
       ? undefined
-      : new CloudApiBudget({
-          provider: SANDBOX_PROVIDER_NAME,
-          qps: config.cloudApi.qps,
-          burst: config.cloudApi.burst,
-          maxAttempts: config.retries + 1,
-          logger,
-          ...(dependencies.metrics === undefined ? {} : { metrics: dependencies.metrics }),
-        });
-  const client = composeSandboxPort(dependencies.client ?? new HttpSandboxCloudPort({ url: config.url, requestTimeoutMs: config.requestTimeoutMs }), {
-    attempts: config.retries + 1,
+      : SANDBOX_PIPELINE.createBudget(dependencies.metrics, logger, { qps: config.cloudApi.qps, burst: config.cloudApi.burst, maxAttempts: config.retries + 1 });
+  const client = SANDBOX_PIPELINE.compose(dependencies.client ?? new HttpSandboxCloudPort({ url: config.url, requestTimeoutMs: config.requestTimeoutMs }), {}, {
     ...(dependencies.observer === undefined ? {} : { observer: dependencies.observer }),
     ...(budget === undefined ? {} : { budget }),
-    ...(dependencies.sleep === undefined ? {} : { sleep: dependencies.sleep }),
+    retry: { maxAttempts: config.retries + 1, ...(dependencies.sleep === undefined ? {} : { sleep: dependencies.sleep }) },
   });
 
   const clusterIdentity = (clusterName: string): string => (config.clusterId === '' ? clusterName : config.clusterId);

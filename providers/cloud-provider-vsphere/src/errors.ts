@@ -39,29 +39,8 @@ export class VsphereProviderError extends Error {
   }
 }
 
-/**
- * A failed vCenter call, as the SDK adapter (`ports/sdk/`) reports it: the client's error kind
- * (`InvalidLogin`, `Transport`, `Timeout`, `ManagedObjectNotFound`, `Aborted`, ...) as `code`,
- * the client's message and retryability, the client's error as `cause`. Nothing outside
- * `ports/sdk/` sees the client's own error type.
- */
-export class VsphereApiError extends Error {
-  /** The client's error kind; also the `code` label of the cloud API error metric. */
-  readonly code: string;
-  /** The VIM method or REST operation, e.g. `RetrievePropertiesEx`. */
-  readonly operation: string;
-  readonly retryable: boolean;
-  readonly httpStatus: number | undefined;
-
-  constructor(message: string, details: { code: string; operation: string; retryable: boolean; httpStatus?: number; cause?: unknown }) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.name = 'VsphereApiError';
-    this.code = details.code;
-    this.operation = details.operation;
-    this.retryable = details.retryable;
-    this.httpStatus = details.httpStatus;
-  }
-}
+/** A failed vCenter call (core's `CloudApiError`): `ports/vsphere-api-error.ts`. */
+export { VCENTER_ERROR_KINDS, VsphereApiError } from './ports/vsphere-api-error.js';
 
 /** The message of an error, or the value as text (core's). */
 export { errorMessage } from '@ccm/core/util';

@@ -32,9 +32,9 @@ import { ProblemReporter } from './operations/problem-reporter.js';
 import { reportVcenterProblems } from './operations/report-vcenter-problems.js';
 import { checkVcenters } from './operations/startup-checks.js';
 import { ZoneLookup } from './operations/zone-lookup.js';
-import type { VcenterPort } from './ports/vcenter-port.js';
+import { VCENTER_PORT_NAMING, type VcenterPort } from './ports/vcenter-port.js';
 import { checkVcenterTlsOptions, createVsphereClientVcenterPort } from './ports/sdk/vsphere-client-vcenter-port.js';
-import { composeVcenterPort, createVsphereApiBudget, createVsphereCloudApiObserver } from './ports/vsphere-port-pipeline.js';
+import { VSPHERE_PIPELINE } from './ports/vsphere-port-pipeline.js';
 import { VSPHERE_PROVIDER_NAME } from './provider-id.js';
 import { VsphereInstances } from './vsphere-instances.js';
 
@@ -68,17 +68,13 @@ export function createVsphereCloud(config: VsphereConfig, dependencies: VsphereC
   const logger = dependencies.logger.child({ provider: VSPHERE_PROVIDER_NAME });
   const reporter = new ProblemReporter(logger);
   const secrets = new DeferredSecretStore(dependencies.secretStore);
-  const observer = dependencies.metrics === undefined ? undefined : createVsphereCloudApiObserver(dependencies.metrics);
-  const budget = createVsphereApiBudget(dependencies.metrics, logger);
+  const pipeline = VSPHERE_PIPELINE.connect({ metrics: dependencies.metrics, logger });
   const createPort = dependencies.createVcenterPort ?? ((vcenter, credentials, portLogger) => createVsphereClientVcenterPort(vcenter, () => credentials.credentials(), portLogger));
 
   const targets: VcenterTarget[] = config.vcenters.map((vcenter) => {
-    const port = composeVcenterPort(createPort(vcenter, credentialSource(vcenter, secrets), logger.child({ vcenter: vcenter.name })), {
-      attempts: vcenter.roundTripCount,
-      budget,
+    const port = pipeline.compose(createPort(vcenter, credentialSource(vcenter, secrets), logger.child({ vcenter: vcenter.name })), VCENTER_PORT_NAMING, {
       around: [reportVcenterProblems(vcenter.name, vcenter.server, reporter)],
-      ...(observer === undefined ? {} : { observer }),
-      ...(dependencies.retry === undefined ? {} : { retry: dependencies.retry }),
+      retry: { maxAttempts: vcenter.roundTripCount, ...dependencies.retry },
     });
     return { config: vcenter, port };
   });

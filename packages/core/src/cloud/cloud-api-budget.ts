@@ -31,9 +31,10 @@ export interface CloudApiBudgetOptions {
   /** Requests allowed at once after an idle period. Default 2 x qps. */
   burst?: number;
   /**
-   * Decides which errors are throttling and reads their Retry-After. Default
-   * `defaultThrottlingClassifier`. A `CloudApiError` in the error's cause chain decides first:
-   * kind `throttled` is throttling (with its `retryAfterMs`), any other kind is not.
+   * Decides which errors are throttling and reads their Retry-After: the provider's own
+   * classifier decides alone. Without one, a `CloudApiError` in the error's cause chain decides
+   * first (kind `throttled` is throttling, with its `retryAfterMs`; any other kind is not), then
+   * `defaultThrottlingClassifier`.
    */
   classify?: ThrottlingClassifier;
   /** Attempts per call, the first included, when the cloud keeps throttling. Default 5. */
@@ -96,6 +97,8 @@ export class CloudApiBudget {
   readonly provider: string;
   readonly limiter: AdaptiveRateLimiter;
   readonly #classify: ThrottlingClassifier;
+  /** Whether the provider gave its own classifier (which then decides alone). */
+  readonly #ownClassifier: boolean;
   readonly #maxAttempts: number;
   readonly #initialBackoffMs: number;
   readonly #maxBackoffMs: number;
@@ -114,6 +117,7 @@ export class CloudApiBudget {
     const burst = options.burst ?? Math.max(1, Math.ceil(qps * CLOUD_API_BUDGET_DEFAULTS.burstPerQps));
     this.provider = options.provider;
     this.#classify = options.classify ?? defaultThrottlingClassifier;
+    this.#ownClassifier = options.classify !== undefined;
     this.#maxAttempts = Math.max(1, Math.floor(options.maxAttempts ?? CLOUD_API_BUDGET_DEFAULTS.maxAttempts));
     this.#initialBackoffMs = options.initialBackoffMs ?? CLOUD_API_BUDGET_DEFAULTS.initialBackoffMs;
     this.#maxBackoffMs = options.maxBackoffMs ?? CLOUD_API_BUDGET_DEFAULTS.maxBackoffMs;
@@ -203,9 +207,9 @@ export class CloudApiBudget {
   }
 
   #classifySafely(error: unknown): ReturnType<ThrottlingClassifier> {
-    const typed = findCloudApiError(error);
+    const typed = this.#ownClassifier ? undefined : findCloudApiError(error);
     if (typed !== undefined) {
-      if (typed.kind !== 'throttled') return undefined;
+      if (typed.cloudKind !== 'throttled') return undefined;
       return typed.retryAfterMs === undefined ? {} : { retryAfterMs: typed.retryAfterMs };
     }
     try {

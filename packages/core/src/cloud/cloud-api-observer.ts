@@ -43,12 +43,13 @@ export function createCloudApiObserver(metrics: MetricsSink, providerName: strin
 }
 
 /**
- * A short, bounded label for an error: a `CloudApiError`'s cloud code, else its kind; its `code` (Azure `ResourceNotFound`, Node `ECONNRESET`,
+ * A short, bounded label for an error: a `CloudApiError`'s cloud code, else its kind (a provider's
+ * subclass is labelled as any error, by its code, else its name); its `code` (Azure `ResourceNotFound`, Node `ECONNRESET`,
  * Google 404), else a specific `name` (AWS `InvalidInstanceID.NotFound`, typed errors), else an
  * HTTP status (`statusCode`, AWS `$metadata.httpStatusCode`), else `unknown`.
  */
 export function cloudErrorCode(error: unknown): string {
-  if (error instanceof CloudApiError) return limit(error.code !== undefined && error.code !== '' ? error.code : error.kind);
+  if (error instanceof CloudApiError && error.constructor === CloudApiError) return limit(error.code !== undefined && error.code !== '' ? error.code : error.kind);
   if (error === null || typeof error !== 'object') return 'unknown';
   const candidate = error as { code?: unknown; name?: unknown; statusCode?: unknown; status?: unknown; $metadata?: { httpStatusCode?: unknown } };
   const code = candidate.code;

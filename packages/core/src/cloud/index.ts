@@ -6,6 +6,7 @@
  */
 export * from './adaptive-rate-limiter.js';
 export * from './budget-calls.js';
+export * from './call-options.js';
 export * from './cloud-api-budget.js';
 export * from './cloud-api-budget-metrics.js';
 export * from './cloud-api-error.js';
@@ -15,6 +16,7 @@ export * from './coalescer.js';
 export * from './coalescer-errors.js';
 export * from './coalescer-metrics.js';
 export * from './compose-cloud-port.js';
+export * from './define-provider-pipeline.js';
 export * from './fence-calls.js';
 export * from './leadership-fence.js';
 export * from './observe-calls.js';

@@ -131,3 +131,16 @@ export function asRetryError(error: unknown): RetryError | undefined {
   const found = findCloudError(error, 'Retry');
   return found instanceof RetryError ? found : undefined;
 }
+
+/**
+ * The cloud holds something the provider cannot work with on its own (two servers with a node's
+ * name, a VM without a NIC, several route tables): no failed call, so no `CloudApiError`.
+ */
+export class CloudStateError extends Error {
+  readonly kind = 'CloudState' as const;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'CloudStateError';
+  }
+}

@@ -2,7 +2,7 @@
  * A snapshot of every instance carrying the cluster tag (upstream `instanceCache`), reused for
  * load balancer targets while it is younger than `maxAgeMs` and holds every asked-for ID.
  */
-import type { CallOptions } from '../ports/call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import type { Ec2Instance, Ec2Port } from '../ports/ec2-port.js';
 import type { ClusterTagging } from '../tags.js';
 

@@ -13,7 +13,7 @@
 import type { V1Node } from '@ccm/core/kube';
 import { InstanceNotFoundError } from '@ccm/core/provider';
 import { CloudStateError } from '../errors.js';
-import type { CallOptions } from '../ports/call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import type { Ec2Instance } from '../ports/ec2-port.js';
 import { instanceIdFromNodeName, parseAwsProviderId } from '../provider-id.js';
 import type { ClusterTagging } from '../tags.js';

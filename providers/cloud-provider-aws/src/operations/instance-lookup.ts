@@ -5,9 +5,8 @@
  * unknown ID (which fails the whole call on AWS) cannot fail its neighbours — unless AWS
  * throttled the batch: splitting a throttled call into many would only make it worse.
  */
-import { Coalescer, type CoalescerObserver } from '@ccm/core/cloud';
+import { type CallOptions, Coalescer, type CoalescerObserver, notThrottled } from '@ccm/core/cloud';
 import { isAwsErrorKind } from '../errors.js';
-import type { CallOptions } from '../ports/call-options.js';
 import { ec2Filter, type Ec2Instance, type Ec2Port } from '../ports/ec2-port.js';
 
 /** States upstream accepts for a private-DNS-name lookup (everything but terminated). */
@@ -37,12 +36,6 @@ export interface InstanceLookup {
 export interface CoalescedInstanceLookupOptions {
   /** Metrics of the by-ID and by-name coalescers (`createCoalescerMetrics`). */
   observers?: { byId?: CoalescerObserver; byPrivateDnsName?: CoalescerObserver };
-}
-
-const notThrottled = (error: unknown): boolean => !isAwsErrorKind(error, 'Throttled');
-
-function loadOptions(options: CallOptions | undefined): { signal?: AbortSignal } {
-  return options?.signal === undefined ? {} : { signal: options.signal };
 }
 
 export class CoalescedInstanceLookup implements InstanceLookup {
@@ -99,10 +92,10 @@ export class CoalescedInstanceLookup implements InstanceLookup {
   }
 
   byId(instanceId: string, options?: CallOptions): Promise<Ec2Instance | undefined> {
-    return this.#byId.load(instanceId, loadOptions(options));
+    return this.#byId.load(instanceId, options);
   }
 
   byPrivateDnsName(name: string, options?: CallOptions): Promise<Ec2Instance[]> {
-    return this.#byName.load(name, loadOptions(options));
+    return this.#byName.load(name, options);
   }
 }

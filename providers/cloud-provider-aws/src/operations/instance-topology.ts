@@ -12,7 +12,7 @@
  */
 import { asAwsApiError } from '../errors.js';
 import type { Logger } from '@ccm/core/logging';
-import type { CallOptions } from '../ports/call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import type { Ec2Port } from '../ports/ec2-port.js';
 
 /** Upstream `instanceTopologyManagerCacheTimeout`. */

@@ -3,7 +3,7 @@
  * `RouteTableID`, or the only route table carrying the cluster tag.
  */
 import { CloudStateError } from '../errors.js';
-import type { CallOptions } from '../ports/call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import { ec2Filter, type Ec2Port, type Ec2Route, type Ec2RouteTable } from '../ports/ec2-port.js';
 import type { ClusterTagging } from '../tags.js';
 

@@ -3,7 +3,7 @@
  * DescribeAvailabilityZones and refilled when an unknown zone is asked for; concurrent refills
  * share one call.
  */
-import type { CallOptions } from '../ports/call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import type { Ec2AvailabilityZone, Ec2Port } from '../ports/ec2-port.js';
 
 export class ZoneCache {

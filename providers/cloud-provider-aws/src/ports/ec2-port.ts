@@ -3,7 +3,7 @@
  * Adapters page through results; callers always get complete lists.
  */
 import type { Tags } from '../tags.js';
-import type { CallOptions } from './call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 
 export interface Ec2Filter {
   name: string;

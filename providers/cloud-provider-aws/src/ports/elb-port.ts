@@ -1,6 +1,6 @@
 /** The Classic ELB calls this provider makes, in provider-owned types. */
 import type { Tags } from '../tags.js';
-import type { CallOptions } from './call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 
 export interface ClassicListener {
   /** `HTTP`, `HTTPS`, `TCP` or `SSL` (AWS compares case-insensitively). */

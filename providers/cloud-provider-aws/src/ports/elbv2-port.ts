@@ -1,6 +1,6 @@
 /** The ELBv2 (Network Load Balancer) calls this provider makes, in provider-owned types. */
 import type { Tags } from '../tags.js';
-import type { CallOptions } from './call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 
 export interface NetworkLoadBalancer {
   arn: string;

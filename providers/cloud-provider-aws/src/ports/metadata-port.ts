@@ -1,5 +1,5 @@
 /** The instance metadata service (IMDSv2), used only when the cloud config leaves gaps. */
-import type { CallOptions } from './call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 
 export interface MetadataPort {
   /** Region of the instance identity document. */

@@ -4,7 +4,7 @@
  * the managed zones. Answers with the instance found, so a new node costs one lookup.
  */
 import type { V1Node } from '@kubernetes/client-node';
-import type { CallOptions } from '../ports/call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import type { GceInstance } from '../ports/compute-port.js';
 import { instanceNameOfNode, parseGceProviderId } from '../provider-id.js';
 import type { InstanceLookup } from './instance-lookup.js';

@@ -4,9 +4,7 @@
  * managed) or one `instances.aggregatedList` (by name across the zones of the region), each with
  * a name filter `name eq "(a|b|...)"`. Upstream asks `instances.get` once per node and zone.
  */
-import { Coalescer, type CoalescerObserver } from '@ccm/core/cloud';
-import { isGceErrorKind } from '../errors.js';
-import type { CallOptions } from '../ports/call-options.js';
+import { type CallOptions, Coalescer, type CoalescerObserver, notThrottled } from '@ccm/core/cloud';
 import type { ComputePort, GceInstance } from '../ports/compute-port.js';
 import type { ManagedZones } from './managed-zones.js';
 
@@ -26,12 +24,7 @@ export interface CoalescedInstanceLookupOptions {
   observers?: { inZone?: CoalescerObserver; byName?: CoalescerObserver };
 }
 
-const notThrottled = (error: unknown): boolean => !isGceErrorKind(error, 'Throttled');
 const keyOf = (zone: string, name: string): string => `${zone}/${name}`;
-
-function loadOptions(options: CallOptions | undefined): { signal?: AbortSignal } {
-  return options?.signal === undefined ? {} : { signal: options.signal };
-}
 
 export class CoalescedInstanceLookup implements InstanceLookup {
   readonly #inZone: Coalescer<string, GceInstance | undefined>;
@@ -79,11 +72,11 @@ export class CoalescedInstanceLookup implements InstanceLookup {
   }
 
   inZone(zone: string, name: string, options?: CallOptions): Promise<GceInstance | undefined> {
-    return this.#inZone.load(keyOf(zone, name), loadOptions(options));
+    return this.#inZone.load(keyOf(zone, name), options);
   }
 
   byName(name: string, options?: CallOptions): Promise<GceInstance | undefined> {
     const zone = this.#zones.singleZone;
-    return zone === undefined ? this.#byName.load(name, loadOptions(options)) : this.inZone(zone, name, options);
+    return zone === undefined ? this.#byName.load(name, options) : this.inZone(zone, name, options);
   }
 }

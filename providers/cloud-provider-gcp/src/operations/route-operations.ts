@@ -11,7 +11,7 @@
  */
 import { InstanceNotFoundError, type Route } from '@ccm/core/provider';
 import { isGceErrorKind } from '../errors.js';
-import type { CallOptions } from '../ports/call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import type { ComputePort } from '../ports/compute-port.js';
 import type { InstanceLocator } from './instance-locator.js';
 import { nameOfLink, type ResourceLinks } from './resource-links.js';

@@ -4,7 +4,7 @@
  * `GceApiError` when the operation failed. Gets answer `undefined` for a resource that does not exist.
  * Firewalls and routes live in the network project; everything else in the cluster project.
  */
-import type { CallOptions } from './call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 
 export interface GceAccessConfig {
   natIP?: string;

@@ -8,7 +8,7 @@
  */
 import type { V1Node } from '@kubernetes/client-node';
 import { CloudStateError } from '../errors.js';
-import type { CallOptions } from '../ports/call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import type { OpenStackServer } from '../ports/compute-port.js';
 import { serverIdOfProviderId } from '../provider-id.js';
 import type { ServerLookup } from './server-lookup.js';

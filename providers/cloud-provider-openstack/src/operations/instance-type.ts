@@ -5,7 +5,7 @@
  * its ID (Nova flavors are immutable), so each flavor is read once per process.
  */
 import { CloudStateError } from '../errors.js';
-import type { CallOptions } from '../ports/call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import type { ComputePort, OpenStackServer } from '../ports/compute-port.js';
 import { isLabelValue } from './label-value.js';
 

@@ -6,7 +6,7 @@
  * Every change returns its undo, for the capability to unwind a half-done create or delete.
  */
 import { OpenStackConfigurationError } from '../errors.js';
-import type { CallOptions } from '../ports/call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import type { NetworkPort, NeutronPort, NeutronRoute } from '../ports/network-port.js';
 
 export const EXTENSION_EXTRAROUTE = 'extraroute';

@@ -4,9 +4,8 @@
  * port lookups of many servers become one `GET /v2.0/ports?device_id=a&device_id=b...` (upstream:
  * one per server). A lookup by ID (`GET /servers/{id}`) cannot be batched by a project user.
  */
-import { Coalescer, type CoalescerObserver } from '@ccm/core/cloud';
+import { type CallOptions, Coalescer, type CoalescerObserver, notThrottled } from '@ccm/core/cloud';
 import { isOpenStackErrorKind } from '../errors.js';
-import type { CallOptions } from '../ports/call-options.js';
 import type { ComputePort, OpenStackServer } from '../ports/compute-port.js';
 import type { NetworkPort, NeutronPort } from '../ports/network-port.js';
 
@@ -28,12 +27,6 @@ export interface ServerLookup {
 
 export interface CoalescedServerLookupOptions {
   observers?: { byName?: CoalescerObserver; ports?: CoalescerObserver };
-}
-
-const notThrottled = (error: unknown): boolean => !isOpenStackErrorKind(error, 'Throttled');
-
-function loadOptions(options: CallOptions | undefined): { signal?: AbortSignal } {
-  return options?.signal === undefined ? {} : { signal: options.signal };
 }
 
 export class CoalescedServerLookup implements ServerLookup {
@@ -74,7 +67,7 @@ export class CoalescedServerLookup implements ServerLookup {
   }
 
   serversNamed(name: string, options?: CallOptions): Promise<OpenStackServer[]> {
-    return this.#byName.load(name, loadOptions(options));
+    return this.#byName.load(name, options);
   }
 
   async serverById(serverId: string, options?: CallOptions): Promise<OpenStackServer | undefined> {
@@ -87,6 +80,6 @@ export class CoalescedServerLookup implements ServerLookup {
   }
 
   portsOfServer(serverId: string, options?: CallOptions): Promise<NeutronPort[]> {
-    return this.#ports.load(serverId, loadOptions(options));
+    return this.#ports.load(serverId, options);
   }
 }

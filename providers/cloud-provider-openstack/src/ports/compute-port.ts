@@ -2,7 +2,7 @@
  * What the instance operations ask of Nova, in the provider's own types (no SDK type here). The
  * adapter is `sdk/sdk-compute-port.ts`; the fake `test/fakes/fake-compute.ts`.
  */
-import type { CallOptions } from './call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 
 /** One address of a server on one network (`server.addresses[<network name>][]`). */
 export interface OpenStackServerAddress {

@@ -2,7 +2,7 @@
  * The Neutron calls of the load balancer operations (floating IPs, the VIP port, subnets), in the
  * provider's own types. Failures are the provider's typed API errors (see `errors.ts`).
  */
-import type { CallOptions } from './call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 
 export interface NeutronFloatingIp {
   id: string;

@@ -2,7 +2,7 @@
  * What the instance and route operations ask of Neutron, in the provider's own types (no SDK type
  * here). The adapter is `sdk/sdk-network-port.ts`; the fake `test/fakes/fake-network.ts`.
  */
-import type { CallOptions } from './call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 
 export interface NeutronFixedIp {
   subnetId: string;

@@ -3,7 +3,7 @@
  * the provider's typed API errors (see `errors.ts`): `NotFound`, `Conflict` (409: the load
  * balancer is immutable while PENDING_*), `NotImplemented` (501: the provider refuses an option).
  */
-import type { CallOptions } from './call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 
 export type OctaviaProvisioningStatus = 'ACTIVE' | 'DELETED' | 'ERROR' | 'PENDING_CREATE' | 'PENDING_UPDATE' | 'PENDING_DELETE';
 

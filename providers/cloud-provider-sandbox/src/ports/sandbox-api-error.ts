@@ -1,44 +1,26 @@
-/**
- * A failed sandbox cloud call. The kind is decided where the error is born (the HTTP adapter),
- * and so is retryability: throttling, server errors and network failures are worth retrying.
- */
-export type SandboxApiErrorKind =
-  | 'NotFound'
-  | 'AlreadyExists'
-  | 'InvalidArgument'
-  | 'InvalidState'
-  | 'Throttled'
-  | 'ServerError'
-  | 'Unavailable'
-  | 'Unexpected';
+/** A failed sandbox cloud call: core's `CloudApiError` with the sandbox's own word for it, born in the HTTP adapter (retryable: core's `throttled` and `transient`). */
+import { CloudApiError, defineCloudApiErrorKinds } from '@ccm/core/cloud';
 
-const RETRYABLE: ReadonlySet<SandboxApiErrorKind> = new Set(['Throttled', 'ServerError', 'Unavailable']);
+/** The sandbox's words, each with core's kind. */
+export const SANDBOX_API_ERROR_KINDS = defineCloudApiErrorKinds({
+  NotFound: 'not-found',
+  AlreadyExists: 'conflict',
+  InvalidArgument: 'invalid',
+  InvalidState: 'conflict',
+  Throttled: 'throttled',
+  ServerError: 'transient',
+  Unavailable: 'transient',
+  Unexpected: 'unknown',
+});
+export type SandboxApiErrorKind = keyof typeof SANDBOX_API_ERROR_KINDS;
 
-export class SandboxApiError extends Error {
-  readonly kind: SandboxApiErrorKind;
-  /** The port operation that failed, e.g. `getInstance`. */
-  readonly operation: string;
+export class SandboxApiError extends CloudApiError<SandboxApiErrorKind> {
+  /** The HTTP status; `code` is the cloud's error code (`AddressPoolExhausted`), `retryAfterMs` its Retry-After. */
   readonly status: number | undefined;
-  /** The cloud's error code, e.g. `AddressPoolExhausted`. */
-  readonly code: string | undefined;
-  readonly retryable: boolean;
-  /** From Retry-After, when the cloud sent one. */
-  readonly retryAfterMs: number | undefined;
-
-  constructor(
-    kind: SandboxApiErrorKind,
-    operation: string,
-    message: string,
-    details: { status?: number; code?: string; retryAfterMs?: number; cause?: unknown } = {},
-  ) {
-    super(`sandbox cloud ${operation}: ${message}`, details.cause === undefined ? undefined : { cause: details.cause });
+  constructor(kind: SandboxApiErrorKind, operation: string, message: string, details: { status?: number; code?: string; retryAfterMs?: number; cause?: unknown } = {}) {
+    super(kind, operation, message, { ...details, cloudKind: SANDBOX_API_ERROR_KINDS[kind], messagePrefix: `sandbox cloud ${operation}: ` });
     this.name = 'SandboxApiError';
-    this.kind = kind;
-    this.operation = operation;
     this.status = details.status;
-    this.code = details.code;
-    this.retryable = RETRYABLE.has(kind);
-    this.retryAfterMs = details.retryAfterMs;
   }
 }
 

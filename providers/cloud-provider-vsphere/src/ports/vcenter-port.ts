@@ -2,8 +2,9 @@
  * The ports the vSphere operations need, declared by their consumer with plain types only (no
  * client library types). `sdk/vsphere-client-vcenter-port.ts` implements them over
  * @ccm/vsphere-client (the only place that imports it); tests use the in-memory fake
- * (test/fakes/fake-vcenter.ts). Failed calls throw `VsphereApiError` (errors.ts).
+ * (test/fakes/fake-vcenter.ts). Failed calls throw `VsphereApiError` (vsphere-api-error.ts).
  */
+import type { PortNaming } from '@ccm/core/cloud';
 
 /** What a vCenter login needs; a `CredentialSource` answers it at every login. */
 export interface VcenterCredentials {
@@ -93,3 +94,21 @@ export interface TaggingPort {
 export function refKey(ref: ObjectRef): string {
   return `${ref.type}:${ref.value}`;
 }
+
+/** How the port pipeline names the port's calls: the metric labels (`request`) the metrics have always used. */
+export const VCENTER_PORT_NAMING = {
+  operations: {
+    listDatacenters: 'ListDatacenters',
+    findVmByUuid: 'FindByUuid',
+    findVmsByDnsName: 'FindAllByDnsName',
+    findVmByIp: 'FindByIp',
+    retrieveVms: 'RetrieveVirtualMachines',
+    ancestors: 'RetrieveAncestors',
+    'tagging.listAttachedTags': 'ListAttachedTags',
+    'tagging.getTag': 'GetTag',
+    'tagging.getCategory': 'GetCategory',
+    'tagging.listCategories': 'ListCategories',
+  },
+  nested: ['tagging'],
+  passThrough: ['close'],
+} as const satisfies PortNaming<VcenterPort>;

@@ -133,6 +133,7 @@ vcsimSuite('vsphere provider against vcsim', () => {
       logger: recordingLogger([]),
       signal: controller.signal,
       informers: { nodes: new InMemoryInformer<V1Node>(), secrets: () => new InMemoryInformer<V1Secret>() },
+      eventRecorder: () => ({ event: () => {} }),
     });
     await expect.poll(() => missingLogs.filter((line) => line.level === 'error').map((line) => line.message), { timeout: 10_000 }).toEqual([
       'tag category "no-such-zone-category" (labels.zone/labels.region) does not exist on vCenter "vcsim": nodes there cannot get a zone and stay uninitialized',

@@ -12,7 +12,7 @@
  * - `kubernetes.io/rule/nlb/mtu`: ICMP 3/4 from every client range of every NLB (shared).
  */
 import type { Logger } from '@ccm/core/logging';
-import type { CallOptions } from '../../ports/call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import type { Ec2Instance, Ec2SecurityGroup } from '../../ports/ec2-port.js';
 import {
   applyRulePlan,

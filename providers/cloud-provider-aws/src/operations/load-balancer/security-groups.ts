@@ -6,7 +6,7 @@ import type { Logger } from '@ccm/core/logging';
 import { RetryError } from '@ccm/core/provider';
 import { sleepOrThrowOnAbort } from '@ccm/core/util';
 import { isAwsErrorCode, isAwsErrorKind, NotOwnedError } from '../../errors.js';
-import type { CallOptions } from '../../ports/call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import { ec2Filter, type Ec2Instance, type Ec2Port, type Ec2SecurityGroup } from '../../ports/ec2-port.js';
 import type { ClusterTagging, Tags } from '../../tags.js';
 import { ruleKey, toPermissions, ungroupPermissions, type IngressRule, type RulePlan } from './ingress-rules.js';

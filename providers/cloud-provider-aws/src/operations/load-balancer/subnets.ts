@@ -6,7 +6,7 @@ import type { Logger } from '@ccm/core/logging';
 import { errorMessage } from '@ccm/core/util';
 import { ANNOTATIONS } from '../../annotations.js';
 import { CloudStateError, UnresolvedAnnotationError, isAwsErrorKind } from '../../errors.js';
-import type { CallOptions } from '../../ports/call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import { ec2Filter, type Ec2Port, type Ec2RouteTable, type Ec2Subnet } from '../../ports/ec2-port.js';
 import { hasTag, TAG_ROLE_ELB, TAG_ROLE_INTERNAL_ELB, type ClusterTagging } from '../../tags.js';
 import type { ZoneCache } from '../zone-cache.js';

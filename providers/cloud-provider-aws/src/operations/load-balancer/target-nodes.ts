@@ -6,7 +6,7 @@
  */
 import type { V1Node } from '@ccm/core/kube';
 import type { Logger } from '@ccm/core/logging';
-import type { CallOptions } from '../../ports/call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import type { Ec2Instance } from '../../ports/ec2-port.js';
 import { parseAwsProviderId } from '../../provider-id.js';
 import type { ClusterInstances } from '../cluster-instances.js';

@@ -3,8 +3,8 @@
  * the token endpoint is not there). Endpoint: the `ec2imds` ServiceOverride, else
  * `AWS_EC2_METADATA_SERVICE_ENDPOINT`, else http://169.254.169.254.
  */
-import { AwsApiError } from '../../errors.js';
-import type { CallOptions } from '../call-options.js';
+import { AwsApiError } from '../aws-api-error.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import type { MetadataPort } from '../metadata-port.js';
 
 export const DEFAULT_IMDS_ENDPOINT = 'http://169.254.169.254';

@@ -22,7 +22,7 @@ import {
   type IpPermission,
   type SecurityGroup,
 } from '@aws-sdk/client-ec2';
-import type { CallOptions } from '../call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import type { Ec2Filter, Ec2Instance, Ec2InstanceTopology, Ec2IpPermission, Ec2Port, Ec2SecurityGroup } from '../ec2-port.js';
 import { sdkCall } from './sdk-errors.js';
 import { nonEmpty, tagsFromList, tagsToCreateList, tagsToList } from './tag-list.js';

@@ -22,8 +22,8 @@ import {
   type ElasticLoadBalancingClient,
   type Listener,
 } from '@aws-sdk/client-elastic-load-balancing';
-import { isAwsErrorKind } from '../../errors.js';
-import type { CallOptions } from '../call-options.js';
+import { isAwsErrorKind } from '../aws-api-error.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import type { ClassicListener, ElbPort } from '../elb-port.js';
 import { sdkCall, toAwsApiError } from './sdk-errors.js';
 import { nonEmpty, tagsFromList, tagsToCreateList, tagsToList } from './tag-list.js';

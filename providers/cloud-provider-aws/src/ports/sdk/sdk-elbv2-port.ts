@@ -28,9 +28,9 @@ import {
   type ProtocolEnum,
   type TargetGroup as SdkTargetGroup,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { isAwsErrorKind } from '../../errors.js';
+import { isAwsErrorKind } from '../aws-api-error.js';
 import type { Tags } from '../../tags.js';
-import type { CallOptions } from '../call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import type { Elbv2Port, ListenerSpec, NetworkListener, NetworkLoadBalancer, TargetGroup } from '../elbv2-port.js';
 import { sdkCall, toAwsApiError } from './sdk-errors.js';
 import { nonEmpty, tagsFromList, tagsToCreateList, tagsToList } from './tag-list.js';

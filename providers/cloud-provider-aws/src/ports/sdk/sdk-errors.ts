@@ -3,7 +3,7 @@
  * from the AWS error code (`Code` on query-protocol errors, else the exception name), the HTTP
  * status and Node network error codes.
  */
-import { AwsApiError, type AwsApiErrorKind } from '../../errors.js';
+import { AwsApiError, type AwsApiErrorKind } from '../aws-api-error.js';
 
 /** AWS error codes that mean "slow down" (the cloud API budget's classifier uses the same list). */
 export const AWS_THROTTLING_CODES: readonly string[] = [

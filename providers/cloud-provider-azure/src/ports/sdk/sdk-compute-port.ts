@@ -8,7 +8,7 @@ import type {
   NetworkProfile,
   VirtualMachineScaleSetNetworkConfiguration,
 } from '@azure/arm-compute';
-import { AzureApiError } from '../../errors.js';
+import { AzureApiError } from '../azure-api-error.js';
 import type { AzureScaleSetNetwork, AzureVirtualMachine, ComputePort } from '../compute-port.js';
 import { parseArmResourceId } from '../../arm-resource-id.js';
 import { pollPromisePoller } from './lro-poll-interval.js';

@@ -3,7 +3,7 @@
  * retryability decided here, where it is born. The message names the operation, the HTTP status
  * and the ARM error code; it never carries request bodies or credentials.
  */
-import { AzureApiError, type AzureApiErrorKind } from '../../errors.js';
+import { AzureApiError, type AzureApiErrorKind } from '../azure-api-error.js';
 
 interface RestErrorShape {
   name?: string;

@@ -1,6 +1,6 @@
 /** The Network port over `@azure/arm-network` (the only Network code importing the SDK). */
 import type { NetworkInterface, NetworkManagementClient, Route, RouteTable } from '@azure/arm-network';
-import { AzureApiError } from '../../errors.js';
+import { AzureApiError } from '../azure-api-error.js';
 import type { AzureNetworkInterface, AzureRoute, AzureRouteTable, NetworkPort } from '../network-port.js';
 import { createSdkLoadBalancingPort, ifMatchOptions } from './sdk-load-balancing-port.js';
 import { parseArmResourceId } from '../../arm-resource-id.js';

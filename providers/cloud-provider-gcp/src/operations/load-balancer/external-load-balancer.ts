@@ -9,7 +9,7 @@ import type { V1Node, V1Service } from '@kubernetes/client-node';
 import { InvalidServiceConfigurationError, defaultLoadBalancerName, type LoadBalancerStatus } from '@ccm/core/provider';
 import type { Logger } from '@ccm/core/logging';
 import { GceCloudStateError, isGceErrorKind } from '../../errors.js';
-import type { CallOptions } from '../../ports/call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import type { ComputePort, GceFirewall, GceForwardingRule, GceInstance } from '../../ports/compute-port.js';
 import type { InstanceLocator } from '../instance-locator.js';
 import type { ResourceLinks } from '../resource-links.js';

@@ -6,9 +6,9 @@
  * `LoadBalancerManualChange` holding the `gcloud` command a network admin runs, and carries on.
  * Outside XPN, or for any other error, the write fails as before.
  */
+import type { CallOptions } from '@ccm/core/cloud';
 import type { V1Service } from '@kubernetes/client-node';
 import { asGceApiError, isGceErrorKind } from '../../errors.js';
-import type { CallOptions } from '../../ports/call-options.js';
 import type { ServiceEventPort } from '../../kube/service-events.js';
 import type { ComputePort, GceFirewall } from '../../ports/compute-port.js';
 

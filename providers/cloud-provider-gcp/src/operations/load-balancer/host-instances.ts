@@ -5,7 +5,7 @@
  */
 import type { V1Node } from '@kubernetes/client-node';
 import { GceCloudStateError } from '../../errors.js';
-import type { CallOptions } from '../../ports/call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import type { GceInstance } from '../../ports/compute-port.js';
 import type { InstanceLocator } from '../instance-locator.js';
 

@@ -4,7 +4,7 @@
  * the operations' `wait` method until it is DONE; every failure leaves as a `GceApiError`.
  */
 import type { protos } from '@google-cloud/compute';
-import { isGceErrorKind } from '../../errors.js';
+import { isGceErrorKind } from '../gce-api-error.js';
 import type {
   ComputePort,
   GceAddress,

@@ -3,7 +3,7 @@
  * body, a failed Operation, a network error, a token-source failure) into a `GceApiError`,
  * deciding its kind and retryability here, where it is born.
  */
-import { GceApiError, type GceApiErrorKind } from '../../errors.js';
+import { GceApiError, type GceApiErrorKind } from '../gce-api-error.js';
 
 /** `errors[].reason` values Google uses for rate limits and quota. */
 export const GCE_THROTTLING_REASONS: readonly string[] = ['rateLimitExceeded', 'userRateLimitExceeded', 'RATE_LIMIT_EXCEEDED'];

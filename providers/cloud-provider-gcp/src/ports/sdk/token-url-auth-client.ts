@@ -4,7 +4,7 @@
  * before it expires; concurrent callers share one refresh. The object is what the Compute
  * clients' REST transport needs from an auth client: request headers and a fetch.
  */
-import { GceApiError } from '../../errors.js';
+import { GceApiError } from '../gce-api-error.js';
 
 /** Refresh this long before `expireTime`. */
 export const TOKEN_REFRESH_MARGIN_MS = 60_000;

@@ -8,7 +8,7 @@
  *    VIP (upstream's `LoadBalancerForcedInternal` warning).
  */
 import { InvalidServiceConfigurationError } from '@ccm/core/provider';
-import type { CallOptions } from '../../ports/call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import type { NeutronFloatingIp } from '../../ports/load-balancer-network-port.js';
 import { ignoringNotFound, type LoadBalancerContext } from './load-balancer-context.js';
 import { floatingIpDescription, isProviderMadeFloatingIp } from './load-balancer-names.js';

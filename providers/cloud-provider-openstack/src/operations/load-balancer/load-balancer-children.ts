@@ -6,7 +6,7 @@
  */
 import type { V1Node } from '@kubernetes/client-node';
 import { asOpenStackApiError } from '../../errors.js';
-import type { CallOptions } from '../../ports/call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import type { OctaviaListener, OctaviaPool } from '../../ports/octavia-port.js';
 import { changeLoadBalancer, ignoringNotFound, type LoadBalancerContext } from './load-balancer-context.js';
 import { desiredMembers, membersDiffer, planHealthMonitor, planListeners, planPool, planSerialMembers } from './load-balancer-planners.js';

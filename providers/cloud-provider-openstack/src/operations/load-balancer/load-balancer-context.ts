@@ -1,7 +1,7 @@
 /** What the load balancer operations share: the ports, the settings, the wait, the logger. */
 import type { Logger } from '@ccm/core/logging';
 import { isOpenStackErrorKind } from '../../errors.js';
-import type { CallOptions } from '../../ports/call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import type { LoadBalancerNetworkPort } from '../../ports/load-balancer-network-port.js';
 import type { OctaviaPort } from '../../ports/octavia-port.js';
 import type { LoadBalancerSettings } from './load-balancer-settings.js';

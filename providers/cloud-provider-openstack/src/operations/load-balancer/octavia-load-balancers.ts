@@ -5,10 +5,10 @@
  * idempotent: a second sync changes nothing.
  */
 import type { V1Node, V1Service } from '@kubernetes/client-node';
+import type { CallOptions } from '@ccm/core/cloud';
 import { defaultLoadBalancerName, PermanentInvalidServiceConfigurationError, type LoadBalancerIngress, type LoadBalancerStatus } from '@ccm/core/provider';
 import { ANNOTATIONS, booleanAnnotation, stringAnnotation } from '../../annotations.js';
 import { CloudStateError, isOpenStackErrorKind, OpenStackApiError } from '../../errors.js';
-import type { CallOptions } from '../../ports/call-options.js';
 import type { OctaviaLoadBalancer, PopulatedListenerSpec } from '../../ports/octavia-port.js';
 import { ensureFloatingIp, releaseFloatingIp } from './floating-ip.js';
 import { reconcileChildren } from './load-balancer-children.js';

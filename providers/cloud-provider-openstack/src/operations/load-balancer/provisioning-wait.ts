@@ -8,7 +8,7 @@
  * step is `Unavailable` (retryable).
  */
 import { OpenStackApiError } from '../../errors.js';
-import type { CallOptions } from '../../ports/call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import type { OctaviaLoadBalancer, OctaviaPort } from '../../ports/octavia-port.js';
 
 export interface ProvisioningWaitSettings {

@@ -8,7 +8,7 @@
 import type { V1Node } from '@kubernetes/client-node';
 import { InvalidServiceConfigurationError } from '@ccm/core/provider';
 import { CloudStateError } from '../../errors.js';
-import type { CallOptions } from '../../ports/call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import type { NeutronPortSummary } from '../../ports/load-balancer-network-port.js';
 import type { OctaviaLoadBalancer } from '../../ports/octavia-port.js';
 import { ANNOTATIONS } from '../../annotations.js';

@@ -1,6 +1,6 @@
 /** The Compute port over openstack-client-ts's Nova client: the only code that sees Nova's JSON. */
 import { exactNameFilter, type NovaClient, type Server } from 'openstack-client-ts';
-import type { CallOptions } from '../call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import type { ComputePort, OpenStackFlavor, OpenStackServer, OpenStackServerAddress } from '../compute-port.js';
 import { callOpenStack } from './sdk-errors.js';
 

@@ -4,7 +4,7 @@
  * keeping the client's retryability decision: it is made where the error is born.
  */
 import { isOpenStackError, type OpenStackErrorKind } from 'openstack-client-ts';
-import { OpenStackApiError, type OpenStackApiErrorKind } from '../../errors.js';
+import { OpenStackApiError, type OpenStackApiErrorKind } from '../openstack-api-error.js';
 
 const KIND: Readonly<Record<OpenStackErrorKind, OpenStackApiErrorKind>> = {
   BadRequest: 'Invalid',

@@ -1,6 +1,6 @@
 /** The Network port over openstack-client-ts's Neutron client: the only code that sees Neutron's JSON. */
 import type { NeutronClient, Port, Router } from 'openstack-client-ts';
-import type { CallOptions } from '../call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import type { NetworkPort, NeutronPort, NeutronRouter, PortFilter } from '../network-port.js';
 import { callOpenStack } from './sdk-errors.js';
 

@@ -1,6 +1,6 @@
 /** The Octavia port over openstack-client-ts's Octavia client: the only code that sees Octavia's JSON. */
 import type { HealthMonitor, Listener, LoadBalancer, Member, MemberSpec, OctaviaClient, Pool } from 'openstack-client-ts';
-import type { CallOptions } from '../call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import type {
   HealthMonitorSpec,
   ListenerSettings,
@@ -14,7 +14,7 @@ import type {
   PoolSpec,
   PopulatedListenerSpec,
 } from '../octavia-port.js';
-import { isOpenStackErrorKind } from '../../errors.js';
+import { isOpenStackErrorKind } from '../openstack-api-error.js';
 import { callOpenStack } from './sdk-errors.js';
 
 function toLoadBalancer(loadBalancer: LoadBalancer): OctaviaLoadBalancer {

@@ -5,7 +5,7 @@
 import type { V1Node } from '@ccm/core/kube';
 import type { LoadBalancerStatus } from '@ccm/core/provider';
 import { NotOwnedError } from '../../../errors.js';
-import type { CallOptions } from '../../../ports/call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import type { Ec2Instance } from '../../../ports/ec2-port.js';
 import type { ClassicLoadBalancer } from '../../../ports/elb-port.js';
 import { TAG_SERVICE_NAME, type Tags } from '../../../tags.js';

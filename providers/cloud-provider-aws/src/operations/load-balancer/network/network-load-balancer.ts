@@ -6,7 +6,7 @@ import type { V1Node } from '@ccm/core/kube';
 import type { LoadBalancerStatus } from '@ccm/core/provider';
 import { ANNOTATIONS } from '../../../annotations.js';
 import { CloudStateError, UnresolvedAnnotationError, isAwsErrorKind, NotOwnedError } from '../../../errors.js';
-import type { CallOptions } from '../../../ports/call-options.js';
+import type { CallOptions } from '@ccm/core/cloud';
 import type { Ec2Instance } from '../../../ports/ec2-port.js';
 import type { ListenerSpec, NetworkLoadBalancer, SubnetMapping, TargetGroup } from '../../../ports/elbv2-port.js';
 import { TAG_SERVICE_NAME, tagValue, type Tags } from '../../../tags.js';

@@ -1,4 +1,0 @@
-/** Options every port call accepts. */
-export interface CallOptions {
-  signal?: AbortSignal;
-}
