@@ -1,6 +1,7 @@
 /** See build-image.mjs. */
 export declare const repositoryRoot: string;
 export declare const defaultOutputRoot: string;
+export declare const defaultCacheDirectory: string;
 
 export interface BuiltImage {
   /** The short provider name, e.g. 'aws'. */
@@ -13,7 +14,7 @@ export interface BuiltImage {
   manifestDigest: string;
   /** Bytes: config + compressed layers + manifest. */
   compressedSize: number;
-  /** The reference annotated in index.json and manifest.json, e.g. 'ghcr.io/ccm-ts/aws-cloud-controller-manager:0.1.0'. */
+  /** The reference in index.json (io.containerd.image.name; ref.name holds the tag) and manifest.json, e.g. 'ghcr.io/ccm-ts/aws-cloud-controller-manager:v0.1.0'. */
   imageReference: string;
 }
 
@@ -22,6 +23,17 @@ export interface BuildProviderImageOptions {
   provider: string;
   /** Where <provider>/ goes; default <repository>/.images. */
   outputRoot?: string;
+  /** Where checked inputs and compressed layers are cached; default <repository>/.images/.cache. */
+  cacheDirectory?: string;
+  /** false: compress every layer again instead of reusing the cached one. */
+  layerCache?: boolean;
 }
 
+/** Builds one provider's image from its existing bundle (node scripts/bundle-provider.mjs first). */
 export declare function buildProviderImage(options: BuildProviderImageOptions): Promise<BuiltImage>;
+
+export declare class ImageBuildError extends Error {
+  kind: 'unknown-provider' | 'bad-provider-package' | 'missing-bundle' | 'download-failed' | 'checksum-mismatch' | 'too-large' | 'no-commit-time';
+}
+
+export declare function knownProviders(root?: string): string[];
