@@ -535,11 +535,11 @@ async function preparePod(options: RunPodOptions): Promise<PreparedPod> {
       if (volume.configMap !== undefined) {
         const data = await readConfigMap(client, namespace, volume.configMap.name);
         if (data === undefined && volume.configMap.optional !== true) throw new PodConfigError('MissingReference', `volume ${volume.name}: configmap ${namespace}/${volume.configMap.name} not found`);
-        await writeAtomicVolume(hostPath, projectKeys(`configmap ${volume.configMap.name}`, data ?? {}, volume.configMap.items, volume.configMap.defaultMode));
+        await writeAtomicVolume(hostPath, projectKeys(`configmap ${volume.configMap.name}`, data ?? {}, volume.configMap.items, volume.configMap.defaultMode), spec.securityContext?.fsGroup);
       } else if (volume.secret !== undefined) {
         const data = await readSecret(client, namespace, volume.secret.secretName);
         if (data === undefined && volume.secret.optional !== true) throw new PodConfigError('MissingReference', `volume ${volume.name}: secret ${namespace}/${volume.secret.secretName} not found`);
-        await writeAtomicVolume(hostPath, projectKeys(`secret ${volume.secret.secretName}`, data ?? {}, volume.secret.items, volume.secret.defaultMode));
+        await writeAtomicVolume(hostPath, projectKeys(`secret ${volume.secret.secretName}`, data ?? {}, volume.secret.items, volume.secret.defaultMode), spec.securityContext?.fsGroup);
       }
       volumes[volume.name] = { kind: 'bind', hostPath };
     }

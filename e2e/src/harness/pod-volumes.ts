@@ -3,7 +3,7 @@
  * ServiceAccount volume, written the way its atomic writer lays them out (a timestamped folder,
  * `..data` pointing at it, one symlink per key), with the volume's modes.
  */
-import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { POD_DEFAULTS, type KeyToPath } from './pod-spec.js';
 import { PodConfigError } from './pod-runtime-config.js';
@@ -25,8 +25,12 @@ export function projectKeys(source: string, data: Record<string, Buffer>, items:
   });
 }
 
-/** Writes the files as the kubelet's atomic writer does, into `directory` (created). */
-export async function writeAtomicVolume(directory: string, files: VolumeFile[]): Promise<void> {
+/**
+ * Writes the files as the kubelet's atomic writer does, into `directory` (created). With the
+ * pod's fsGroup, files belong to that group and gain group read (the kubelet's
+ * SetVolumeOwnership for read-only volumes); without it they stay root's, modes as given.
+ */
+export async function writeAtomicVolume(directory: string, files: VolumeFile[], fsGroup?: number): Promise<void> {
   await mkdir(directory, { recursive: true, mode: 0o755 });
   await chmod(directory, 0o755);
   const stamp = `..${new Date().toISOString().replace(/[-:]/g, '_').replace('T', '_').replace('Z', '')}.${process.pid}`;
@@ -37,7 +41,8 @@ export async function writeAtomicVolume(directory: string, files: VolumeFile[]):
     const path = join(dataDirectory, file.path);
     await mkdir(dirname(path), { recursive: true, mode: 0o755 });
     await writeFile(path, file.content);
-    await chmod(path, file.mode);
+    await chmod(path, fsGroup === undefined ? file.mode : file.mode | 0o440);
+    if (fsGroup !== undefined) await chown(path, 0, fsGroup);
   }
   await symlink(stamp, join(directory, '..data'));
   const topLevel = new Set(files.map((file) => file.path.split('/')[0]!));
