@@ -72,10 +72,11 @@ export async function runImageCli(argv, { stdout = process.stdout, stderr = proc
   }
   try {
     // Every name is checked before anything is built.
-    for (const provider of parsed.providers) describeProviderImage(provider);
+    const root = build.root ?? repositoryRoot;
+    for (const provider of parsed.providers) describeProviderImage(provider, root);
     for (const provider of parsed.providers) {
       const started = Date.now();
-      if (parsed.bundle) await bundleProvider(`${repositoryRoot}/${describeProviderImage(provider).folder}`);
+      if (parsed.bundle) await bundleProvider(`${root}/${describeProviderImage(provider, root).folder}`);
       const image = await buildProviderImage({ ...build, provider, outputRoot: parsed.outputRoot });
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       stdout.write(`${provider}  ${image.imageReference}  ${image.manifestDigest}  ${megabytes(image.compressedSize)}  ${relative(process.cwd(), image.tarball)}  ${seconds} s\n`);
