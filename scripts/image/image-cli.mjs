@@ -77,7 +77,7 @@ export async function runImageCli(argv, { stdout = process.stdout, stderr = proc
     for (const provider of parsed.providers) {
       const started = Date.now();
       if (parsed.bundle) await bundleProvider(`${root}/${describeProviderImage(provider, root).folder}`);
-      const image = await buildProviderImage({ ...build, provider, outputRoot: parsed.outputRoot });
+      const image = await buildProviderImage({ outputRoot: parsed.outputRoot, ...build, provider });
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       stdout.write(`${provider}  ${image.imageReference}  ${image.manifestDigest}  ${megabytes(image.compressedSize)}  ${relative(process.cwd(), image.tarball)}  ${seconds} s\n`);
     }
