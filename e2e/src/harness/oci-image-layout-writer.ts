@@ -74,6 +74,8 @@ async function sharedLibraries(binary: string): Promise<string[]> {
 export async function writeNodeFixtureImage(layout: string, files: Record<string, string>, entryScript: string): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'ccm-fixture-rootfs-'));
   try {
+    // mkdtemp makes 0700; the image's / must be 0755 like any root filesystem.
+    await chmod(root, 0o755);
     const node = process.execPath;
     const copies: Array<[string, string]> = [[node, '/nodejs/bin/node'], ...(await sharedLibraries(node)).map((path): [string, string] => [path, path])];
     for (const [from, to] of copies) {

@@ -29,7 +29,7 @@ import { projectKeys, writeAtomicVolume } from './pod-volumes.js';
 import { initialProbeState, isProbeSuccessStatus, observeProbe, probeTiming, restartBackOffMs, RESTART_BACK_OFF, type ProbeKind, type ProbeState } from './probe-schedule.js';
 import { renderOverlay } from './rbac-usage.js';
 import { RuncContainer, runcSupportsSeccomp } from './runc-container.js';
-import { waitFor } from './wait-for.js';
+import { sleep, waitFor, WaitTimeoutError } from './wait-for.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -76,7 +76,7 @@ export async function memoryLimitUnenforceableReason(): Promise<string | undefin
   return 'no memory cgroup controller is mounted (neither /sys/fs/cgroup/memory nor a cgroup v2 with memory)';
 }
 
-export type PodPhase = 'Starting' | 'Running' | 'CrashLoopBackOff' | 'Terminated';
+export type PodPhase = 'Starting' | 'Running' | 'CrashLoopBackOff' | 'Terminated' | 'CreateContainerError';
 
 export interface ContainerRunRecord {
   id: string;
@@ -136,6 +136,8 @@ interface PreparedPod {
   container: Container;
   portMap: Map<number, number>;
   directory: string;
+  /** Host tmpfs mounts of Memory emptyDirs (unmounted on close). */
+  tmpfsMounts: string[];
   volumes: Record<string, PreparedVolume>;
   serviceAccountDirectory: string | undefined;
   sources: EnvironmentSources;
@@ -160,6 +162,7 @@ export class RunningPod {
   private loop: Promise<void> | undefined;
   private readonly log: (line: string) => void;
   private readonly token = randomBytes(3).toString('hex');
+  private startError: string | undefined;
 
   private constructor(
     readonly options: RunPodOptions,
@@ -174,7 +177,12 @@ export class RunningPod {
     const pod = new RunningPod(options, prepared);
     if (!prepared.seccomp) pod.log('seccomp RuntimeDefault left out: this runc reports no seccomp support (`runc features`)');
     if (prepared.memoryLimit !== undefined && !prepared.memoryLimit.enforced) pod.log(`memory limit ${prepared.memoryLimit.bytes} bytes NOT enforced: ${prepared.memoryLimit.reason}`);
-    pod.loop = pod.runLoop();
+    pod.loop = pod.runLoop().catch((error: unknown) => {
+      // As the kubelet's CreateContainerError: reported, never retried in a tight loop.
+      pod.startError = error instanceof Error ? error.message : String(error);
+      pod.phase = 'CreateContainerError';
+      pod.log(`cannot create the container: ${pod.startError}`);
+    });
     return pod;
   }
 
@@ -227,7 +235,7 @@ export class RunningPod {
       ready: this.readyValue,
       restartCount: this.restarts,
       lastExitCode: last?.exitCode,
-      lastLogLines: this.current?.output.tail(20) || last?.logTail.split('\n').slice(-20).join('\n') || '',
+      lastLogLines: this.current?.output.tail(20) || last?.logTail.split('\n').slice(-20).join('\n') || this.startError || '',
       livenessKills: this.livenessKills,
       memoryLimit: this.prepared.memoryLimit,
       seccomp: this.prepared.seccomp,
@@ -236,16 +244,18 @@ export class RunningPod {
 
   /** Waits until the readiness probe passes; fails at once, with the crash loop described, when the container keeps failing. */
   async waitUntilReady(timeoutMs: number): Promise<void> {
-    await waitFor(
-      `pod ${this.name} to become ready`,
-      (observe) => {
-        observe(`${this.phase}, restarts ${this.restarts}`);
-        if (this.phase === 'CrashLoopBackOff') throw new PodCrashLoopError(this.status());
-        return this.readyValue;
-      },
-      timeoutMs,
-      { intervalMs: 200, abortIf: () => (this.phase === 'CrashLoopBackOff' ? describeCrashLoop(this.status()) : undefined), describeContext: () => `last log lines:\n${this.status().lastLogLines}` },
-    );
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (this.readyValue) return;
+      if (this.phase === 'CrashLoopBackOff') throw new PodCrashLoopError(this.status());
+      if (this.phase === 'CreateContainerError') throw new Error(`pod ${this.name}: cannot create the container: ${this.startError}`);
+      if (Date.now() > deadline) {
+        throw new WaitTimeoutError(
+          `pod ${this.name} not ready within ${timeoutMs / 1000}s (${this.phase}, ${this.restarts} restart(s)); its last log lines:\n${this.status().lastLogLines || '(no output)'}`,
+        );
+      }
+      await sleep(200);
+    }
   }
 
   /** Waits until the pod is in CrashLoopBackOff (its container failed again after a restart) and returns the report. */
@@ -290,7 +300,7 @@ export class RunningPod {
     this.wakeBackOff?.();
     await this.current?.remove();
     await this.loop?.catch(() => undefined);
-    await rm(this.prepared.directory, { recursive: true, force: true });
+    await removePodDirectory(this.prepared.directory, this.prepared.tmpfsMounts);
   }
 
   private async runLoop(): Promise<void> {
@@ -511,6 +521,7 @@ async function preparePod(options: RunPodOptions): Promise<PreparedPod> {
   const rootfs = await unpackRootfs(image);
   const directory = await mkdtemp(join(tmpdir(), `ccm-pod-${options.podName}-`));
   await chmod(directory, 0o755);
+  const tmpfsMounts: string[] = [];
   try {
     await writeFile(join(directory, 'etc-hosts'), await readFile('/etc/hosts'));
     await writeFile(join(directory, 'resolv.conf'), await readFile('/etc/resolv.conf').catch(() => Buffer.from('')));
@@ -520,15 +531,17 @@ async function preparePod(options: RunPodOptions): Promise<PreparedPod> {
     const volumes: Record<string, PreparedVolume> = {};
     for (const volume of spec.volumes ?? []) {
       if (volume.emptyDir !== undefined) {
+        // As the kubelet: a folder of mode 0777 on the host (a tmpfs of sizeLimit for medium Memory), bind-mounted.
+        const hostPath = join(directory, 'volumes', volume.name);
+        await mkdir(hostPath, { recursive: true });
         if (volume.emptyDir.medium === 'Memory') {
           const sizeLimit = volume.emptyDir.sizeLimit;
-          volumes[volume.name] = sizeLimit === undefined ? { kind: 'tmpfs' } : { kind: 'tmpfs', sizeBytes: memoryLimitBytes({ name: volume.name, image: '', resources: { limits: { memory: sizeLimit } } })! };
-        } else {
-          const hostPath = join(directory, 'volumes', volume.name);
-          await mkdir(hostPath, { recursive: true });
-          await chmod(hostPath, 0o777);
-          volumes[volume.name] = { kind: 'bind', hostPath };
+          const size = sizeLimit === undefined ? undefined : memoryLimitBytes({ name: volume.name, image: '', resources: { limits: { memory: sizeLimit } } });
+          await execFileAsync('mount', ['-t', 'tmpfs', '-o', `mode=0777,nosuid,nodev${size === undefined ? '' : `,size=${size}`}`, 'tmpfs', hostPath]);
+          tmpfsMounts.push(hostPath);
         }
+        await chmod(hostPath, 0o777);
+        volumes[volume.name] = { kind: 'bind', hostPath };
         continue;
       }
       const hostPath = join(directory, 'volumes', volume.name);
@@ -585,11 +598,17 @@ async function preparePod(options: RunPodOptions): Promise<PreparedPod> {
       const reason = await memoryLimitUnenforceableReason();
       memoryLimit = reason === undefined ? { bytes: limit, enforced: true } : { bytes: limit, enforced: false, reason };
     }
-    return { spec, container, portMap, directory, volumes, serviceAccountDirectory, sources, rootfs, image, seccomp: await runcSupportsSeccomp(), memoryLimit };
+    return { spec, container, portMap, directory, tmpfsMounts, volumes, serviceAccountDirectory, sources, rootfs, image, seccomp: await runcSupportsSeccomp(), memoryLimit };
   } catch (error) {
-    await rm(directory, { recursive: true, force: true });
+    await removePodDirectory(directory, tmpfsMounts);
     throw error;
   }
+}
+
+/** Unmounts the pod's tmpfs volumes (lazily: a dying container may still hold them) and removes its folder. */
+async function removePodDirectory(directory: string, tmpfsMounts: string[]): Promise<void> {
+  for (const path of tmpfsMounts) await execFileAsync('umount', ['--lazy', path]).catch(() => undefined);
+  await rm(directory, { recursive: true, force: true });
 }
 
 /** A Deployment's pod names look like `<deployment>-<template hash>-<5 characters>`. */
