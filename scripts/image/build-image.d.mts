@@ -23,13 +23,15 @@ export interface BuildProviderImageOptions {
   provider: string;
   /** Where <provider>/ goes; default <repository>/.images. */
   outputRoot?: string;
+  /** When to bundle the provider's built dist/ first (scripts/bundle-provider.mjs): default 'if-missing'. */
+  bundle?: 'if-missing' | 'always' | 'never';
   /** Where checked inputs and compressed layers are cached; default <repository>/.images/.cache. */
   cacheDirectory?: string;
   /** false: compress every layer again instead of reusing the cached one. */
   layerCache?: boolean;
 }
 
-/** Builds one provider's image from its existing bundle (node scripts/bundle-provider.mjs first). */
+/** Builds one provider's image from its bundle (made from the built dist/ when missing, by default). */
 export declare function buildProviderImage(options: BuildProviderImageOptions): Promise<BuiltImage>;
 
 export declare class ImageBuildError extends Error {

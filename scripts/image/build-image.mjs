@@ -17,6 +17,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
+import { BundleInputError, bundleProvider } from '../bundle-provider.mjs';
 import { planBaseFilesystem } from './base-filesystem.mjs';
 import { fetchDebianPackage, fetchNodeRuntime, readDebianPackage } from './fetch-image-inputs.mjs';
 import { ImageBuildError } from './image-build-error.mjs';
@@ -183,7 +184,9 @@ const json = (value) => Buffer.from(JSON.stringify(value), 'utf8');
 
 /**
  * Builds one provider's image.
- * @param {{ provider: string, outputRoot?: string, cacheDirectory?: string, layerCache?: boolean, runtime?: typeof NODE_RUNTIME, debianPackages?: typeof DEBIAN_PACKAGES, root?: string, environment?: Record<string, string | undefined> }} options
+ * @param {{ provider: string, outputRoot?: string, bundle?: 'if-missing' | 'always' | 'never', cacheDirectory?: string, layerCache?: boolean, runtime?: typeof NODE_RUNTIME, debianPackages?: typeof DEBIAN_PACKAGES, root?: string, environment?: Record<string, string | undefined> }} options
+ *   `bundle`: when to run scripts/bundle-provider.mjs on the provider's built dist/ first (default
+ *   'if-missing'; the CLI says 'always', or 'never' with --no-bundle);
  *   `runtime` and `debianPackages` replace the pins (tests inject a wrong checksum this way);
  *   `layerCache: false` compresses every layer again.
  * @returns {Promise<BuiltImage>}
@@ -191,6 +194,7 @@ const json = (value) => Buffer.from(JSON.stringify(value), 'utf8');
 export async function buildProviderImage({
   provider,
   outputRoot = defaultOutputRoot,
+  bundle: bundleWhen = 'if-missing',
   cacheDirectory = defaultCacheDirectory,
   layerCache = true,
   runtime = NODE_RUNTIME,
@@ -200,6 +204,14 @@ export async function buildProviderImage({
 }) {
   const description = describeProviderImage(provider, root);
   const bundleFiles = [description.bundleFile, `${description.bundleFile}.map`, description.bundleFile.replace(/\.mjs$/, '.meta.json')];
+  if (bundleWhen === 'always' || (bundleWhen === 'if-missing' && bundleFiles.some((file) => !existsSync(file)))) {
+    try {
+      await bundleProvider(join(root, description.folder));
+    } catch (error) {
+      if (!(error instanceof BundleInputError)) throw error;
+      throw new ImageBuildError('missing-bundle', `missing bundle ${relative(root, description.bundleFile)}, and it cannot be made: ${error.message}`, { cause: error });
+    }
+  }
   const missing = bundleFiles.find((file) => !existsSync(file));
   if (missing !== undefined) {
     throw new ImageBuildError('missing-bundle', `missing bundle ${relative(root, missing)}: run node scripts/bundle-provider.mjs ${description.folder} (after pnpm build)`);

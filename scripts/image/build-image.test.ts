@@ -80,6 +80,11 @@ describe('image CLI arguments', () => {
       const result = await cli(['build', '--provider', 'nimbus', '--no-bundle'], { root, outputRoot: join(root, '.images') });
       expect(result.code).toBe(2);
       expect(result.stderr).toBe('image: missing bundle providers/cloud-provider-nimbus/bundle/nimbus-cloud-controller-manager.mjs: run node scripts/bundle-provider.mjs providers/cloud-provider-nimbus (after pnpm build)\n');
+      await expect(buildProviderImage({ provider: 'nimbus', root, outputRoot: join(root, '.images'), bundle: 'never' })).rejects.toMatchObject({ kind: 'missing-bundle' });
+      // By default a missing bundle is made from the built bin; with none built, that fails too.
+      const made = await cli(['build', '--provider', 'nimbus'], { root, outputRoot: join(root, '.images') });
+      expect(made.code).toBe(2);
+      expect(made.stderr).toMatch(/^image: missing bundle providers\/cloud-provider-nimbus\/bundle\/nimbus-cloud-controller-manager\.mjs, and it cannot be made: .*dist\/cloud-controller-manager\/main\.js does not exist: build first.*\n$/);
       await expect(buildProviderImage({ provider: 'nimbus', root, outputRoot: join(root, '.images') })).rejects.toMatchObject({ kind: 'missing-bundle' });
     } finally {
       rmSync(root, { recursive: true, force: true });

@@ -8,7 +8,7 @@
 // the input and exit code 2.
 import { relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BundleInputError, bundleProvider } from '../bundle-provider.mjs';
+import { BundleInputError } from '../bundle-provider.mjs';
 import { ImageBuildError, buildProviderImage, defaultOutputRoot, describeProviderImage, knownProviders, repositoryRoot } from './build-image.mjs';
 
 export const USAGE = `Usage: pnpm image build --provider <cloud> [--provider <cloud>...] | --all [--output <dir>] [--no-bundle]
@@ -76,8 +76,7 @@ export async function runImageCli(argv, { stdout = process.stdout, stderr = proc
     for (const provider of parsed.providers) describeProviderImage(provider, root);
     for (const provider of parsed.providers) {
       const started = Date.now();
-      if (parsed.bundle) await bundleProvider(`${root}/${describeProviderImage(provider, root).folder}`);
-      const image = await buildProviderImage({ outputRoot: parsed.outputRoot, ...build, provider });
+      const image = await buildProviderImage({ outputRoot: parsed.outputRoot, ...build, bundle: parsed.bundle ? 'always' : 'never', provider });
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       stdout.write(`${provider}  ${image.imageReference}  ${image.manifestDigest}  ${megabytes(image.compressedSize)}  ${relative(process.cwd(), image.tarball)}  ${seconds} s\n`);
     }
