@@ -11,13 +11,14 @@ import { pathToFileURL } from 'node:url';
 import { BundleInputError } from '../bundle-provider.mjs';
 import { ImageBuildError, buildProviderImage, defaultOutputRoot, describeProviderImage, knownProviders, repositoryRoot } from './build-image.mjs';
 
-export const USAGE = `Usage: pnpm image build --provider <cloud> [--provider <cloud>...] | --all [--output <dir>] [--no-bundle]
+export const USAGE = `Usage: pnpm image build --provider <cloud> [--provider <cloud>...] | --all [--output <dir>] [--no-bundle] [--no-layer-cache]
 
 Builds each provider's OCI image from pinned inputs (scripts/image/image-inputs.mjs) and its
 bundle, without a container engine: <output>/<cloud>/oci (an OCI image layout),
 <output>/<cloud>/image.tar (for docker load / podman load / skopeo) and
 <output>/<cloud>/sbom.spdx.json. <output> defaults to .images. Providers: ${knownProviders().join(', ')}.
 --no-bundle uses the bundle already in providers/cloud-provider-<cloud>/bundle/.
+--no-layer-cache compresses every layer again (.images/.cache/layers holds them by content).
 `;
 
 /** Parses the arguments: the providers to build and where, or a usage problem. */
@@ -29,6 +30,7 @@ export function parseImageArguments(argv) {
   let all = false;
   let outputRoot = defaultOutputRoot;
   let bundle = true;
+  let layerCache = true;
   for (let index = 0; index < rest.length; index += 1) {
     const argument = rest[index];
     const [flag, inline] = argument.startsWith('--') && argument.includes('=') ? [argument.slice(0, argument.indexOf('=')), argument.slice(argument.indexOf('=') + 1)] : [argument, undefined];
@@ -42,6 +44,7 @@ export function parseImageArguments(argv) {
       else if (flag === '--all') all = true;
       else if (flag === '--output') outputRoot = resolve(value());
       else if (flag === '--no-bundle') bundle = false;
+      else if (flag === '--no-layer-cache') layerCache = false;
       else if (flag === '--help' || flag === '-h') return { help: true };
       else return { problem: `unknown option ${argument}` };
     } catch (error) {
@@ -50,7 +53,7 @@ export function parseImageArguments(argv) {
   }
   if (all && providers.length > 0) return { problem: '--all and --provider exclude each other' };
   if (!all && providers.length === 0) return { problem: 'no provider given: --provider <cloud> or --all' };
-  return { providers: all ? knownProviders() : providers, outputRoot, bundle };
+  return { providers: all ? knownProviders() : providers, outputRoot, bundle, layerCache };
 }
 
 const megabytes = (bytes) => `${(bytes / 1000 / 1000).toFixed(1)} MB`;
@@ -76,7 +79,7 @@ export async function runImageCli(argv, { stdout = process.stdout, stderr = proc
     for (const provider of parsed.providers) describeProviderImage(provider, root);
     for (const provider of parsed.providers) {
       const started = Date.now();
-      const image = await buildProviderImage({ outputRoot: parsed.outputRoot, ...build, bundle: parsed.bundle ? 'always' : 'never', provider });
+      const image = await buildProviderImage({ outputRoot: parsed.outputRoot, layerCache: parsed.layerCache, ...build, bundle: parsed.bundle ? 'always' : 'never', provider });
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       stdout.write(`${provider}  ${image.imageReference}  ${image.manifestDigest}  ${megabytes(image.compressedSize)}  ${relative(process.cwd(), image.tarball)}  ${seconds} s\n`);
     }
