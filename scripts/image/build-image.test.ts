@@ -222,6 +222,29 @@ if (missingTools.length > 0) {
       expect(sbom.relationships.length).toBe(sbom.packages.length - 1);
     });
 
+    it("the SBOM's license of each Debian package names every license of its machine-readable copyright file in the image", () => {
+      const { manifest, blob } = readLayout(first.layoutDirectory);
+      const files = new Map(readTar(gunzipSync(blob(manifest.layers[0]!.digest))).map((entry) => [entry.path, entry]));
+      // Debian's short names (DEP-5) in SPDX.
+      const SPDX: Record<string, string> = { 'GPL-2+': 'GPL-2.0-or-later', 'GPL-2': 'GPL-2.0-only', 'MPL-2.0': 'MPL-2.0', 'public-domain': 'LicenseRef-public-domain' };
+      let machineReadable = 0;
+      for (const pin of DEBIAN_PACKAGES) {
+        let copyright = files.get(`usr/share/doc/${pin.name}/copyright`);
+        if (copyright === undefined) {
+          const link = files.get(`usr/share/doc/${pin.name}`);
+          expect(link?.type, `${pin.name}: a copyright file or a link to the folder of one`).toBe('symlink');
+          copyright = files.get(`usr/share/doc/${link!.linkTarget}/copyright`);
+        }
+        expect(copyright?.type, `${pin.name}: copyright`).toBe('file');
+        const text = copyright!.content!.toString('utf8');
+        if (!/^Format: https?:\/\/www\.debian\.org\/doc\/packaging-manuals\/copyright-format\/1\.0\/?$/m.test(text)) continue;
+        machineReadable += 1;
+        const names = new Set([...text.matchAll(/^License: ([\w.+-]+)\s*$/gm)].map((match) => match[1]!));
+        for (const name of names) expect(pin.license, `${pin.name}: License: ${name}`).toContain(SPDX[name] ?? `(unmapped ${name})`);
+      }
+      expect(machineReadable).toBeGreaterThanOrEqual(3);
+    });
+
     describe('read by other tools', () => {
       const skopeoMissing = !onPath('skopeo');
       if (skopeoMissing && !CI) console.warn('SKIPPING the skopeo checks of the image: skopeo is not installed (.ci/install-prerequisites installs it)');
