@@ -9,7 +9,7 @@
  * One deviation, forced by running several hostNetwork pods on one host: each declared
  * containerPort moves to a free host port (`relocatePorts`), flags and probes with it.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile, chmod } from 'node:fs/promises';
@@ -148,6 +148,18 @@ interface PreparedPod {
 }
 
 let podSequence = 0;
+
+/** Memory emptyDirs still mounted: unmounted when the test process exits, whatever happened. */
+const liveTmpfsMounts = new Set<string>();
+process.once('exit', () => {
+  for (const path of liveTmpfsMounts) {
+    try {
+      execFileSync('umount', ['--lazy', path], { stdio: 'ignore', timeout: 5_000 });
+    } catch {
+      // Already gone.
+    }
+  }
+});
 
 export class RunningPod {
   private phase: PodPhase = 'Starting';
@@ -539,6 +551,7 @@ async function preparePod(options: RunPodOptions): Promise<PreparedPod> {
           const size = sizeLimit === undefined ? undefined : memoryLimitBytes({ name: volume.name, image: '', resources: { limits: { memory: sizeLimit } } });
           await execFileAsync('mount', ['-t', 'tmpfs', '-o', `mode=0777,nosuid,nodev${size === undefined ? '' : `,size=${size}`}`, 'tmpfs', hostPath]);
           tmpfsMounts.push(hostPath);
+          liveTmpfsMounts.add(hostPath);
         }
         await chmod(hostPath, 0o777);
         volumes[volume.name] = { kind: 'bind', hostPath };
@@ -607,7 +620,10 @@ async function preparePod(options: RunPodOptions): Promise<PreparedPod> {
 
 /** Unmounts the pod's tmpfs volumes (lazily: a dying container may still hold them) and removes its folder. */
 async function removePodDirectory(directory: string, tmpfsMounts: string[]): Promise<void> {
-  for (const path of tmpfsMounts) await execFileAsync('umount', ['--lazy', path]).catch(() => undefined);
+  for (const path of tmpfsMounts) {
+    await execFileAsync('umount', ['--lazy', path]).catch(() => undefined);
+    liveTmpfsMounts.delete(path);
+  }
   await rm(directory, { recursive: true, force: true });
 }
 
