@@ -3,7 +3,7 @@
 // say; skopeo reads its OCI layout and its Docker archive side; node runs from its files as user
 // 65532; bad input stops the build with one line naming it.
 //
-// Needs apt-get and dpkg-deb (Debian), npm, and for the last checks skopeo and root (chroot).
+// Needs apt-get and dpkg-deb (Debian), npm, and for the last checks skopeo, podman and root (chroot).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -257,6 +257,18 @@ if (missingTools.length > 0) {
         expect(viaDocker.config.Entrypoint).toEqual(entrypointOf(describeProviderImage(PROVIDER).binName));
         const viaOciArchive = JSON.parse(execFileSync('skopeo', ['inspect', `oci-archive:${first.tarball}:${tag}`], { encoding: 'utf8' })) as { Digest: string };
         expect(viaOciArchive.Digest).toBe(first.manifestDigest);
+      });
+
+      const podmanMissing = !onPath('podman');
+      if (podmanMissing && !CI) console.warn('SKIPPING podman load of the image: podman is not installed (.ci/install-prerequisites installs it)');
+      (podmanMissing && !CI ? it.skip : it)('podman loads the tarball under its name with its digest (needs external program podman)', { timeout: 180_000 }, () => {
+        expect(podmanMissing, 'podman is not installed (.ci/install-prerequisites installs it)').toBe(false);
+        // A store of its own (vfs: no kernel overlay needed), removed with the scratch folder.
+        const store = ['--root', join(scratch, 'podman-root'), '--runroot', join(scratch, 'podman-run'), '--storage-driver', 'vfs'];
+        const loaded = execFileSync('podman', [...store, 'load', '--quiet', '-i', first.tarball], { encoding: 'utf8' });
+        expect(loaded).toContain(first.imageReference);
+        const inspected = execFileSync('podman', [...store, 'image', 'inspect', '--format', '{{.Digest}} {{.Config.User}} {{json .Config.Entrypoint}}', first.imageReference], { encoding: 'utf8' }).trim();
+        expect(inspected).toBe(`${first.manifestDigest} 65532:65532 ${JSON.stringify(entrypointOf(describeProviderImage(PROVIDER).binName))}`);
       });
 
       const notRoot = process.getuid?.() !== 0;
