@@ -11,7 +11,7 @@
 // --format=%ct`), tar entries are sorted with numeric owners, gzip headers carry no time and the
 // compression level is fixed, so two builds of one commit give one manifest digest.
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -311,7 +311,7 @@ export async function buildProviderImage({
 
   // Written beside the final folder, then moved into place: a reader never sees half an image.
   const finalDirectory = join(outputRoot, provider);
-  const scratch = join(outputRoot, `.${provider}.${process.pid}.${Date.now()}`);
+  const scratch = join(outputRoot, `.${provider}.${process.pid}.${randomUUID()}`);
   const layoutDirectory = join(finalDirectory, 'oci');
   mkdirSync(join(scratch, 'oci', 'blobs', 'sha256'), { recursive: true });
   for (const file of layoutFiles) writeFileSync(join(scratch, 'oci', file.path), file.content);
@@ -322,7 +322,15 @@ export async function buildProviderImage({
     join(scratch, 'image.json'),
     `${JSON.stringify({ ...result, layoutDirectory: 'oci', tarball: 'image.tar', created: stamp.created, revision: stamp.revision, layers: layers.map(({ diffId, digest, size }) => ({ diffId, digest, size })) }, null, 2)}\n`,
   );
-  rmSync(finalDirectory, { recursive: true, force: true });
-  renameSync(scratch, finalDirectory);
+  // Another build of the same provider may move its folder in between: retry a few times.
+  for (let attempt = 1; ; attempt += 1) {
+    rmSync(finalDirectory, { recursive: true, force: true });
+    try {
+      renameSync(scratch, finalDirectory);
+      break;
+    } catch (error) {
+      if (attempt >= 5 || !['ENOTEMPTY', 'EEXIST'].includes(error?.code)) throw error;
+    }
+  }
   return result;
 }
