@@ -312,6 +312,10 @@ if (missingTools.length > 0) {
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(/^image: Debian package netbase=6\.4: sha256 [0-9a-f]{64} of \S+netbase_6\.4_all\.deb does not match the pinned 0{64}\n$/);
       await expect(buildProviderImage({ provider: PROVIDER, outputRoot: mkdtempSync(join(tmpdir(), 'ccm-image-bad-')), debianPackages })).rejects.toBeInstanceOf(ImageBuildError);
+      const fetched = await cli(['fetch'], { debianPackages });
+      expect(fetched.code).toBe(2);
+      expect(fetched.stderr).toMatch(/^image: Debian package netbase=6\.4: sha256 [0-9a-f]{64} of \S+ does not match the pinned 0{64}\n$/);
+      expect(await cli(['fetch'])).toMatchObject({ code: 0, stderr: '' });
     }, 120_000);
   });
 }

@@ -9,9 +9,13 @@
 import { relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BundleInputError } from '../bundle-provider.mjs';
-import { ImageBuildError, buildProviderImage, defaultOutputRoot, describeProviderImage, knownProviders, repositoryRoot } from './build-image.mjs';
+import { mkdirSync } from 'node:fs';
+import { ImageBuildError, buildProviderImage, defaultCacheDirectory, defaultOutputRoot, describeProviderImage, knownProviders, repositoryRoot } from './build-image.mjs';
+import { fetchDebianPackage, fetchNodeRuntime } from './fetch-image-inputs.mjs';
+import { DEBIAN_PACKAGES, NODE_RUNTIME } from './image-inputs.mjs';
 
 export const USAGE = `Usage: pnpm image build --provider <cloud> [--provider <cloud>...] | --all [--output <dir>] [--no-bundle] [--no-layer-cache]
+       pnpm image fetch      (only fetch and check the pinned inputs into .images/.cache)
 
 Builds each provider's OCI image from pinned inputs (scripts/image/image-inputs.mjs) and its
 bundle, without a container engine: <output>/<cloud>/oci (an OCI image layout),
@@ -25,7 +29,8 @@ bundle, without a container engine: <output>/<cloud>/oci (an OCI image layout),
 export function parseImageArguments(argv) {
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h' || command === 'help') return { help: true };
-  if (command !== 'build') return { problem: command === undefined ? 'no command given (expected "build")' : `unknown command "${command}" (expected "build")` };
+  if (command === 'fetch') return rest.length === 0 ? { fetch: true } : { problem: `fetch takes no arguments, got ${rest.join(' ')}` };
+  if (command !== 'build') return { problem: command === undefined ? 'no command given (expected "build" or "fetch")' : `unknown command "${command}" (expected "build" or "fetch")` };
   const providers = [];
   let all = false;
   let outputRoot = defaultOutputRoot;
@@ -74,6 +79,16 @@ export async function runImageCli(argv, { stdout = process.stdout, stderr = proc
     return 2;
   }
   try {
+    if (parsed.fetch) {
+      const cacheDirectory = build.cacheDirectory ?? defaultCacheDirectory;
+      mkdirSync(cacheDirectory, { recursive: true });
+      const runtime = build.runtime ?? NODE_RUNTIME;
+      const debianPackages = build.debianPackages ?? DEBIAN_PACKAGES;
+      await fetchNodeRuntime(runtime, cacheDirectory);
+      for (const pin of debianPackages) await fetchDebianPackage(pin, cacheDirectory);
+      stdout.write(`${runtime.packageName}@${runtime.version} and ${debianPackages.length} Debian packages checked in ${relative(process.cwd(), cacheDirectory) || '.'}\n`);
+      return 0;
+    }
     // Every name is checked before anything is built.
     const root = build.root ?? repositoryRoot;
     for (const provider of parsed.providers) describeProviderImage(provider, root);
