@@ -390,21 +390,23 @@ export class RunningPod {
     return container;
   }
 
-  /** Reads the limit back from the container's cgroup once it runs; says so when the host did not apply it. */
+  /**
+   * Reads the limit back from the container's cgroup (runc writes it after creating the folder,
+   * so a read may come early: it is polled for 5 s); says so when the host did not apply it.
+   */
   private async checkMemoryLimit(id: string, bytes: number, container: RuncContainer): Promise<void> {
     const path = `/sys/fs/cgroup/memory/ccm-pod-runner/${id}/memory.limit_in_bytes`;
-    for (let attempt = 0; attempt < 50 && container.isRunning(); attempt += 1) {
-      const text = await readFile(path, 'utf8').catch(() => undefined);
-      if (text !== undefined) {
-        // The kernel rounds the limit down to whole pages.
-        if (Math.abs(Number(text.trim()) - bytes) >= 4096 && this.prepared.memoryLimit !== undefined) {
-          this.prepared.memoryLimit = { bytes, enforced: false, reason: `${path} reads ${text.trim()}` };
-          this.log(`memory limit ${bytes} bytes NOT enforced: ${path} reads ${text.trim()}`);
-        }
-        return;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    let last: string | undefined;
+    const deadline = Date.now() + 5_000;
+    while (Date.now() < deadline && container.isRunning()) {
+      last = (await readFile(path, 'utf8').catch(() => undefined))?.trim();
+      // The kernel rounds the limit down to whole pages.
+      if (last !== undefined && Math.abs(Number(last) - bytes) < 4096) return;
+      await sleep(100);
     }
+    if (!container.isRunning() || this.prepared.memoryLimit === undefined) return;
+    this.prepared.memoryLimit = { bytes, enforced: false, reason: last === undefined ? `${path} does not exist` : `${path} reads ${last}` };
+    this.log(`memory limit ${bytes} bytes NOT enforced: ${this.prepared.memoryLimit.reason}`);
   }
 
   private startProbes(container: RuncContainer): { stop(): void } {
