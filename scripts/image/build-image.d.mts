@@ -29,7 +29,18 @@ export interface BuildProviderImageOptions {
   cacheDirectory?: string;
   /** false: compress every layer again instead of reusing the cached one. */
   layerCache?: boolean;
+  /** The commit time (seconds) and revision to stamp; default: SOURCE_DATE_EPOCH or the last commit's time, and HEAD. */
+  stamp?: SourceStamp;
 }
+
+export interface SourceStamp {
+  epoch: number;
+  created: string;
+  revision: string;
+}
+
+/** The commit time and revision an image is stamped with (SOURCE_DATE_EPOCH, else git). */
+export declare function sourceStamp(root?: string, environment?: Record<string, string | undefined>): SourceStamp;
 
 /** Builds one provider's image from its bundle (made from the built dist/ when missing, by default). */
 export declare function buildProviderImage(options: BuildProviderImageOptions): Promise<BuiltImage>;

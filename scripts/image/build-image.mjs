@@ -184,7 +184,9 @@ const json = (value) => Buffer.from(JSON.stringify(value), 'utf8');
 
 /**
  * Builds one provider's image.
- * @param {{ provider: string, outputRoot?: string, bundle?: 'if-missing' | 'always' | 'never', cacheDirectory?: string, layerCache?: boolean, runtime?: typeof NODE_RUNTIME, debianPackages?: typeof DEBIAN_PACKAGES, root?: string, environment?: Record<string, string | undefined> }} options
+ * @param {{ provider: string, outputRoot?: string, bundle?: 'if-missing' | 'always' | 'never', cacheDirectory?: string, layerCache?: boolean, runtime?: typeof NODE_RUNTIME, debianPackages?: typeof DEBIAN_PACKAGES, root?: string, environment?: Record<string, string | undefined>, stamp?: ReturnType<typeof sourceStamp> }} options
+ *   `stamp`: the commit time and revision, default sourceStamp() (read once by a caller that
+ *   builds twice while the branch may move);
  *   `bundle`: when to run scripts/bundle-provider.mjs on the provider's built dist/ first (default
  *   'if-missing'; the CLI says 'always', or 'never' with --no-bundle);
  *   `runtime` and `debianPackages` replace the pins (tests inject a wrong checksum this way);
@@ -201,6 +203,7 @@ export async function buildProviderImage({
   debianPackages = DEBIAN_PACKAGES,
   root = repositoryRoot,
   environment = process.env,
+  stamp: givenStamp,
 }) {
   const description = describeProviderImage(provider, root);
   const bundleFiles = [description.bundleFile, `${description.bundleFile}.map`, description.bundleFile.replace(/\.mjs$/, '.meta.json')];
@@ -216,7 +219,7 @@ export async function buildProviderImage({
   if (missing !== undefined) {
     throw new ImageBuildError('missing-bundle', `missing bundle ${relative(root, missing)}: run node scripts/bundle-provider.mjs ${description.folder} (after pnpm build)`);
   }
-  const stamp = sourceStamp(root, environment);
+  const stamp = givenStamp ?? sourceStamp(root, environment);
   const base = await planBase({ runtime, debianPackages, cacheDirectory });
   const compression = { level: IMAGE_DEFINITION.compressionLevel, cacheDirectory: layerCache ? cacheDirectory : undefined };
 

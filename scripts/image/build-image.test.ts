@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleProvider } from '../bundle-provider.mjs';
-import { buildProviderImage, describeProviderImage, ImageBuildError, knownProviders, repositoryRoot, type BuiltImage } from './build-image.mjs';
+import { buildProviderImage, describeProviderImage, ImageBuildError, knownProviders, repositoryRoot, sourceStamp, type BuiltImage } from './build-image.mjs';
 import { runImageCli } from './image-cli.mjs';
 import { DEBIAN_PACKAGES, IMAGE_DEFINITION, NODE_RUNTIME, entrypointOf } from './image-inputs.mjs';
 import { readTar } from './tar-archive.mjs';
@@ -122,15 +122,19 @@ if (missingTools.length > 0) {
     let first: BuiltImage;
     let second: BuiltImage;
     let firstSeconds = 0;
+    // Read once: other work may commit on the branch while the two builds run.
+    let stamp: ReturnType<typeof sourceStamp>;
 
     beforeAll(async () => {
       await bundleProvider(join(repositoryRoot, 'providers', `cloud-provider-${PROVIDER}`));
+      stamp = sourceStamp(repositoryRoot, {}); // the commit's own time, whatever SOURCE_DATE_EPOCH says
+      expect(stamp.epoch).toBe(Number(execFileSync('git', ['log', '-1', '--format=%ct', stamp.revision], { cwd: repositoryRoot, encoding: 'utf8' }).trim()));
       let started = Date.now();
       // No layer cache: both builds compress every layer, so equal digests prove determinism.
-      first = await buildProviderImage({ provider: PROVIDER, outputRoot: join(scratch, 'first'), layerCache: false });
+      first = await buildProviderImage({ provider: PROVIDER, outputRoot: join(scratch, 'first'), layerCache: false, stamp });
       firstSeconds = (Date.now() - started) / 1000;
       started = Date.now();
-      second = await buildProviderImage({ provider: PROVIDER, outputRoot: join(scratch, 'second'), layerCache: false });
+      second = await buildProviderImage({ provider: PROVIDER, outputRoot: join(scratch, 'second'), layerCache: false, stamp });
       console.info(`[image] ${PROVIDER}: ${first.manifestDigest} ${first.compressedSize} bytes; built in ${firstSeconds.toFixed(1)} s and ${((Date.now() - started) / 1000).toFixed(1)} s`);
     }, 180_000);
     afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -153,7 +157,7 @@ if (missingTools.length > 0) {
     it('has the user, entrypoint, working directory, port and labels of the definition, stamped with the commit', () => {
       const { config, index } = readLayout(first.layoutDirectory);
       const description = describeProviderImage(PROVIDER);
-      const commitTime = Number(execFileSync('git', ['log', '-1', '--format=%ct'], { cwd: repositoryRoot, encoding: 'utf8' }).trim());
+      const commitTime = Number(execFileSync('git', ['log', '-1', '--format=%ct', stamp.revision], { cwd: repositoryRoot, encoding: 'utf8' }).trim());
       expect(config.created).toBe(new Date(commitTime * 1000).toISOString().replace('.000Z', 'Z'));
       expect(config.config.User).toBe('65532:65532');
       expect(config.config.Entrypoint).toEqual(entrypointOf(description.binName));
@@ -163,7 +167,7 @@ if (missingTools.length > 0) {
         'org.opencontainers.image.title': description.binName,
         'org.opencontainers.image.description': description.description,
         'org.opencontainers.image.version': description.version,
-        'org.opencontainers.image.revision': execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repositoryRoot, encoding: 'utf8' }).trim(),
+        'org.opencontainers.image.revision': stamp.revision,
         'org.opencontainers.image.created': config.created,
       });
       expect(index.manifests[0]!.annotations).toEqual({ 'io.containerd.image.name': first.imageReference, 'org.opencontainers.image.ref.name': description.tag });
