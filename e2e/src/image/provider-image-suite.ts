@@ -337,6 +337,7 @@ export async function describeProviderImage(test: ProviderImageTest): Promise<vo
     test.extraTests?.(() => context);
 
     it('on SIGTERM exits 0 within terminationGracePeriodSeconds and releases its lease', async () => {
+      expect(main?.ready, `the pod never became ready: ${main === undefined ? 'not started' : JSON.stringify(main.status())}`).toBe(true);
       const running = pods.filter((pod) => pod.status().phase !== 'Terminated');
       expect(running.length).toBeGreaterThan(0);
       const holder = await waitFor(
