@@ -10,7 +10,7 @@ import { relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BundleInputError } from '../bundle-provider.mjs';
 import { mkdirSync } from 'node:fs';
-import { ImageBuildError, buildProviderImage, defaultCacheDirectory, defaultOutputRoot, describeProviderImage, knownProviders, repositoryRoot } from './build-image.mjs';
+import { ImageBuildError, buildProviderImage, defaultCacheDirectory, defaultOutputRoot, describeProviderImage, knownProviders, repositoryRoot, sourceStamp } from './build-image.mjs';
 import { fetchDebianPackage, fetchNodeRuntime } from './fetch-image-inputs.mjs';
 import { DEBIAN_PACKAGES, NODE_RUNTIME } from './image-inputs.mjs';
 
@@ -92,9 +92,11 @@ export async function runImageCli(argv, { stdout = process.stdout, stderr = proc
     // Every name is checked before anything is built.
     const root = build.root ?? repositoryRoot;
     for (const provider of parsed.providers) describeProviderImage(provider, root);
+    // One commit time and revision for the whole run, even if the branch moves meanwhile.
+    const stamp = build.stamp ?? sourceStamp(root, build.environment ?? process.env);
     for (const provider of parsed.providers) {
       const started = Date.now();
-      const image = await buildProviderImage({ outputRoot: parsed.outputRoot, layerCache: parsed.layerCache, ...build, bundle: parsed.bundle ? 'always' : 'never', provider });
+      const image = await buildProviderImage({ outputRoot: parsed.outputRoot, layerCache: parsed.layerCache, ...build, stamp, bundle: parsed.bundle ? 'always' : 'never', provider });
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       stdout.write(`${provider}  ${image.imageReference}  ${image.manifestDigest}  ${megabytes(image.compressedSize)}  ${relative(process.cwd(), image.tarball)}  ${seconds} s\n`);
     }
