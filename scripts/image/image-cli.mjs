@@ -93,7 +93,13 @@ export async function runImageCli(argv, { stdout = process.stdout, stderr = proc
     const root = build.root ?? repositoryRoot;
     for (const provider of parsed.providers) describeProviderImage(provider, root);
     // One commit time and revision for the whole run, even if the branch moves meanwhile.
-    const stamp = build.stamp ?? sourceStamp(root, build.environment ?? process.env);
+    // (When there is none, each build reports it, after the checks of its own inputs.)
+    let stamp = build.stamp;
+    try {
+      stamp ??= sourceStamp(root, build.environment ?? process.env);
+    } catch (error) {
+      if (!(error instanceof ImageBuildError)) throw error;
+    }
     for (const provider of parsed.providers) {
       const started = Date.now();
       const image = await buildProviderImage({ outputRoot: parsed.outputRoot, layerCache: parsed.layerCache, ...build, stamp, bundle: parsed.bundle ? 'always' : 'never', provider });
