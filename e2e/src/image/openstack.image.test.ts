@@ -20,5 +20,7 @@ await describeProviderImage({
       stringData: { 'clouds.yaml': 'clouds: {}\n' },
     });
   },
-  brokenCloudConfig: '[Global\nauth-url = http://127.0.0.1:1/v3\n',
+  // A syntax error in cloud.conf is reported with follow-on errors (one per required key the
+  // broken section no longer gives); a bad value gives the one line this test expects.
+  brokenCloudConfig: '[Global]\nauth-url = not a url\nregion = RegionOne\nusername = u\npassword = p\ntenant-name = t\ntenant-domain-name = Default\nuser-domain-name = Default\n',
 });
