@@ -229,16 +229,20 @@ export async function describeProviderImage(test: ProviderImageTest): Promise<vo
 
   describe(title, () => {
     beforeAll(async () => {
-      const [image_, server_] = await Promise.all([
+      // Settled, not all: when one start fails, afterAll still closes what the others started.
+      const [image_, server_, driver_] = await Promise.allSettled([
         time('image build (cached)', () => test.buildImage({ provider: test.provider })),
         time('kube-apiserver start', () => RealKubeApiServer.start({ auditLog: false })),
         time('simulator start', async () => {
-          await test.driver.start();
+          // Stopped in afterAll even when the start fails half-way (drivers' stop() tolerates that).
           driverStarted = true;
+          await test.driver.start();
         }),
       ]);
-      built = image_;
-      server = server_;
+      if (server_.status === 'fulfilled') server = server_.value;
+      for (const outcome of [image_, server_, driver_]) if (outcome.status === 'rejected') throw outcome.reason;
+      built = (image_ as PromiseFulfilledResult<BuiltProviderImage>).value;
+      if (server === undefined) throw new Error('unreachable: the kube-apiserver did not start');
       client = new KubeTestClient(server.adminUrl);
       console.info(`[image: ${test.provider}] ${built.imageReference} ${built.manifestDigest}, ${(built.compressedSize / 2 ** 20).toFixed(1)} MiB compressed`);
       const objects = await time('overlay applied server-side', () => applyOverlayServerSide(server!, test.provider));
