@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Bundles a provider's cloud-controller-manager bin into one self-contained ESM file for the
-// container image: `<provider>/bundle/<bin-name>.mjs` (+ .map). Everything is inlined, so the file
+// container image: `<provider>/bundle/<bin-name>.mjs` (+ .map, + .meta.json: esbuild's metafile,
+// input paths relative to the repository root, from which the image's SBOM lists every inlined
+// package). Everything is inlined, so the file
 // runs from a folder with no node_modules (the distroless image holds only node and the bundle).
 //
 //   node scripts/bundle-provider.mjs providers/cloud-provider-aws [more provider folders]
@@ -8,7 +10,7 @@
 //
 // Input: the bin's compiled `dist/cloud-controller-manager/main.js` (run `pnpm build` first); its
 // source map is chained, so stack traces under `node --enable-source-maps` point at the .ts files.
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -53,6 +55,7 @@ export function describeProvider(providerDirectory) {
     binName,
     entryPoint: join(directory, BIN_ENTRY),
     outputFile: join(directory, 'bundle', `${binName}.mjs`),
+    metafileFile: join(directory, 'bundle', `${binName}.meta.json`),
   };
 }
 
@@ -63,7 +66,6 @@ export async function bundleProvider(providerDirectory, { logLevel = 'warning' }
     throw new BundleInputError(`${relative(repositoryRoot, provider.entryPoint)} does not exist: build first (pnpm build, or pnpm exec tsc -b ${relative(repositoryRoot, provider.directory)})`);
   }
   const { build } = await import('esbuild');
-  rmSync(dirname(provider.outputFile), { recursive: true, force: true });
   mkdirSync(dirname(provider.outputFile), { recursive: true });
   const result = await build({
     entryPoints: [provider.entryPoint],
@@ -87,9 +89,22 @@ export async function bundleProvider(providerDirectory, { logLevel = 'warning' }
     define: { 'process.env.NODE_ENV': '"production"' },
     logLevel,
     metafile: true,
+    // Paths in the metafile (and so the output) do not depend on where the script runs from.
+    absWorkingDir: repositoryRoot,
+    // Written below, each file replaced in one rename: a test or image build reading the bundle
+    // while another bundles the same provider never sees a missing or half-written file.
+    write: false,
   });
+  for (const output of result.outputFiles) replaceFile(output.path, output.contents);
+  replaceFile(provider.metafileFile, `${JSON.stringify(result.metafile)}\n`);
   const bytes = statSync(provider.outputFile).size;
   return { ...provider, bytes, inputs: Object.keys(result.metafile.inputs).length, warnings: result.warnings };
+}
+
+function replaceFile(path, contents) {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, contents);
+  renameSync(temporary, path);
 }
 
 /** Every providers/* folder whose bin is built. */

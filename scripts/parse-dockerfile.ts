@@ -1,4 +1,4 @@
-// A small Dockerfile reader for the static image checks in bundle.test.ts: instructions with their
+// A small Dockerfile reader for the static checks of the root Dockerfile (scripts/image/dockerfile.test.ts): instructions with their
 // keyword (upper-cased) and arguments, line continuations joined, comments and parser directives
 // dropped. Heredocs are not supported (our Dockerfiles do not use them).
 

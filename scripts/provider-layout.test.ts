@@ -62,6 +62,7 @@ const COMPLETE_PROVIDER: Readonly<Record<string, string>> = {
     scripts: { build: 'tsc -b tsconfig.json tsconfig.conformance.json', docs: 'node dist/docs/generate-docs.js' },
     exports: { '.': { default: './dist/index.js' }, './conformance': { default: './dist-test/conformance/index.js' } },
     dependencies: { '@ccm/core': 'workspace:*', 'acme-sdk': '^1.0.0' },
+    image: { name: 'ghcr.io/ccm-ts/acme-cloud-controller-manager', description: 'Acme cloud controller manager', ports: ['10258/tcp'] },
   }),
   'src/cloud-controller-manager/main.ts': "import { registerAcmeCloudProvider } from '../acme-cloud.js';\n",
   'src/acme-cloud.ts': "import { createSdkWidgetPort } from './ports/sdk/sdk-widget-port.js';\n",
@@ -75,7 +76,6 @@ const COMPLETE_PROVIDER: Readonly<Record<string, string>> = {
   'test/conformance/acme-driver.ts': 'export class AcmeDriver {}\n',
   'test/conformance/index.ts': "export * from './acme-driver.js';\n",
   'tsconfig.conformance.json': '{}\n',
-  Dockerfile: 'FROM scratch\n',
   Makefile: 'ROOT := ../..\n\n.PHONY: build test bundle\n\nbuild:\n\ttrue\n\ntest: build\n\ttrue\n\nbundle: build\n\ttrue\n',
   'README.md': '# acme-cloud-controller-manager\n',
   'docs/cloud-controller-manager.md': '# reference\n',
@@ -117,6 +117,8 @@ describe('the layout check on a provider missing a piece', () => {
     ['the `test` target', (provider) => writeFileSync(join(provider, 'Makefile'), 'bundle:\n\ttrue\n'), /Makefile has no `test` target/],
     ['the conformance export', (provider) => rewriteManifest(provider, (manifest) => delete manifest['exports']), /exports no "\.\/conformance" entry/],
     ['the docs script', (provider) => rewriteManifest(provider, (manifest) => delete manifest['scripts']), /no "docs" script/],
+    ['the image block', (provider) => rewriteManifest(provider, (manifest) => delete manifest['image']), /no "image" block/],
+    ['the image name of its cloud', (provider) => rewriteManifest(provider, (manifest) => (manifest['image'] = { name: 'ghcr.io/ccm-ts/other', description: 'x', ports: ['10258/tcp'] })), /"image\.name" must be ghcr\.io\/ccm-ts\/acme-cloud-controller-manager/],
     ['the seal of the SDK', (provider) => writeFileSync(join(provider, 'src/operations/widget-operations.ts'), "import { AcmeClient } from 'acme-sdk/client';\n"), /leaks out of src\/ports\/sdk\/: src\/operations\/widget-operations\.ts imports acme-sdk/],
   ])('fails without %s', (_piece, breakIt, expected) => {
     const provider = writeProvider(COMPLETE_PROVIDER);

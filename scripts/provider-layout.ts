@@ -17,6 +17,7 @@ interface PackageManifest {
   scripts?: Record<string, string>;
   exports?: Record<string, unknown>;
   dependencies?: Record<string, string>;
+  image?: { name?: unknown; description?: unknown; ports?: unknown };
 }
 
 /** The provider being checked, read once. */
@@ -121,7 +122,17 @@ export const PROVIDER_REQUIREMENTS: readonly Requirement[] = [
       return entry?.default === './dist-test/conformance/index.js' ? undefined : 'package.json exports no "./conformance" entry at ./dist-test/conformance/index.js';
     },
   },
-  file(() => 'Dockerfile'),
+  {
+    // The root Dockerfile and `pnpm image build` read the image's name, description and ports here.
+    what: 'package.json "image" block (name, description, ports)',
+    check: ({ cloud, manifest }) => {
+      const image = manifest?.image;
+      if (image === undefined) return 'package.json has no "image" block (name, description, ports) for the image build';
+      if (image.name !== `ghcr.io/ccm-ts/${cloud}-cloud-controller-manager`) return `package.json "image.name" must be ghcr.io/ccm-ts/${cloud}-cloud-controller-manager`;
+      if (typeof image.description !== 'string' || image.description === '') return 'package.json "image.description" is missing';
+      return Array.isArray(image.ports) && image.ports.length > 0 ? undefined : 'package.json "image.ports" is missing (e.g. ["10258/tcp"])';
+    },
+  },
   {
     what: 'Makefile with `test` and `bundle` targets',
     check: ({ directory }) => {

@@ -29,9 +29,9 @@ describe('pnpm pin', () => {
   });
 
   it('every pnpm@ in the README, docs, CI and Dockerfiles is the pinned version', () => {
-    const files = ['README.md', '.ci/run', '.ci/install-prerequisites', ...readdirSync(join(root, 'docs')).map((name) => `docs/${name}`)];
+    const files = ['README.md', 'Dockerfile', '.ci/run', '.ci/install-prerequisites', ...readdirSync(join(root, 'docs')).map((name) => `docs/${name}`)];
     for (const folder of readdirSync(join(root, 'providers'))) {
-      for (const name of ['Dockerfile', 'README.md', 'Makefile']) if (existsSync(join(root, 'providers', folder, name))) files.push(`providers/${folder}/${name}`);
+      for (const name of ['README.md', 'Makefile']) if (existsSync(join(root, 'providers', folder, name))) files.push(`providers/${folder}/${name}`);
     }
     for (const file of files) {
       if (!existsSync(join(root, file))) continue;
