@@ -13,6 +13,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { isRepositorySource, pruneSourceMap } from './source-map-pruning.mjs';
 
 export const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const providersDirectory = join(repositoryRoot, 'providers');
@@ -76,9 +77,8 @@ export async function bundleProvider(providerDirectory, { logLevel = 'warning' }
     format: 'esm',
     minify: true,
     sourcemap: true,
-    // Stack traces map to file:line without the sources themselves: with sourcesContent the GCP
-    // bundle's map is 36 MB, which --enable-source-maps parses at start, past the Deployment's
-    // 256 MB heap (the image's container died of it).
+    // Stack traces map to file:line without the sources themselves (with them the GCP bundle's
+    // map was 36 MB); the dependencies' mappings are pruned below (source-map-pruning.mjs).
     sourcesContent: false,
     // Libraries tell errors apart by constructor.name (google-gax's GoogleError, read by the GCP
     // error mapper): minified names would make every Compute API 404 an unknown error.
@@ -97,6 +97,8 @@ export async function bundleProvider(providerDirectory, { logLevel = 'warning' }
   });
   for (const output of result.outputFiles) replaceFile(output.path, output.contents);
   replaceFile(provider.metafileFile, `${JSON.stringify(result.metafile)}\n`);
+  const mapFile = `${provider.outputFile}.map`;
+  writeFileSync(mapFile, JSON.stringify(pruneSourceMap(JSON.parse(readFileSync(mapFile, 'utf8')), isRepositorySource)));
   const bytes = statSync(provider.outputFile).size;
   return { ...provider, bytes, inputs: Object.keys(result.metafile.inputs).length, warnings: result.warnings };
 }
