@@ -1,8 +1,8 @@
 /**
  * A node's addresses from its primary NIC (upstream `getIPForMachine` / `GetPrivateIPsByNodeName`):
  * InternalIP = the primary IP configuration's private IP, Hostname = the node name, ExternalIP =
- * the public IP attached to that IP configuration; private IPs of the other family (dual-stack)
- * follow as InternalIP.
+ * the public IP attached to that IP configuration. A dual-stack NIC's other-family address is not
+ * reported (upstream's ARM path does not either).
  */
 import type { NodeAddress } from '@ccm/core/provider';
 import { CloudStateError } from '../errors.js';
@@ -22,8 +22,8 @@ export function planNodeAddresses(nodeName: string, nic: AzureNetworkInterface, 
   if (primary?.privateIpAddress) addresses.push({ type: 'InternalIP', address: primary.privateIpAddress });
   addresses.push({ type: 'Hostname', address: nodeName });
   if (publicIp !== '') addresses.push({ type: 'ExternalIP', address: publicIp });
-  const otherFamily = nic.ipConfigurations.find((config) => config !== primary && config.privateIpAddress && config.privateIpVersion !== primary?.privateIpVersion);
-  if (otherFamily?.privateIpAddress) addresses.push({ type: 'InternalIP', address: otherFamily.privateIpAddress });
+  // Upstream's ARM path (`NodeAddresses` over `getIPForMachine`) reports the primary IP
+  // configuration's address only: a dual-stack NIC's other family is no address of the node here.
   return addresses;
 }
 
