@@ -2,37 +2,18 @@
  * The client source ranges of this provider: core's serviceSourceRanges with the default its
  * upstream leads to (upstream cloud-provider-aws passes servicehelpers.GetLoadBalancerSourceRanges to both load balancer kinds: 0.0.0.0/0; docs/parity.md).
  */
-import type { V1Service } from '@kubernetes/client-node';
-import { InvalidAnnotationError } from '@ccm/core/service-input';
+import { itReadsSourceRanges, sourceRangesService } from '@ccm/testing/contract';
 import { describe, expect, it } from 'vitest';
 import { loadBalancerSourceRanges } from './annotations.js';
 import { UnsupportedServiceError } from './errors.js';
 
 const ANNOTATION = 'service.beta.kubernetes.io/load-balancer-source-ranges';
 
-const service = (ranges: string[] | undefined, annotations: Record<string, string> = {}): V1Service => ({
-  metadata: { name: 'web', namespace: 'default', uid: 'u-1', annotations },
-  spec: { type: 'LoadBalancer', ports: [{ port: 80, nodePort: 30080 }], ...(ranges === undefined ? {} : { loadBalancerSourceRanges: ranges }) },
-});
-
 describe('source ranges', () => {
-  it("no ranges: ['0.0.0.0/0']", () => {
-    expect(loadBalancerSourceRanges(service(undefined))).toEqual(['0.0.0.0/0']);
-    expect(loadBalancerSourceRanges(service([], { [ANNOTATION]: ' ' }))).toEqual(['0.0.0.0/0']);
-  });
-
-  it('the spec wins over the annotation; canonical, de-duplicated, sorted', () => {
-    expect(loadBalancerSourceRanges(service(['192.168.0.9/24', '10.0.0.0/8', '10.0.0.0/8'], { [ANNOTATION]: '172.16.0.0/12' }))).toEqual(['10.0.0.0/8', '192.168.0.0/24']);
-    expect(loadBalancerSourceRanges(service(undefined, { [ANNOTATION]: '172.16.0.0/12, 10.0.0.0/8' }))).toEqual(['10.0.0.0/8', '172.16.0.0/12']);
-  });
-
-  it('a bad annotation names the annotation and its value', () => {
-    expect(() => loadBalancerSourceRanges(service(undefined, { [ANNOTATION]: '10.0.0.0/8,nope' }))).toThrow(InvalidAnnotationError);
-    expect(() => loadBalancerSourceRanges(service(undefined, { [ANNOTATION]: '10.0.0.0/8,nope' }))).toThrow(`annotation ${ANNOTATION}="10.0.0.0/8,nope": "nope" is not a CIDR`);
-  });
+  itReadsSourceRanges({ read: loadBalancerSourceRanges, defaultRanges: ['0.0.0.0/0'], annotation: ANNOTATION });
 
   it('a bad spec field is the Service\'s own error, with upstream\'s wording', () => {
-    expect(() => loadBalancerSourceRanges(service(['nope']))).toThrow(UnsupportedServiceError);
-    expect(() => loadBalancerSourceRanges(service(['nope']))).toThrow(/service.Spec.LoadBalancerSourceRanges: \["nope"\] is not valid/);
+    expect(() => loadBalancerSourceRanges(sourceRangesService(['nope']))).toThrow(UnsupportedServiceError);
+    expect(() => loadBalancerSourceRanges(sourceRangesService(['nope']))).toThrow(/service.Spec.LoadBalancerSourceRanges: \["nope"\] is not valid/);
   });
 });

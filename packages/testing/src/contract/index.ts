@@ -7,3 +7,4 @@ export * from './deep-freeze.js';
 export * from './instances-v2-contract.js';
 export * from './load-balancer-contract.js';
 export * from './routes-contract.js';
+export * from './source-ranges-contract.js';
