@@ -112,6 +112,21 @@ describe('GCE external network load balancer', () => {
     expect(fresh.compute.mutations()).toEqual([]);
   });
 
+  it('a loadBalancerIP that is the forwarding rule\'s ephemeral IP is held as a static address while the rule is recreated (upstream ensureStaticIP), then released', async () => {
+    const { cloud, compute } = await harnessWithNodes();
+    const first = await cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService(), nodes);
+    const ip = first.ingress?.[0]?.ip ?? '';
+    const before = compute.mutations().length;
+    const changed = makeService({ loadBalancerIP: ip, ports: [{ port: 80 }, { port: 8443 }] });
+    expect(await cloud.loadBalancer().ensureLoadBalancer('kubernetes', changed, nodes)).toEqual({ ingress: [{ ip }] });
+    const steps = compute.mutations().slice(before);
+    expect(steps.indexOf('insertAddress')).toBeGreaterThanOrEqual(0);
+    expect(steps.indexOf('insertAddress')).toBeLessThan(steps.indexOf('deleteForwardingRule'));
+    expect(steps.indexOf('deleteAddress')).toBeGreaterThan(steps.indexOf('insertForwardingRule'));
+    expect(compute.forwardingRules.get(`${REGION}/${LB}`)).toMatchObject({ IPAddress: ip, portRange: '80-8443' });
+    expect(compute.addresses.size).toBe(0);
+  });
+
   it('recreates the forwarding rule in the annotated network tier', async () => {
     const { cloud, compute } = await harnessWithNodes();
     await cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService(), nodes);

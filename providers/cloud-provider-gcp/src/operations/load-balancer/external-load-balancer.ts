@@ -229,11 +229,14 @@ export class ExternalLoadBalancerOperations {
         }
         return { ip: spec.requestedIp, release: reserved.name === spec.name };
       }
-      if (rule?.IPAddress === spec.requestedIp) return { ip: spec.requestedIp, release: false };
-      throw new InvalidServiceConfigurationError(`spec.loadBalancerIP=${spec.requestedIp}: no static address with this IP is reserved in region ${region}`, {
-        annotation: 'spec.loadBalancerIP',
-        value: spec.requestedIp,
-      });
+      // The forwarding rule's own (ephemeral) IP: held as a static address like any other below
+      // (upstream ensureStaticIP promotes it), so a recreation of the rule keeps it.
+      if (rule?.IPAddress !== spec.requestedIp) {
+        throw new InvalidServiceConfigurationError(`spec.loadBalancerIP=${spec.requestedIp}: no static address with this IP is reserved in region ${region}`, {
+          annotation: 'spec.loadBalancerIP',
+          value: spec.requestedIp,
+        });
+      }
     }
     let held = await compute.getAddress(region, spec.name, options);
     if (held !== undefined && spec.networkTierExplicit && (held.networkTier ?? 'PREMIUM') !== spec.networkTier) {
