@@ -237,7 +237,13 @@ function createAzureCloudFromConfig(read: AzureConfigFile, context: CloudProvide
     scaleSetNetworkInterfacesCacheTtlMs: ttlMs(config.vmssVirtualMachinesCacheTtlSeconds),
     ...(options.now === undefined ? {} : { now: options.now }),
   });
-  const instancesV2 = new AzureInstances({ locator, addresses, resourceGroup: config.resourceGroup });
+  const instancesV2 = new AzureInstances({
+    locator,
+    addresses,
+    resourceGroup: config.resourceGroup,
+    notFoundGracePeriodMs: config.nodeInstanceNotFoundGracePeriodSeconds * 1000,
+    ...(options.now === undefined ? {} : { now: options.now }),
+  });
   const routes =
     config.routeTableName === ''
       ? undefined

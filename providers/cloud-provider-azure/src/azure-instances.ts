@@ -21,6 +21,9 @@ export interface AzureInstancesDependencies {
   addresses: NodeAddressOperations;
   /** The cluster's resource group (`resourceGroup`). */
   resourceGroup: string;
+  /** `nodeInstanceNotFoundGracePeriodInSeconds` in ms (0: off). */
+  notFoundGracePeriodMs?: number;
+  now?: () => number;
 }
 
 export class AzureInstances implements InstancesV2 {
@@ -32,7 +35,21 @@ export class AzureInstances implements InstancesV2 {
 
   async instanceExists(node: V1Node, _options?: CloudCallOptions): Promise<boolean> {
     if (isUnmanaged(node)) return true;
-    return (await this.#virtualMachineOf(node)) !== undefined;
+    if ((await this.#virtualMachineOf(node)) !== undefined) return true;
+    return this.#withinNotFoundGracePeriod(node);
+  }
+
+  /**
+   * Upstream `InstanceExists` with `nodeInstanceNotFoundGracePeriodInSeconds` (#10604): a node
+   * created within the period exists although its VM is not found, so the lifecycle controller does
+   * not delete a node whose VM ARM does not list yet.
+   */
+  #withinNotFoundGracePeriod(node: V1Node): boolean {
+    const gracePeriodMs = this.#dependencies.notFoundGracePeriodMs ?? 0;
+    const created = node.metadata?.creationTimestamp;
+    if (gracePeriodMs <= 0 || created === undefined) return false;
+    const createdMs = new Date(created).getTime();
+    return Number.isFinite(createdMs) && (this.#dependencies.now ?? Date.now)() - createdMs < gracePeriodMs;
   }
 
   async instanceShutdown(node: V1Node, _options?: CloudCallOptions): Promise<boolean> {

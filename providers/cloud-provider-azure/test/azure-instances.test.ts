@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addScaleSetVirtualMachine, addVirtualMachine, createHarness, node, RESOURCE_GROUP, SUBSCRIPTION } from './helpers.js';
+import { addScaleSetVirtualMachine, addVirtualMachine, CONFIG, createHarness, node, RESOURCE_GROUP, SUBSCRIPTION } from './helpers.js';
 
 const rgLower = RESOURCE_GROUP.toLowerCase();
 
@@ -31,6 +31,17 @@ describe('InstancesV2 over availability-set VMs', () => {
       { type: 'InternalIP', address: '10.0.0.5' },
       { type: 'Hostname', address: 'node-z' },
     ]);
+  });
+
+  it('nodeInstanceNotFoundGracePeriodInSeconds: a node younger than the period exists although its VM is not found; an older one, or without the key, does not (upstream #10604)', async () => {
+    const graced = await createHarness({ ...CONFIG, nodeInstanceNotFoundGracePeriodInSeconds: 300 });
+    const created = (secondsAgo: number) => ({ ...node('node-new'), metadata: { name: 'node-new', creationTimestamp: new Date(graced.clock.now - secondsAgo * 1000) } });
+    expect(await graced.cloud.instancesV2().instanceExists(created(30))).toBe(true);
+    expect(await graced.cloud.instancesV2().instanceExists(created(301))).toBe(false);
+    expect(await graced.cloud.instancesV2().instanceExists(node('no-timestamp'))).toBe(false);
+    const plain = await createHarness(CONFIG);
+    plain.clock.now = graced.clock.now;
+    expect(await plain.cloud.instancesV2().instanceExists(created(30))).toBe(false);
   });
 
   it('exists / shutdown follow the power and provisioning states; a deleted VM does not exist', async () => {

@@ -112,7 +112,7 @@ export const AZURE_CONFIG_KEYS: readonly ConfigKeySpec[] = [
   notSupported('clusterServiceSharedLoadBalancerHealthProbePort', 'integer', '10256', 'The shared probe mode is not implemented.'),
   notSupported('clusterServiceSharedLoadBalancerHealthProbePath', 'string', '/healthz', 'The shared probe mode is not implemented.'),
   notSupported('serviceGatewayEnabled', 'boolean', 'false', 'The service gateway is not offered.'),
-  notSupported('nodeInstanceNotFoundGracePeriodInSeconds', 'integer', '0', 'No grace period: a node whose VM is not in a fresh list does not exist.'),
+  supported('nodeInstanceNotFoundGracePeriodInSeconds', 'integer', '0', 'A node created less than this many seconds ago exists even when its VM is not found yet (ARM can list a new VM late; upstream #10604). 0: off.'),
   // Backoff and rate limits
   notSupported('cloudProviderBackoff', 'boolean', 'false', `Retries are always on: ${BUDGET_NOTE}.`),
   notSupported('cloudProviderBackoffRetries', 'integer', '6', `Replaced by the budget's attempts: ${BUDGET_NOTE}.`),

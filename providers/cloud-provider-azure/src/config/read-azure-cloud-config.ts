@@ -61,6 +61,8 @@ export interface AzureCloudConfig {
   vmssCacheTtlSeconds: number;
   vmssVirtualMachinesCacheTtlSeconds: number;
   disableApiCallCache: boolean;
+  /** A node younger than this exists even when its VM is not found (0: off; upstream #10604). */
+  nodeInstanceNotFoundGracePeriodSeconds: number;
 }
 
 type RawValue = string | boolean | number | Record<string, string> | unknown[] | Record<string, unknown>;
@@ -253,6 +255,7 @@ export function resolveAzureCloudConfig(sources: readonly AzureConfigValues[], o
     vmssCacheTtlSeconds: integer('vmssCacheTTLInSeconds', 600),
     vmssVirtualMachinesCacheTtlSeconds: integer('vmssVirtualMachinesCacheTTLInSeconds', 600),
     disableApiCallCache: bool('disableAPICallCache'),
+    nodeInstanceNotFoundGracePeriodSeconds: integer('nodeInstanceNotFoundGracePeriodInSeconds', 0),
   };
   if (problems.length > 0) throw new CloudConfigError(problems);
   return config;
