@@ -319,7 +319,9 @@ async function createAwsCloudFromConfig(config: AwsCloudConfig, context: CloudPr
       zones,
       region: identity.region,
       nodeIpFamilies: config.nodeIpFamilies,
-      topology: new InstanceTopologyOperations(ec2, config.supportedTopologyInstanceTypePattern, logger),
+      topology: new InstanceTopologyOperations(ec2, config.supportedTopologyInstanceTypePattern, logger, Date.now, {
+        observer: createCoalescerMetrics(context.metrics, AWS_PROVIDER_NAME, 'DescribeInstanceTopology'),
+      }),
       logger,
       ...optionalGracePeriod(instanceExistsGracePeriodMs(options, logger)),
     }),
