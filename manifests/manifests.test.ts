@@ -154,6 +154,23 @@ suite('manifests', () => {
       expect(objects.some((object) => object.kind === 'PodDisruptionBudget')).toBe(true);
     });
 
+    it('mounts every Secret and ConfigMap file readable by the non-root user (the kubelet writes them as root)', () => {
+      const deployment = objects.find((object) => object.kind === 'Deployment') as unknown as {
+        spec: { template: { spec: { securityContext?: { runAsUser?: number; runAsGroup?: number; fsGroup?: number }; volumes?: Array<{ name: string; secret?: { defaultMode?: number }; configMap?: { defaultMode?: number } }> } } };
+      };
+      const podSpec = deployment.spec.template.spec;
+      for (const volume of podSpec.volumes ?? []) {
+        const source = volume.secret ?? volume.configMap;
+        if (source === undefined) continue;
+        const mode = source.defaultMode ?? 0o644;
+        // Files belong to root, and to the fsGroup when one is set (with group read added).
+        const readableByOthers = (mode & 0o004) !== 0;
+        const readableThroughGroup = podSpec.securityContext?.fsGroup !== undefined && podSpec.securityContext.fsGroup === podSpec.securityContext.runAsGroup;
+        expect(readableByOthers || readableThroughGroup, `volume ${volume.name} (mode ${mode.toString(8)}) is unreadable by user ${podSpec.securityContext?.runAsUser}`).toBe(true);
+      }
+      expect(podSpec.securityContext?.fsGroup).toBe(65532);
+    });
+
     it('carries no Secret (credentials are created out of band) and labels every object', () => {
       expect(objects.filter((object) => object.kind === 'Secret').map((object) => object.metadata.name)).toEqual([]);
       for (const object of objects) {
