@@ -34,6 +34,7 @@ import { CoalescedInstanceLookup } from './operations/instance-lookup.js';
 import { ExternalLoadBalancerOperations } from './operations/load-balancer/external-load-balancer.js';
 import { FirewallWrites } from './operations/load-balancer/firewall-writes.js';
 import { InternalLoadBalancerOperations } from './operations/load-balancer/internal-load-balancer.js';
+import { L4_HEALTH_CHECK_SOURCE_RANGES } from './operations/load-balancer/load-balancer-names.js';
 import { ManagedZones } from './operations/managed-zones.js';
 import { ResourceLinks } from './operations/resource-links.js';
 import { RouteOperations } from './operations/route-operations.js';
@@ -65,6 +66,11 @@ export interface GcpCloudOptions {
   serviceEvents?: ServiceEventPort;
   /** Pause between operation polls (ms; default `OPERATION_POLL_INTERVAL_MS`). */
   operationPollIntervalMs?: number;
+  /**
+   * Source ranges of the health-check firewalls (`--cloud-provider-gce-lb-src-cidrs`), read when the
+   * provider is created; default Google's health checkers (`L4_HEALTH_CHECK_SOURCE_RANGES`).
+   */
+  healthCheckSourceRanges?: () => readonly string[];
 }
 
 export class GcpCloud implements CloudProvider {
@@ -179,6 +185,7 @@ function createGcpCloudFromConfig(config: GceCloudConfig, context: CloudProvider
   const clusterId = options.clusterId ?? (() => (clusterIdStore as ConfigMapClusterId).clusterId());
   const kubeServiceFinalizers = options.serviceFinalizers === undefined ? new KubeServiceFinalizers() : undefined;
   const kubeServiceEvents = options.serviceEvents === undefined ? new KubeServiceEvents() : undefined;
+  const healthCheckSourceRanges = options.healthCheckSourceRanges?.() ?? L4_HEALTH_CHECK_SOURCE_RANGES;
   const firewalls = new FirewallWrites({
     compute,
     networkProject: config.networkProjectId,
@@ -190,7 +197,18 @@ function createGcpCloudFromConfig(config: GceCloudConfig, context: CloudProvider
     apiBudget: budget,
     instancesV2: new GcpInstances({ locator, project: config.projectId, stackType: config.stackType }),
     loadBalancers: new GcpLoadBalancers({
-      external: new ExternalLoadBalancerOperations({ compute, firewalls, links, locator, region: config.region, networkName: config.networkName, nodeTags: config.nodeTags, clusterId, logger }),
+      external: new ExternalLoadBalancerOperations({
+        compute,
+        firewalls,
+        links,
+        locator,
+        region: config.region,
+        networkName: config.networkName,
+        nodeTags: config.nodeTags,
+        healthCheckSourceRanges,
+        clusterId,
+        logger,
+      }),
       internal: new InternalLoadBalancerOperations({
         compute,
         firewalls,
@@ -200,6 +218,7 @@ function createGcpCloudFromConfig(config: GceCloudConfig, context: CloudProvider
         networkName: config.networkName,
         subnetworkName: config.subnetworkName,
         nodeTags: config.nodeTags,
+        healthCheckSourceRanges,
         clusterId,
         logger,
       }),
