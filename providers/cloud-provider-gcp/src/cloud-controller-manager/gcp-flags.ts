@@ -12,7 +12,7 @@
  * features this CCM does not have, so they are accepted with no effect (logged when set away from
  * their default, and listed as ignored in the generated docs).
  */
-import { defineFlagGroup } from '@ccm/core/app';
+import { defineFlagGroup, serviceClusterIpRangeValue } from '@ccm/core/app';
 import { formatCidrAsGo, tryParseCidr } from '@ccm/core/net';
 import { L4_HEALTH_CHECK_SOURCE_RANGES } from '../operations/load-balancer/load-balancer-names.js';
 
@@ -87,7 +87,7 @@ export const GCE_NODE_IPAM_FLAGS = defineFlagGroup('nodeipam controller', {
     type: 'string',
     default: '',
     help: 'CIDR Range for Services in cluster. Requires --allocate-node-cidrs to be true',
-    check: serviceClusterIpRangeProblem,
+    check: serviceClusterIpRangeValue,
     ignored: NODE_IPAM_NOT_HERE,
   },
   nodeCidrMaskSize: {
@@ -185,13 +185,4 @@ export function parseSourceRanges(value: string): string[] {
     ranges.add(formatCidrAsGo(cidr));
   }
   return [...ranges].sort();
-}
-
-/** Upstream `NodeIPAMControllerOptions.Validate` (at most two entries), each entry a CIDR. */
-export function serviceClusterIpRangeProblem(value: string): string | undefined {
-  if (value === '') return undefined;
-  const entries = value.split(',');
-  if (entries.length > 2) return '--service-cluster-ip-range can not contain more than two entries';
-  const bad = entries.find((entry) => tryParseCidr(entry.trim()) === undefined);
-  return bad === undefined ? undefined : `invalid CIDR address: ${bad}`;
 }
