@@ -6,8 +6,9 @@
  * command with a message naming the flag. The k8s.io/cloud-provider flags are checked in core
  * (`packages/core/src/app/upstream-flags.test.ts`).
  */
-import { CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, parseCommandLine, runCloudControllerManager } from '@ccm/core/app';
+import { runCloudControllerManager } from '@ccm/core/app';
 import { CloudProviderRegistry } from '@ccm/core/provider';
+import { describeUpstreamBinaryFlagsContract, noEffectLines, type UpstreamBinaryFlag } from '@ccm/testing/contract';
 import { describe, expect, it } from 'vitest';
 import { defineAzureCloudProvider } from '../src/azure-cloud.js';
 import { azureControllerManagerExtensions } from '../src/cloud-controller-manager/azure-controller-manager-extensions.js';
@@ -15,17 +16,8 @@ import { AZURE_FLAG_GROUPS } from '../src/cloud-controller-manager/azure-flags.j
 import { renderAzureReference } from '../src/docs/render-azure-reference.js';
 import { CONFIG, createHarness, node } from './helpers.js';
 
-interface UpstreamFlag {
-  flag: string;
-  /** Upstream's default, as our registry holds it. */
-  upstreamDefault: boolean | number | string;
-  /** A value upstream accepts, other than the default. */
-  value: string;
-  implemented: boolean;
-}
-
 /** By source file (`options.go` at `04cf44f4`, `dynamic.go` at `075fc171`, `nodeipamcontroller.go` at `2c26bd06`, `pkg/log`; `controllermanager.go` read at the pin `004ef4f4`). */
-const UPSTREAM_AZURE_FLAGS: Record<string, readonly UpstreamFlag[]> = {
+const UPSTREAM_AZURE_FLAGS: Record<string, readonly UpstreamBinaryFlag[]> = {
   'app/options/dynamic.go (dynamic reloading)': [
     { flag: 'enable-dynamic-reloading', upstreamDefault: false, value: 'true', implemented: false },
     { flag: 'cloud-config-secret-name', upstreamDefault: 'cloud-provider-config', value: 'azure-cloud-provider', implemented: false },
@@ -39,13 +31,11 @@ const UPSTREAM_AZURE_FLAGS: Record<string, readonly UpstreamFlag[]> = {
     { flag: 'node-cidr-mask-size-ipv6', upstreamDefault: 0, value: '64', implemented: false },
   ],
   'app/options/options.go (node filtering)': [
-    { flag: 'node-filter-requirements', upstreamDefault: '', value: '', implemented: false },
+    { flag: 'node-filter-requirements', upstreamDefault: '', value: '', implemented: false, acceptsOnlyDefault: true },
     { flag: 'node-instance-not-found-grace-period-in-seconds', upstreamDefault: 0, value: '300', implemented: true },
   ],
   'pkg/log BindCLIFlags (controllermanager.go)': [{ flag: 'log-format', upstreamDefault: 'text', value: 'json', implemented: false }],
 };
-
-const ALL = Object.entries(UPSTREAM_AZURE_FLAGS).flatMap(([source, flags]) => flags.map((flag) => ({ source, ...flag })));
 
 async function run(argv: string[]): Promise<{ code: number; stderr: string; notFoundGracePeriodSeconds: number }> {
   let stderr = '';
@@ -64,59 +54,7 @@ async function run(argv: string[]): Promise<{ code: number; stderr: string; notF
   return { code, stderr, notFoundGracePeriodSeconds: extensions.notFoundGracePeriodSeconds() };
 }
 
-const noEffectLines = (stderr: string, flag: string): string[] => stderr.split('\n').filter((line) => line.includes(`Flag --${flag} is accepted for compatibility but has no effect`));
-
-describe('every upstream Azure cloud-controller-manager flag is accepted by our bin', () => {
-  it('lists each upstream flag once, and the bin declares no other', () => {
-    const names = ALL.map(({ flag }) => flag);
-    expect(new Set(names).size).toBe(names.length);
-    const declared = AZURE_FLAG_GROUPS.flatMap((group) => Object.values(group.flags).map((definition) => definition.name));
-    expect([...declared].sort()).toEqual([...names].sort());
-  });
-
-  it.each(ALL)('--$flag ($source): upstream default, another accepted value parses, status as declared', ({ flag, upstreamDefault, value, implemented }) => {
-    const defaults = parseCommandLine([], { additionalFlags: AZURE_FLAG_GROUPS });
-    if (defaults.kind !== 'run') throw new Error(defaults.kind);
-    expect(defaults.flags.value(flag)).toBe(upstreamDefault);
-    const result = parseCommandLine([`--${flag}=${value}`], { additionalFlags: AZURE_FLAG_GROUPS });
-    if (result.kind !== 'run') throw new Error(result.kind);
-    expect(result.flags.setFlags()).toContain(flag);
-    // --node-filter-requirements is accepted only empty (its default).
-    expect(result.flags.differsFromDefault(flag)).toBe(flag !== 'node-filter-requirements');
-    expect(result.registry.definition(flag)?.ignored === undefined).toBe(implemented);
-  });
-
-  it.each(ALL)('--$flag has a row in the generated docs with its status', ({ flag, implemented }) => {
-    const row = renderAzureReference()
-      .split('\n')
-      .find((line) => line.startsWith(`| \`--${flag}\` |`));
-    expect(row, `docs/cloud-controller-manager.md lists --${flag}`).toBeDefined();
-    if (implemented) expect(row).toContain('| supported |');
-    else expect(row).toContain('| ignored: ');
-  });
-
-  it('the bin keeps every core flag (the k8s.io/cloud-provider part of upstream\'s command)', () => {
-    const result = parseCommandLine([], { additionalFlags: AZURE_FLAG_GROUPS });
-    if (result.kind !== 'run') throw new Error(result.kind);
-    const core = CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS.flatMap((group) => Object.values(group.flags).map((definition) => definition.name));
-    expect(core.filter((name) => result.registry.definition(name) === undefined)).toEqual([]);
-  });
-
-  it('all of them together pass validation; each ignored one set away from its default is logged once; the grace period reaches the provider', async () => {
-    const { code, stderr, notFoundGracePeriodSeconds } = await run([...ALL.map(({ flag, value }) => `--${flag}=${value}`), '--kubeconfig=/nonexistent/kubeconfig']);
-    expect(code, stderr).toBe(1);
-    expect(stderr).toContain('/nonexistent/kubeconfig');
-    for (const { flag, implemented } of ALL) expect(noEffectLines(stderr, flag), `--${flag}`).toHaveLength(implemented || flag === 'node-filter-requirements' ? 0 : 1);
-    expect(notFoundGracePeriodSeconds).toBe(300);
-  });
-
-  it('an ignored flag given its default value is not logged', async () => {
-    const { code, stderr } = await run(['--enable-dynamic-reloading=false', '--node-cidr-mask-size=24', '--kubeconfig=/nonexistent/kubeconfig']);
-    expect(code, stderr).toBe(1);
-    expect(noEffectLines(stderr, 'enable-dynamic-reloading')).toEqual([]);
-    expect(noEffectLines(stderr, 'node-cidr-mask-size')).toEqual([]);
-  });
-});
+describeUpstreamBinaryFlagsContract({ binary: 'azure-cloud-controller-manager', flagsBySource: UPSTREAM_AZURE_FLAGS, groups: AZURE_FLAG_GROUPS, renderReference: renderAzureReference, run });
 
 describe('bad values of the Azure flags stop the command with one message naming the flag', () => {
   it.each([
@@ -138,6 +76,13 @@ describe('bad values of the Azure flags stop the command with one message naming
 });
 
 describe('--node-instance-not-found-grace-period-in-seconds', () => {
+  it('reaches the provider from the command line, and is not logged as having no effect', async () => {
+    const { code, stderr, notFoundGracePeriodSeconds } = await run(['--node-instance-not-found-grace-period-in-seconds=300', '--kubeconfig=/nonexistent/kubeconfig']);
+    expect(code, stderr).toBe(1);
+    expect(notFoundGracePeriodSeconds).toBe(300);
+    expect(noEffectLines(stderr, 'node-instance-not-found-grace-period-in-seconds')).toEqual([]);
+  });
+
   const created = (now: number, secondsAgo: number) => ({ ...node('node-new'), metadata: { name: 'node-new', creationTimestamp: new Date(now - secondsAgo * 1000) } });
 
   it('above 0, a node younger than the period exists although its VM is not found', async () => {

@@ -5,8 +5,9 @@
  * once when set away from their default; bad values stop the command with a message naming the
  * flag. The k8s.io/cloud-provider flags are checked in core (`packages/core/src/app/upstream-flags.test.ts`).
  */
-import { CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, parseCommandLine, runCloudControllerManager } from '@ccm/core/app';
+import { runCloudControllerManager } from '@ccm/core/app';
 import { CloudProviderRegistry } from '@ccm/core/provider';
+import { describeUpstreamBinaryFlagsContract, noEffectLines, type UpstreamBinaryFlag } from '@ccm/testing/contract';
 import { describe, expect, it } from 'vitest';
 import { gcpControllerManagerExtensions } from '../src/cloud-controller-manager/gcp-controller-manager-extensions.js';
 import { GCP_FLAG_GROUPS, parseSourceRanges } from '../src/cloud-controller-manager/gcp-flags.js';
@@ -14,17 +15,8 @@ import { renderGcpReference } from '../src/docs/render-gcp-reference.js';
 import { defineGcpCloudProvider } from '../src/gcp-cloud.js';
 import { CLUSTER_ID, createHarness, gceConf, makeNode, makeService, ZONE } from './helpers.js';
 
-interface UpstreamFlag {
-  flag: string;
-  /** Upstream's default, as our registry holds it. */
-  upstreamDefault: boolean | number | string;
-  /** A value upstream accepts, other than the default. */
-  value: string;
-  implemented: boolean;
-}
-
 /** By source file (upstream `main.go` at the stored commits `b6805760` / `007d168b`, the nodeipam options at `4f0d0f60`, `gce_loadbalancer.go`). */
-const UPSTREAM_GCP_FLAGS: Record<string, readonly UpstreamFlag[]> = {
+const UPSTREAM_GCP_FLAGS: Record<string, readonly UpstreamBinaryFlag[]> = {
   'cmd/cloud-controller-manager/main.go (GCE Cloud Provider)': [
     { flag: 'enable-multi-project', upstreamDefault: false, value: 'true', implemented: false },
     { flag: 'enable-discrete-port-forwarding', upstreamDefault: false, value: 'true', implemented: false },
@@ -49,8 +41,6 @@ const UPSTREAM_GCP_FLAGS: Record<string, readonly UpstreamFlag[]> = {
   ],
 };
 
-const ALL = Object.entries(UPSTREAM_GCP_FLAGS).flatMap(([source, flags]) => flags.map((flag) => ({ source, ...flag })));
-
 async function run(argv: string[]): Promise<{ code: number; stderr: string; healthCheckSourceRanges: readonly string[] }> {
   let stderr = '';
   const sink = { write: (text: string) => ((stderr += text), true) };
@@ -68,58 +58,7 @@ async function run(argv: string[]): Promise<{ code: number; stderr: string; heal
   return { code, stderr, healthCheckSourceRanges: extensions.healthCheckSourceRanges() };
 }
 
-const noEffectLines = (stderr: string, flag: string): string[] => stderr.split('\n').filter((line) => line.includes(`Flag --${flag} is accepted for compatibility but has no effect`));
-
-describe('every upstream GCP cloud-controller-manager flag is accepted by our bin', () => {
-  it('lists each upstream flag once, and the bin declares no other', () => {
-    const names = ALL.map(({ flag }) => flag);
-    expect(new Set(names).size).toBe(names.length);
-    const declared = GCP_FLAG_GROUPS.flatMap((group) => Object.values(group.flags).map((definition) => definition.name));
-    expect([...declared].sort()).toEqual([...names].sort());
-  });
-
-  it.each(ALL)('--$flag ($source): upstream default, a non-default value parses, status as declared', ({ flag, upstreamDefault, value, implemented }) => {
-    const defaults = parseCommandLine([], { additionalFlags: GCP_FLAG_GROUPS });
-    if (defaults.kind !== 'run') throw new Error(defaults.kind);
-    expect(defaults.flags.value(flag)).toBe(upstreamDefault);
-    const result = parseCommandLine([`--${flag}=${value}`], { additionalFlags: GCP_FLAG_GROUPS });
-    if (result.kind !== 'run') throw new Error(result.kind);
-    expect(result.flags.setFlags()).toContain(flag);
-    expect(result.flags.differsFromDefault(flag)).toBe(true);
-    expect(result.registry.definition(flag)?.ignored === undefined).toBe(implemented);
-  });
-
-  it.each(ALL)('--$flag has a row in the generated docs with its status', ({ flag, implemented }) => {
-    const row = renderGcpReference()
-      .split('\n')
-      .find((line) => line.startsWith(`| \`--${flag}\` |`));
-    expect(row, `docs/cloud-controller-manager.md lists --${flag}`).toBeDefined();
-    if (implemented) expect(row).toContain('| supported |');
-    else expect(row).toContain('| ignored: ');
-  });
-
-  it('the bin keeps every core flag (the k8s.io/cloud-provider part of upstream\'s command)', () => {
-    const result = parseCommandLine([], { additionalFlags: GCP_FLAG_GROUPS });
-    if (result.kind !== 'run') throw new Error(result.kind);
-    const core = CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS.flatMap((group) => Object.values(group.flags).map((definition) => definition.name));
-    expect(core.filter((name) => result.registry.definition(name) === undefined)).toEqual([]);
-  });
-
-  it('all of them together pass validation; each ignored one is logged once, and --cloud-provider-gce-lb-src-cidrs reaches the provider', async () => {
-    const { code, stderr, healthCheckSourceRanges } = await run([...ALL.map(({ flag, value }) => `--${flag}=${value}`), '--kubeconfig=/nonexistent/kubeconfig']);
-    expect(code, stderr).toBe(1);
-    expect(stderr).toContain('/nonexistent/kubeconfig');
-    for (const { flag, implemented } of ALL) expect(noEffectLines(stderr, flag), `--${flag}`).toHaveLength(implemented ? 0 : 1);
-    expect(healthCheckSourceRanges).toEqual(['130.211.0.0/22', '35.191.0.0/16']);
-  });
-
-  it('an ignored flag given its default value is not logged', async () => {
-    const { code, stderr } = await run(['--enable-multi-project=false', '--node-cidr-mask-size=0', '--kubeconfig=/nonexistent/kubeconfig']);
-    expect(code, stderr).toBe(1);
-    expect(noEffectLines(stderr, 'enable-multi-project')).toEqual([]);
-    expect(noEffectLines(stderr, 'node-cidr-mask-size')).toEqual([]);
-  });
-});
+describeUpstreamBinaryFlagsContract({ binary: 'gcp-cloud-controller-manager', flagsBySource: UPSTREAM_GCP_FLAGS, groups: GCP_FLAG_GROUPS, renderReference: renderGcpReference, run });
 
 describe('bad values of the GCP flags stop the command with one message naming the flag', () => {
   it.each([
@@ -147,6 +86,14 @@ describe('bad values of the GCP flags stop the command with one message naming t
 });
 
 describe('--cloud-provider-gce-lb-src-cidrs: the source ranges of the health-check firewalls', () => {
+  it('reaches the provider from the command line, and defaults to Google\'s health checkers', async () => {
+    const given = await run(['--cloud-provider-gce-lb-src-cidrs=35.191.0.0/16,130.211.0.0/22', '--kubeconfig=/nonexistent/kubeconfig']);
+    expect(given.code, given.stderr).toBe(1);
+    expect(given.healthCheckSourceRanges).toEqual(['130.211.0.0/22', '35.191.0.0/16']);
+    expect(noEffectLines(given.stderr, 'cloud-provider-gce-lb-src-cidrs')).toEqual([]);
+    expect((await run(['--kubeconfig=/nonexistent/kubeconfig'])).healthCheckSourceRanges).toEqual(['130.211.0.0/22', '209.85.152.0/22', '209.85.204.0/22', '35.191.0.0/16']);
+  });
+
   it('canonical networks, without duplicates, sorted (upstream keeps a set of networks)', () => {
     expect(parseSourceRanges('35.191.0.1/16,130.211.0.0/22,35.191.0.0/16')).toEqual(['130.211.0.0/22', '35.191.0.0/16']);
   });

@@ -10,7 +10,7 @@
  * node); the others are accepted with no effect (logged when set away from their default, and
  * listed as ignored in the generated docs).
  */
-import { defineFlagGroup, serviceClusterIpRangeValue } from '@ccm/core/app';
+import { defineFlagGroup, nodeIpamFlags } from '@ccm/core/app';
 
 const NODE_IPAM_NOT_HERE = 'node IPAM (the node-ipam controller) is not part of this cloud-controller-manager';
 const NO_DYNAMIC_RELOADING =
@@ -48,44 +48,7 @@ export const AZURE_DYNAMIC_RELOADING_FLAGS = defineFlagGroup('dynamic reloading'
 });
 
 export const AZURE_NODE_IPAM_FLAGS = defineFlagGroup('node ipam controller', {
-  serviceClusterIpRange: {
-    name: 'service-cluster-ip-range',
-    type: 'string',
-    default: '',
-    help: 'CIDR Range for Services in cluster. Requires --allocate-node-cidrs to be true',
-    check: serviceClusterIpRangeValue,
-    ignored: NODE_IPAM_NOT_HERE,
-  },
-  nodeCidrMaskSize: {
-    name: 'node-cidr-mask-size',
-    type: 'int',
-    valueName: 'int32',
-    default: 24,
-    minimum: 0,
-    maximum: 128,
-    help: 'Mask size for node cidr in cluster. Default is 24 for IPv4 and 64 for IPv6.',
-    ignored: NODE_IPAM_NOT_HERE,
-  },
-  nodeCidrMaskSizeIpv4: {
-    name: 'node-cidr-mask-size-ipv4',
-    type: 'int',
-    valueName: 'int32',
-    default: 0,
-    minimum: 0,
-    maximum: 32,
-    help: 'Mask size for IPv4 node cidr in dual-stack cluster. Default is 24.',
-    ignored: NODE_IPAM_NOT_HERE,
-  },
-  nodeCidrMaskSizeIpv6: {
-    name: 'node-cidr-mask-size-ipv6',
-    type: 'int',
-    valueName: 'int32',
-    default: 0,
-    minimum: 0,
-    maximum: 128,
-    help: 'Mask size for IPv6 node cidr in dual-stack cluster. Default is 64.',
-    ignored: NODE_IPAM_NOT_HERE,
-  },
+  ...nodeIpamFlags({ nodeCidrMaskSize: 24, ignored: NODE_IPAM_NOT_HERE }),
 });
 
 export const AZURE_NODE_FILTERING_FLAGS = defineFlagGroup('node filtering', {

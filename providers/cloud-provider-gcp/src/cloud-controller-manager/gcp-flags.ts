@@ -12,7 +12,7 @@
  * features this CCM does not have, so they are accepted with no effect (logged when set away from
  * their default, and listed as ignored in the generated docs).
  */
-import { defineFlagGroup, serviceClusterIpRangeValue } from '@ccm/core/app';
+import { defineFlagGroup, nodeIpamFlags } from '@ccm/core/app';
 import { formatCidrAsGo, tryParseCidr } from '@ccm/core/net';
 import { L4_HEALTH_CHECK_SOURCE_RANGES } from '../operations/load-balancer/load-balancer-names.js';
 
@@ -82,44 +82,7 @@ export const GCE_CLOUD_PROVIDER_FLAGS = defineFlagGroup(
 );
 
 export const GCE_NODE_IPAM_FLAGS = defineFlagGroup('nodeipam controller', {
-  serviceClusterIpRange: {
-    name: 'service-cluster-ip-range',
-    type: 'string',
-    default: '',
-    help: 'CIDR Range for Services in cluster. Requires --allocate-node-cidrs to be true',
-    check: serviceClusterIpRangeValue,
-    ignored: NODE_IPAM_NOT_HERE,
-  },
-  nodeCidrMaskSize: {
-    name: 'node-cidr-mask-size',
-    type: 'int',
-    valueName: 'int32',
-    default: 0,
-    minimum: 0,
-    maximum: 128,
-    help: 'Mask size for node cidr in cluster. Default is 24 for IPv4 and 64 for IPv6.',
-    ignored: NODE_IPAM_NOT_HERE,
-  },
-  nodeCidrMaskSizeIpv4: {
-    name: 'node-cidr-mask-size-ipv4',
-    type: 'int',
-    valueName: 'int32',
-    default: 0,
-    minimum: 0,
-    maximum: 32,
-    help: 'Mask size for IPv4 node cidr in dual-stack cluster. Default is 24.',
-    ignored: NODE_IPAM_NOT_HERE,
-  },
-  nodeCidrMaskSizeIpv6: {
-    name: 'node-cidr-mask-size-ipv6',
-    type: 'int',
-    valueName: 'int32',
-    default: 0,
-    minimum: 0,
-    maximum: 128,
-    help: 'Mask size for IPv6 node cidr in dual-stack cluster. Default is 64.',
-    ignored: NODE_IPAM_NOT_HERE,
-  },
+  ...nodeIpamFlags({ nodeCidrMaskSize: 0, ignored: NODE_IPAM_NOT_HERE }),
   enableMultiSubnetCluster: {
     name: 'enable-multi-subnet-cluster',
     type: 'bool',

@@ -3,7 +3,6 @@
  * found while parsing, so they surface as a `FlagError` naming the flag (exit code 2).
  */
 import { parseClusterCidrFlag } from './cluster-cidrs.js';
-import { tryParseCidr } from '../../net/cidr.js';
 import { formatGoDuration } from '../../util/go-duration.js';
 
 /** A duration that must be greater than zero (a period or an interval). */
@@ -26,17 +25,4 @@ export const clusterCidrValue = (value: string): string | undefined => {
   if (value.trim() === '') return undefined;
   const parsed = parseClusterCidrFlag(value);
   return parsed.ok ? undefined : parsed.error;
-};
-
-/**
- * `--service-cluster-ip-range` of the providers' node IPAM options (GCP, Azure): empty, or one or
- * two comma-separated CIDRs (upstream `NodeIPAMControllerOptions.Validate`: "can not contain more
- * than two entries"; a malformed entry would stop upstream's node IPAM controller).
- */
-export const serviceClusterIpRangeValue = (value: string): string | undefined => {
-  if (value === '') return undefined;
-  const entries = value.split(',');
-  if (entries.length > 2) return '--service-cluster-ip-range can not contain more than two entries';
-  const bad = entries.find((entry) => tryParseCidr(entry.trim()) === undefined);
-  return bad === undefined ? undefined : `invalid CIDR address: ${bad}`;
 };
