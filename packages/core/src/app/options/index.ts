@@ -16,6 +16,7 @@ export * from './leader-migration-flags.js';
 export * from './logging-flags.js';
 export * from './misc-flags.js';
 export * from './node-controller-flags.js';
+export { nodeIpamFlags, serviceClusterIpRangeValue } from './node-ipam-flags.js';
 export * from './parse-command-line.js';
 export { parseFlagValue, parseGoFloat, parseGoInt, splitCommaSeparated, type ParsedFlagValue } from './parse-flag-value.js';
 export * from './render-flags-doc.js';
