@@ -143,7 +143,7 @@ function run(root, command, commandArguments, environment = {}) {
 export function installAndBuild(root, cloud) {
   const [npx, pnpm] = pnpmCommand(root);
   run(root, npx, [...pnpm, 'install', '--prefer-offline', '--no-frozen-lockfile']);
-  run(root, join(root, 'node_modules', '.bin', 'turbo'), ['run', 'build', `--filter=@ccm/cloud-provider-${cloud}...`, '--output-logs=errors-only']);
+  run(root, npx, [...pnpm, 'exec', 'turbo', 'run', 'build', `--filter=@ccm/cloud-provider-${cloud}...`, '--output-logs=errors-only']);
   run(root, npx, [...pnpm, '--filter', `@ccm/cloud-provider-${cloud}`, 'run', 'docs']);
 }
 
