@@ -85,7 +85,7 @@ describe('docs/adding-a-provider.md', () => {
     expect(Object.keys(manifest!.exports ?? {}), `${packageName} exports no ${subpath === undefined ? '"."' : `"./${subpath}"`}`).toContain(subpath === undefined ? '.' : `./${subpath}`);
   });
 
-  const helperRows = [...guide.matchAll(/^\| `(@ccm\/[\w/-]+)` \| (.+) \|$/gm)].map((match) => ({ specifier: match[1]!, names: [...match[2]!.matchAll(/`(\w+)`/g)].map((name) => name[1]!) }));
+  const helperRows = helperRowsOf(guide);
 
   it('has a table of the shared helpers by import path', () => {
     expect(helperRows.map((row) => row.specifier)).toEqual(expect.arrayContaining(['@ccm/core/cloud', '@ccm/core/provider', '@ccm/core/service-input', '@ccm/core/kube', '@ccm/core/config', '@ccm/core/app']));
@@ -96,6 +96,11 @@ describe('docs/adding-a-provider.md', () => {
     expect(names.filter((name) => !exported.has(name)), `not exported by ${specifier}`).toEqual([]);
   });
 });
+
+/** The rows of the "Shared helpers" table: an import path and the names listed under it. */
+function helperRowsOf(markdown: string): Array<{ specifier: string; names: string[] }> {
+  return [...markdown.matchAll(/^\| `(@ccm\/[\w/-]+)` \| (.+) \|$/gm)].map((match) => ({ specifier: match[1]!, names: [...match[2]!.matchAll(/`(\w+)`/g)].map((name) => name[1]!) }));
+}
 
 interface WorkspaceManifest {
   name: string;
@@ -118,18 +123,29 @@ function workspaceManifest(packageName: string): (WorkspaceManifest & { director
   return undefined;
 }
 
-/** The names (values and types) a workspace subpath exports, read by the TypeScript checker from its sources. */
-function exportsOf(specifier: string): Set<string> {
+/** The source file of a workspace subpath (`./dist/x/index.js` -> `src/x/index.ts`). */
+function sourceOf(specifier: string): string {
   const [scope, name, subpath] = specifier.split('/');
   const manifest = workspaceManifest(`${scope}/${name}`);
   const target = manifest?.exports?.[subpath === undefined ? '.' : `./${subpath}`];
   const built = typeof target === 'string' ? target : target?.default;
   if (manifest === undefined || built === undefined) throw new Error(`${specifier} is not an export`);
-  const source = join(manifest.directory, built.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'));
-  const program = ts.createProgram([source], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2023, noEmit: true, skipLibCheck: true, types: [] });
-  const checker = program.getTypeChecker();
-  const file = program.getSourceFile(source);
-  const symbol = file === undefined ? undefined : checker.getSymbolAtLocation(file);
-  if (symbol === undefined) throw new Error(`${source} is not a module`);
-  return new Set(checker.getExportsOfModule(symbol).map((exported) => exported.getName()));
+  return join(manifest.directory, built.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'));
+}
+
+let checked: { program: ts.Program; checker: ts.TypeChecker } | undefined;
+
+/** The names (values and types) a workspace subpath exports, read by the TypeScript checker from its sources (one program for every row). */
+function exportsOf(specifier: string): Set<string> {
+  if (checked === undefined) {
+    const program = ts.createProgram(
+      [...new Set(helperRowsOf(guide).map((row) => sourceOf(row.specifier)))],
+      { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2023, noEmit: true, skipLibCheck: true, noResolve: false, types: [] },
+    );
+    checked = { program, checker: program.getTypeChecker() };
+  }
+  const file = checked.program.getSourceFile(sourceOf(specifier));
+  const symbol = file === undefined ? undefined : checked.checker.getSymbolAtLocation(file);
+  if (symbol === undefined) throw new Error(`${sourceOf(specifier)} is not a module`);
+  return new Set(checked.checker.getExportsOfModule(symbol).map((exported) => exported.getName()));
 }
