@@ -114,9 +114,9 @@ const NOT_COPIED = new Set(['node_modules', '.git', '.turbo', 'bundle', 'coverag
 /** Runs a command in `cwd`; resolves with its exit code and output (stdout and stderr interleaved). */
 function runIn(cwd: string, command: string, commandArguments: readonly string[], environment: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
   // The child vitest must not believe it runs inside this one.
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && name !== 'NODE_OPTIONS' && name !== 'TEST'));
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && !['NODE_OPTIONS', 'TEST', 'FORCE_COLOR'].includes(name)));
   return new Promise((resolve, reject) => {
-    const child = spawn(command, commandArguments, { cwd, env: { ...inherited, CI: 'true', FORCE_COLOR: '0', TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1', ...environment } });
+    const child = spawn(command, commandArguments, { cwd, env: { ...inherited, CI: 'true', NO_COLOR: '1', TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1', ...environment } });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -129,7 +129,7 @@ const tail = (output: string): string => output.split('\n').slice(-60).join('\n'
 
 /** `Tests  12 passed | 1 skipped (13)` of a vitest run. */
 function vitestCounts(output: string): { passed: number; failed: number; skipped: number } {
-  const line = output.split('\n').find((candidate) => /^\s*Tests\s/.test(candidate)) ?? '';
+  const line = output.replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((candidate) => /^\s*Tests\s/.test(candidate)) ?? '';
   const count = (word: string): number => Number(new RegExp(`(\\d+) ${word}`).exec(line)?.[1] ?? 0);
   return { passed: count('passed'), failed: count('failed'), skipped: count('skipped') };
 }
@@ -143,8 +143,11 @@ describe('pnpm create-provider example, in a copy of the repository', () => {
     copy = join(mkdtempSync(join(tmpdir(), 'create-provider-')), basename(root));
     // The sources and the build products (dist/, dist-test/: the workspaces the new one depends on
     // need not be rebuilt), without installs or caches; the command installs from the pnpm store.
+    const started = Date.now();
     cpSync(root, copy, { recursive: true, preserveTimestamps: true, verbatimSymlinks: true, filter: (source) => !NOT_COPIED.has(basename(source)) });
+    const copied = Date.now();
     scaffold = await runIn(copy, process.execPath, ['scripts/create-provider/create-provider.mjs', 'example']);
+    console.info(`[create-provider] copied the repository in ${copied - started} ms; scaffolded, installed, built and documented example in ${Date.now() - copied} ms`);
   }, 300_000);
 
   afterAll(() => {
