@@ -69,7 +69,11 @@ export function addDockerfileStage(text, cloud) {
   if (!text.includes(marker)) throw new CreateProviderError(`Dockerfile: no line "${marker.trim()}" to add the ${cloud} stage before`);
   if (new RegExp(`^FROM runtime AS ${cloud}$`, 'm').test(text)) return text;
   const stage = `FROM runtime AS ${cloud}\nENTRYPOINT ["/nodejs/bin/node", "--enable-source-maps", "/app/${cloud}-cloud-controller-manager.mjs"]\n`;
-  return text.replace(marker, `${stage}${marker}`);
+  // The lists of providers in the comment and in the message of a missing PROVIDER name it too.
+  return text
+    .replace(marker, `${stage}${marker}`)
+    .replace(/^# PROVIDER: (.+) or (\w+)\.$/m, `# PROVIDER: $1, $2 or ${cloud}.`)
+    .replace(/--build-arg PROVIDER=<([a-z0-9|]+)>/, `--build-arg PROVIDER=<$1|${cloud}>`);
 }
 
 /** e2e/package.json with the provider as a dependency (its conformance driver). */
@@ -153,7 +157,7 @@ export function nextSteps(cloud) {
     `  pnpm exec vitest run providers/cloud-provider-${cloud} scripts/provider-layout.test.ts   # its tests and the layout check`,
     `  pnpm exec vitest run e2e/src/conformance/${cloud}.conformance.test.ts                  # the conformance suite against its fake cloud`,
     `  then replace src/ports/sdk/http-${cloud}-cloud-port.ts with an adapter over the cloud's SDK, and add`,
-    `  the provider to charts/charts.test.ts (PROVIDERS), docs/helm.md and the PROVIDER list of the Dockerfile's comment.`,
+    `  the chart to charts/charts.test.ts (PROVIDERS) and docs/helm.md.`,
   ].join('\n');
 }
 

@@ -77,6 +77,8 @@ describe('the shared files the command edits', () => {
     expect(stage).toBeGreaterThan(0);
     expect(parseDockerfile(edited)[stage + 1]).toMatchObject({ keyword: 'ENTRYPOINT', arguments: '["/nodejs/bin/node", "--enable-source-maps", "/app/acme-cloud-controller-manager.mjs"]' });
     expect(parseDockerfile(edited).at(-1)).toMatchObject({ keyword: 'FROM', arguments: '${PROVIDER}' });
+    expect(edited).toContain('# PROVIDER: sandbox, aws, gcp, azure, openstack, vsphere or acme.');
+    expect(edited).toContain('set --build-arg PROVIDER=<sandbox|aws|gcp|azure|openstack|vsphere|acme>');
     expect(addDockerfileStage(edited, 'acme')).toBe(edited);
     expect(() => addDockerfileStage('FROM x\n', 'acme')).toThrow(/no line "# The image: the stage named by PROVIDER\."/);
   });
