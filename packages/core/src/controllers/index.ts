@@ -1,5 +1,11 @@
-export * from './controller.js';
-export * from './node/index.js';
-export * from './node-lifecycle/index.js';
-export * from './service/index.js';
-export * from './route/index.js';
+export {
+  type Controller,
+  type ControllerContext,
+} from './controller.js';
+export {
+  SERVICE_CONTROLLER_EVENT_COMPONENT,
+  ServiceController,
+} from './service/service-controller.js';
+export {
+  registerServiceControllerMetrics,
+} from './service/service-metrics.js';
