@@ -1,7 +1,7 @@
 /**
- * The cloud-controller-manager runtime: the command, its flags (typed registry, parsing,
- * validation, docs), the HTTPS endpoints, the metrics registry (the runtime's metrics sink) and
- * the controller manager's own metrics.
+ * The cloud-controller-manager command for a provider's bin: `runCloudControllerManager`, the flag
+ * groups (and `defineFlagGroup` for a provider's own flags), the flags doc, the metrics registry,
+ * the leader-migration file and the self-signed serving certificate.
  */
 export {
   CONTROLLERS_DISABLED_BY_DEFAULT,

@@ -1,8 +1,8 @@
 /**
- * Cloud API toolkit for providers: the port pipeline (observe, budget, retry, coalesce over one
- * port, composed by `composeCloudPort`), request coalescing (many lookups -> one batch call), the
- * per-provider API budget (client-side rate limit with adaptive backoff on throttling) and the
- * typed cloud API error the pipeline decides by.
+ * Cloud API toolkit for providers: `defineProviderPipeline` (coalesce, retry by error kind, API
+ * budget, observe over each port), `CloudApiError` and the provider's thin subclass
+ * (`providerApiErrorClass`), `CallOptions`, the coalescer and the per-provider API budget. The
+ * stages the pipeline composes stay inside core.
  */
 export {
   type CallOptions,

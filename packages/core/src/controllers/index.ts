@@ -1,3 +1,7 @@
+/**
+ * The controller contract for a provider's own controllers (AWS tagging), and the service
+ * controller for tests that drive it directly. The four controllers run from `@ccm/core/app`.
+ */
 export {
   type Controller,
   type ControllerContext,

@@ -1,7 +1,7 @@
 /**
- * Kubernetes access layer: the ports controllers use (ports.ts, work-queue.ts), their
- * client-node implementation (client-node/), plus config loading, work queues, event recording
- * and leader election. The in-memory implementation for tests is `@ccm/testing/kube`.
+ * Kubernetes access for providers and test kits: `V1Node`/`V1Service`, the ports and informer
+ * handlers the controllers use, the wire format, the work queue and kubeconfig loading. The
+ * in-memory implementation for tests is `@ccm/testing/kube`.
  */
 export {
   jsonEqual,

@@ -1,3 +1,7 @@
+/**
+ * The provider interface (upstream `cloud.go`, `plugins.go`): `CloudProvider` and its
+ * capabilities, `defineCloudProvider`, the typed errors, provider IDs and the registry.
+ */
 export {
   CloudStateError,
   ImplementedElsewhereError,

@@ -1,4 +1,4 @@
-/** Small helpers shared by several areas of @ccm/core and by the providers. */
+/** Small helpers the providers share with core: `errorMessage`, Go durations and booleans, the abortable sleep. */
 export {
   sleepOrThrowOnAbort,
 } from './abortable-sleep.js';
