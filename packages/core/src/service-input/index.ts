@@ -36,6 +36,3 @@ export {
   serviceSourceRanges,
   SPEC_LOAD_BALANCER_SOURCE_RANGES,
 } from './source-ranges.js';
-export {
-  writeReferenceDocs,
-} from './write-reference-docs.js';
