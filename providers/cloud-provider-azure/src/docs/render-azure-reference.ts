@@ -99,3 +99,8 @@ export function renderAzureReference(): string {
   ];
   return lines.join('\n');
 }
+
+/** The generated pages of docs/, by file name: what scripts/generate-docs.mjs writes. */
+export function referenceDocs(): Record<string, string> {
+  return { 'cloud-controller-manager.md': renderAzureReference() };
+}
