@@ -36,6 +36,7 @@ const TEST_FILES = [
   'manifests/**/*.test.ts',
   'scripts/**/*.test.ts',
   'charts/**/*.test.ts',
+  'docs/*.test.ts',
 ];
 
 /**

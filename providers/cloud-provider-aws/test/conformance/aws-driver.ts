@@ -49,6 +49,7 @@ import type {
   ProviderDriverCapabilities,
 } from '@ccm/testing/conformance';
 import { createMotoNetwork, DEFAULT_SUBNET_CIDRS, motoClientConfig, type MotoNetwork } from '../moto/moto-network.js';
+import { explainMotoInternalErrors, type ClientWithMiddleware } from '../moto/moto-internal-errors.js';
 import { MOTO_INSTALL_HINT, motoUnavailableReason, serviceOverrides, startMoto, type RunningMoto } from '../moto/moto-server.js';
 
 /** The built binary (`pnpm exec tsc -b providers/cloud-provider-aws`); the same path from test/ and from dist-test/. */
@@ -108,7 +109,7 @@ export class AwsDriver implements ProviderDriver {
 
   async start(): Promise<void> {
     this.moto = await startMoto();
-    this.ec2Client = new EC2Client(motoClientConfig(this.moto.endpoint, REGION));
+    this.ec2Client = explainMotoInternalErrors(new EC2Client(motoClientConfig(this.moto.endpoint, REGION)), this.moto);
     this.network = await createMotoNetwork(this.ec2Client, REGION, this.clusterId, 'shared', this.#subnetCidrs);
     this.directory = await mkdtemp(join(tmpdir(), 'ccm-e2e-aws-'));
     this.cloudConfigPath = await this.#writeCloudConfig('cloud.conf', this.moto.endpoint);
@@ -154,6 +155,12 @@ export class AwsDriver implements ProviderDriver {
   private get ec2(): EC2Client {
     if (this.ec2Client === undefined) throw new Error('moto is not started');
     return this.ec2Client;
+  }
+
+  /** A test-side client that asks moto again on its internal errors (reads) and shows their traceback. */
+  #motoClient<Client extends ClientWithMiddleware>(client: Client): Client {
+    if (this.moto === undefined) throw new Error('moto is not started');
+    return explainMotoInternalErrors(client, this.moto);
   }
 
   private get endpoint(): string {
@@ -276,7 +283,7 @@ export class AwsDriver implements ProviderDriver {
 
   async readLoadBalancer(service: { namespace: string; name: string; uid: string }): Promise<CloudLoadBalancerView> {
     const name = loadBalancerName(service.uid);
-    const classic = new ElasticLoadBalancingClient(motoClientConfig(this.endpoint, REGION));
+    const classic = this.#motoClient(new ElasticLoadBalancingClient(motoClientConfig(this.endpoint, REGION)));
     try {
       const description = (await classic.send(new DescribeClassicCommand({ LoadBalancerNames: [name] }))).LoadBalancerDescriptions?.[0];
       if (description) {
@@ -291,7 +298,7 @@ export class AwsDriver implements ProviderDriver {
     } catch (error) {
       if ((error as { Code?: string }).Code !== 'LoadBalancerNotFound') throw error;
     }
-    const network = new ElasticLoadBalancingV2Client(motoClientConfig(this.endpoint, REGION));
+    const network = this.#motoClient(new ElasticLoadBalancingV2Client(motoClientConfig(this.endpoint, REGION)));
     let arn: string | undefined;
     try {
       arn = (await network.send(new DescribeLoadBalancersCommand({ Names: [name] }))).LoadBalancers?.[0]?.LoadBalancerArn;
@@ -335,14 +342,14 @@ export class AwsDriver implements ProviderDriver {
     const owned = (tags: Array<{ Key?: string | undefined; Value?: string | undefined }> | undefined): boolean =>
       (tags ?? []).some((tag) => tag.Key === `${CLUSTER_TAG_PREFIX}${this.clusterId}` && tag.Value === 'owned');
     const leaked: string[] = [];
-    const classic = new ElasticLoadBalancingClient(motoClientConfig(this.endpoint, REGION));
+    const classic = this.#motoClient(new ElasticLoadBalancingClient(motoClientConfig(this.endpoint, REGION)));
     const classicNames = ((await classic.send(new DescribeClassicCommand({}))).LoadBalancerDescriptions ?? []).map((description) => description.LoadBalancerName ?? '');
     if (classicNames.length > 0) {
       for (const description of (await classic.send(new DescribeClassicTagsCommand({ LoadBalancerNames: classicNames }))).TagDescriptions ?? []) {
         if (owned(description.Tags)) leaked.push(`classic load balancer ${description.LoadBalancerName}`);
       }
     }
-    const network = new ElasticLoadBalancingV2Client(motoClientConfig(this.endpoint, REGION));
+    const network = this.#motoClient(new ElasticLoadBalancingV2Client(motoClientConfig(this.endpoint, REGION)));
     const arns = [
       ...((await network.send(new DescribeLoadBalancersCommand({}))).LoadBalancers ?? []).map((loadBalancer) => loadBalancer.LoadBalancerArn ?? ''),
       ...((await network.send(new DescribeTargetGroupsCommand({}))).TargetGroups ?? []).map((group) => group.TargetGroupArn ?? ''),

@@ -27,15 +27,37 @@ export async function freePort(): Promise<number> {
 
 export interface RunningMoto {
   endpoint: string;
+  /** The last Python traceback moto_server wrote (an internal error of the simulator), if any. */
+  lastTraceback(): string | undefined;
   stop(): Promise<void>;
+}
+
+/** moto logs every request: keep only the start-up output and the last tracebacks, not all of it. */
+const START_OUTPUT_LIMIT = 64 * 1024;
+
+/** The last `Traceback (most recent call last):` block of `text`, up to its exception line. */
+export function lastTracebackIn(text: string): string | undefined {
+  const start = text.lastIndexOf('Traceback (most recent call last):');
+  if (start < 0) return undefined;
+  const lines = text.slice(start).split('\n');
+  const end = lines.findIndex((line, index) => index > 0 && line.length > 0 && !line.startsWith(' '));
+  return lines.slice(0, end < 0 ? lines.length : end + 1).join('\n');
 }
 
 export async function startMoto(timeoutMs = 30_000): Promise<RunningMoto> {
   const port = await freePort();
   const child: ChildProcess = spawn('moto_server', ['-H', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  let tail = '';
+  let traceback: string | undefined;
+  const collect = (chunk: Buffer): void => {
+    const text = chunk.toString();
+    if (output.length < START_OUTPUT_LIMIT) output += text;
+    tail = (tail + text).slice(-START_OUTPUT_LIMIT);
+    if (text.includes('Traceback') || tail.includes('Traceback')) traceback = lastTracebackIn(tail) ?? traceback;
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
   const endpoint = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -54,6 +76,7 @@ export async function startMoto(timeoutMs = 30_000): Promise<RunningMoto> {
   }
   return {
     endpoint,
+    lastTraceback: () => traceback,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) {
