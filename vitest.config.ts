@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { SlowestFirstSequencer } from './scripts/vitest/slowest-first-sequencer.js';
 
 /**
  * Tests import these workspace packages from their sources, so that one test process holds one
@@ -26,23 +27,55 @@ function sourceAliases(): Array<{ find: RegExp; replacement: string }> {
   return aliases;
 }
 
+/** Every test file of the repository. */
+const TEST_FILES = [
+  'packages/*/src/**/*.test.ts',
+  'providers/*/src/**/*.test.ts',
+  'providers/*/test/**/*.test.ts',
+  'e2e/src/**/*.test.ts',
+  'manifests/**/*.test.ts',
+  'scripts/**/*.test.ts',
+  'charts/**/*.test.ts',
+  'docs/*.test.ts',
+];
+
+/**
+ * Files that run in a process of their own (project `isolated`): the e2e suites (minutes each,
+ * real API servers and simulators, where a process start costs nothing in comparison) and the
+ * files that change process-wide state: environment variables, module mocks, process listeners.
+ * Every other file runs in project `shared`, whose two worker processes run file after file
+ * (`isolate: false`): the modules of core and the providers are loaded once per worker instead of
+ * once per file, which was most of the unit tests' time (docs/performance.md, "Test suite").
+ * A new file that sets `process.env`, calls `vi.mock`/`vi.stubGlobal`/`vi.stubEnv` or leaves
+ * fake timers on belongs in this list.
+ */
+const ISOLATED_FILES = [
+  'e2e/src/**/*.test.ts',
+  'packages/azure-simulator/src/credential-grants.test.ts',
+  'packages/core/src/app/serving/profiler-unavailable.test.ts',
+  'packages/openstack-services/src/openstack-cli.test.ts',
+  'providers/cloud-provider-aws/test/moto/sdk-adapters.moto.test.ts',
+  'providers/cloud-provider-azure/test/simulator/credential-kinds.simulator.test.ts',
+  'providers/cloud-provider-gcp/test/gce-simulator/metadata-defaults.simulator.test.ts',
+  'providers/cloud-provider-vsphere/test/support/vcsim-go-version.test.ts',
+  'scripts/quick-check.test.ts',
+];
+
+const EXCLUDED = ['**/node_modules/**', '**/dist/**'];
+
 export default defineConfig({
   resolve: { alias: sourceAliases() },
   test: {
-    include: [
-      'packages/*/src/**/*.test.ts',
-      'providers/*/src/**/*.test.ts',
-      'providers/*/test/**/*.test.ts',
-      'e2e/src/**/*.test.ts',
-      'manifests/**/*.test.ts',
-      'scripts/**/*.test.ts',
-      'charts/**/*.test.ts',
-      'docs/*.test.ts',
-    ],
-    exclude: ['**/node_modules/**', '**/dist/**'],
+    exclude: EXCLUDED,
     testTimeout: 20_000,
     hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: 2,
+    // Slowest first from the checked-in timings (a clean clone has no results cache).
+    sequence: { sequencer: SlowestFirstSequencer },
+    projects: [
+      { extends: true, test: { name: 'isolated', include: ISOLATED_FILES, isolate: true } },
+      { extends: true, test: { name: 'shared', include: TEST_FILES, exclude: [...EXCLUDED, ...ISOLATED_FILES], isolate: false } },
+    ],
   },
 });

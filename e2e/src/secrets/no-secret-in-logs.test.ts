@@ -9,6 +9,10 @@
  *
  * The "cloud" and "API server" here are one loopback HTTP server that refuses everything; the
  * success paths against moto and vcsim are not covered by this test.
+ *
+ * The runs are independent (own config and kubeconfig files, own emulator, own secure port; the
+ * refuser answers everyone alike), so they run side by side (vitest's `maxConcurrency`, 5): each
+ * CCM still runs its full time; the file takes about the longest run instead of their sum.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,6 +32,7 @@ import { findSecretLeaks, secretForms } from '@ccm/testing/bad-input';
 import { killWithTestRunner } from '../harness/ccm-process.js';
 
 const RUN_MS = 12_000;
+const FAILURE_WAIT_MS = 45_000;
 
 const SECRETS = {
   kubeToken: 'kube-token-Zq8vXw3Lr5Tn1Pk7',
@@ -90,8 +95,12 @@ function kubeconfig(name: string, user: Record<string, string>, server = refuser
   return path;
 }
 
-/** Runs the CCM for `runMs` (or until it exits), then SIGTERM; returns everything it wrote. */
-async function runCcm(bin: string, args: string[], env: Record<string, string> = {}, runMs = RUN_MS): Promise<{ output: string; code: number | null }> {
+/**
+ * Runs the CCM for at least `runMs`, and on until it has logged `failure` (the error path this run
+ * is about; at most `FAILURE_WAIT_MS` more, on a loaded machine the start alone may take seconds),
+ * or until it exits; then SIGTERM. Returns everything it wrote.
+ */
+async function runCcm(bin: string, args: string[], failure: RegExp, env: Record<string, string> = {}, runMs = RUN_MS): Promise<{ output: string; code: number | null }> {
   args.push(`--secure-port=${await freePort()}`);
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [bin, '-v=10', '--bind-address=127.0.0.1', ...args], { cwd: directory, env: { PATH: process.env['PATH'] ?? '', AWS_EC2_METADATA_DISABLED: 'true', ...env } });
@@ -99,10 +108,17 @@ async function runCcm(bin: string, args: string[], env: Record<string, string> =
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const stop = setTimeout(() => child.kill('SIGTERM'), runMs);
-    const kill = setTimeout(() => child.kill('SIGKILL'), runMs + 10_000);
+    const started = Date.now();
+    let kill: NodeJS.Timeout | undefined;
+    const check = setInterval(() => {
+      const elapsed = Date.now() - started;
+      if (elapsed < runMs || (!failure.test(output) && elapsed < runMs + FAILURE_WAIT_MS)) return;
+      clearInterval(check);
+      child.kill('SIGTERM');
+      kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    }, 250);
     child.on('close', (code) => {
-      clearTimeout(stop);
+      clearInterval(check);
       clearTimeout(kill);
       resolve({ output, code });
     });
@@ -142,7 +158,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-describe('no secret in any log (-v=10, failing runs)', () => {
+describe.concurrent('no secret in any log (-v=10, failing runs)', () => {
   it('the leak finder finds a planted secret in each form', () => {
     for (const secret of Object.values(SECRETS)) for (const form of secretForms(secret)) expect(findLeaks(`x ${form} y`)).not.toEqual([]);
   });
@@ -150,9 +166,9 @@ describe('no secret in any log (-v=10, failing runs)', () => {
   it('sandbox: bearer token refused with 401, cloud unreachable', async () => {
     const config = join(directory, 'sandbox.conf');
     writeFileSync(config, '[Global]\nurl = http://127.0.0.1:1\ncluster-id = secrets\nretries = 1\n');
-    const { output } = await runCcm(SANDBOX_CCM_BIN, ['--cloud-provider=sandbox', `--cloud-config=${config}`, `--kubeconfig=${kubeconfig('token.kubeconfig', { token: SECRETS.kubeToken })}`, '--configure-cloud-routes=false', '--leader-elect=false']);
+    const { output } = await runCcm(SANDBOX_CCM_BIN, ['--cloud-provider=sandbox', `--cloud-config=${config}`, `--kubeconfig=${kubeconfig('token.kubeconfig', { token: SECRETS.kubeToken })}`, '--configure-cloud-routes=false', '--leader-elect=false'], /401 \(Unauthorized\)/);
     expectNoLeaks(output, /401 \(Unauthorized\)/);
-  }, 60_000);
+  }, 120_000);
 
   it('sandbox: client key and password in the kubeconfig, refused with 403; delegated auth kubeconfigs with the token', async () => {
     const config = join(directory, 'sandbox2.conf');
@@ -167,9 +183,9 @@ describe('no secret in any log (-v=10, failing runs)', () => {
       `--authorization-kubeconfig=${withToken}`,
       '--configure-cloud-routes=false',
       '--leader-elect=false',
-    ]);
+    ], /401 \(Unauthorized\)|403 \(Forbidden\)/);
     expectNoLeaks(output, /401 \(Unauthorized\)|403 \(Forbidden\)/);
-  }, 60_000);
+  }, 120_000);
 
   it('AWS: secret key and session token; a node to initialize, and every AWS endpoint answers AuthFailure', async () => {
     // A working API server (the emulator ignores the planted token), so the node controller asks EC2.
@@ -191,11 +207,12 @@ describe('no secret in any log (-v=10, failing runs)', () => {
       const { output } = await runCcm(
         AWS_CCM_BIN,
         ['--cloud-provider=aws', `--cloud-config=${config}`, `--kubeconfig=${kubeconfig('aws.kubeconfig', { token: SECRETS.kubeToken }, emulator.url)}`, '--configure-cloud-routes=false', '--leader-elect=false'],
+        /AuthFailure|403/,
         { AWS_ACCESS_KEY_ID: 'AKIAIOSFODNN7EXAMPLE', AWS_SECRET_ACCESS_KEY: SECRETS.awsSecretKey, AWS_SESSION_TOKEN: SECRETS.awsSessionToken },
       );
       expectNoLeaks(output, /AuthFailure|403/);
     });
-  }, 60_000);
+  }, 120_000);
 
   it('vSphere: password in a Secret (secret-name), a node to initialize, vCenter unreachable (not TLS)', async () => {
     await withUninitializedNode('vm-1', 'vsphere://42000000-0000-0000-0000-000000000001', async (emulator) => {
@@ -212,10 +229,10 @@ describe('no secret in any log (-v=10, failing runs)', () => {
       );
       const config = join(directory, 'vsphere-secret.conf');
       writeFileSync(config, `[Global]\nsecret-name = vsphere-creds\nsecret-namespace = kube-system\nport = ${port}\ninsecure-flag = true\n[VirtualCenter "127.0.0.1"]\ndatacenters = dc1\n`);
-      const { output } = await runCcm(VSPHERE_CCM_BIN, ['--cloud-provider=vsphere', `--cloud-config=${config}`, `--kubeconfig=${kubeconfig('vsphere-secret.kubeconfig', { token: SECRETS.kubeToken }, emulator.url)}`, '--configure-cloud-routes=false', '--leader-elect=false']);
+      const { output } = await runCcm(VSPHERE_CCM_BIN, ['--cloud-provider=vsphere', `--cloud-config=${config}`, `--kubeconfig=${kubeconfig('vsphere-secret.kubeconfig', { token: SECRETS.kubeToken }, emulator.url)}`, '--configure-cloud-routes=false', '--leader-elect=false'], /127\.0\.0\.1/);
       expectNoLeaks(output, /127\.0\.0\.1/);
     });
-  }, 60_000);
+  }, 120_000);
 
   it('Azure: client secret and (ignored) certificate password in azure.json, a node to initialize, Entra unreachable', async () => {
     await withUninitializedNode('agent-0', undefined, async (emulator) => {
@@ -237,10 +254,10 @@ describe('no secret in any log (-v=10, failing runs)', () => {
           cloudConfigType: 'file',
         }),
       );
-      const { output } = await runCcm(AZURE_CCM_BIN, ['--cloud-provider=azure', `--cloud-config=${config}`, `--kubeconfig=${kubeconfig('azure.kubeconfig', { token: SECRETS.kubeToken }, emulator.url)}`, '--configure-cloud-routes=false', '--leader-elect=false']);
+      const { output } = await runCcm(AZURE_CCM_BIN, ['--cloud-provider=azure', `--cloud-config=${config}`, `--kubeconfig=${kubeconfig('azure.kubeconfig', { token: SECRETS.kubeToken }, emulator.url)}`, '--configure-cloud-routes=false', '--leader-elect=false'], /Azure credential refused/);
       expectNoLeaks(output, /Azure credential refused/);
     });
-  }, 60_000);
+  }, 120_000);
 
   it('GCP: token-body in gce.conf, a node to initialize, the token URL and Compute answer 403', async () => {
     await withUninitializedNode('node-1', 'gce://secrets-project/us-central1-a/node-1', async (emulator) => {
@@ -250,10 +267,10 @@ describe('no secret in any log (-v=10, failing runs)', () => {
         ['[global]', 'project-id = secrets-project', 'network-name = default', 'local-zone = us-central1-a', `api-endpoint = ${refuserUrl}/compute/v1/`, `token-url = ${refuserUrl}/token`, `token-body = "${SECRETS.gceTokenBody}"`, ''].join('\n'),
       );
       // Longer than the others: loading the Compute SDK takes 7 s on two loaded cores.
-      const { output } = await runCcm(GCP_CCM_BIN, ['--cloud-provider=gce', `--cloud-config=${config}`, `--kubeconfig=${kubeconfig('gce.kubeconfig', { token: SECRETS.kubeToken }, emulator.url)}`, '--configure-cloud-routes=false', '--leader-elect=false'], {}, 30_000);
+      const { output } = await runCcm(GCP_CCM_BIN, ['--cloud-provider=gce', `--cloud-config=${config}`, `--kubeconfig=${kubeconfig('gce.kubeconfig', { token: SECRETS.kubeToken }, emulator.url)}`, '--configure-cloud-routes=false', '--leader-elect=false'], /403/, {}, 30_000);
       expectNoLeaks(output, /403/);
     });
-  }, 90_000);
+  }, 180_000);
 
   it('OpenStack: password, then an application credential secret, in cloud.conf, a node to initialize, Keystone answers 403', async () => {
     await withUninitializedNode('server-1', 'openstack:///6f0c1f4e-2a8b-4c55-9d3e-0b7a1c2d3e4f', async (emulator) => {
@@ -264,17 +281,17 @@ describe('no secret in any log (-v=10, failing runs)', () => {
       for (const [name, lines] of Object.entries(configs)) {
         const config = join(directory, name);
         writeFileSync(config, lines.join('\n'));
-        const { output } = await runCcm(OPENSTACK_CCM_BIN, ['--cloud-provider=openstack', `--cloud-config=${config}`, `--kubeconfig=${kubeconfig(`${name}.kubeconfig`, { token: SECRETS.kubeToken }, emulator.url)}`, '--configure-cloud-routes=false', '--leader-elect=false']);
+        const { output } = await runCcm(OPENSTACK_CCM_BIN, ['--cloud-provider=openstack', `--cloud-config=${config}`, `--kubeconfig=${kubeconfig(`${name}.kubeconfig`, { token: SECRETS.kubeToken }, emulator.url)}`, '--configure-cloud-routes=false', '--leader-elect=false'], /403/);
         expectNoLeaks(output, /403/);
       }
     });
-  }, 90_000);
+  }, 180_000);
 
   it('vSphere: password in the config, vCenter unreachable (not TLS), the API server 401', async () => {
     const config = join(directory, 'vsphere.conf');
     const port = refuserUrl.split(':').at(-1);
     writeFileSync(config, `[Global]\nuser = administrator@vsphere.local\npassword = "${SECRETS.vspherePassword}"\nport = ${port}\ninsecure-flag = true\n[VirtualCenter "127.0.0.1"]\ndatacenters = dc1\n`);
-    const { output } = await runCcm(VSPHERE_CCM_BIN, ['--cloud-provider=vsphere', `--cloud-config=${config}`, `--kubeconfig=${kubeconfig('vsphere.kubeconfig', { token: SECRETS.kubeToken })}`, '--configure-cloud-routes=false', '--leader-elect=false']);
+    const { output } = await runCcm(VSPHERE_CCM_BIN, ['--cloud-provider=vsphere', `--cloud-config=${config}`, `--kubeconfig=${kubeconfig('vsphere.kubeconfig', { token: SECRETS.kubeToken })}`, '--configure-cloud-routes=false', '--leader-elect=false'], /is not available/);
     expectNoLeaks(output, /is not available/);
-  }, 60_000);
+  }, 120_000);
 });
