@@ -6,7 +6,8 @@ import { OctaviaLoadBalancerOperations } from '../src/operations/load-balancer/o
 import { DEFAULT_LOAD_BALANCER_SETTINGS, type LoadBalancerSettings } from '../src/operations/load-balancer/load-balancer-settings.js';
 import { FakeLoadBalancerNetwork } from './fakes/fake-load-balancer-network.js';
 import { FakeOctavia } from './fakes/fake-octavia.js';
-import { FakeSecurityGroups, RecordingServiceAnnotations } from './fakes/fake-security-groups.js';
+import { FakeSecurityGroups } from './fakes/fake-security-group.js';
+import { RecordingServiceAnnotations } from './fakes/recording-service-annotations.js';
 
 export const CLUSTER = 'kubernetes';
 export const NODE_SUBNET = { id: 'subnet-nodes', networkId: 'net-nodes', cidr: '10.0.0.0/24', ipVersion: 4 as const };

@@ -19,7 +19,7 @@ import type { OctaviaPort } from '../src/ports/octavia-port.js';
 import { createSdkLoadBalancerNetworkPort } from '../src/ports/sdk/sdk-load-balancer-network-port.js';
 import { createSdkOctaviaPort } from '../src/ports/sdk/sdk-octavia-port.js';
 import { createSdkSecurityGroupPort } from '../src/ports/sdk/sdk-security-group-port.js';
-import { RecordingServiceAnnotations } from './fakes/fake-security-groups.js';
+import { RecordingServiceAnnotations } from './fakes/recording-service-annotations.js';
 
 /** The port with every changing call counted (anything but find/get/list). */
 function counting(port: OctaviaPort, changes: string[]): OctaviaPort {

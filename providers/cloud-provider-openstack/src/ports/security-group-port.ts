@@ -2,7 +2,7 @@
  * The Neutron calls of `[LoadBalancer] manage-security-groups` (upstream `loadbalancer_sg.go`):
  * the Service's security group and its rules, and the security groups of the nodes' ports, in
  * the provider's own types. Failures are the provider's typed API errors (see `errors.ts`). The
- * adapter is `sdk/sdk-security-group-port.ts`; the fake `test/fakes/fake-security-groups.ts`.
+ * adapter is `sdk/sdk-security-group-port.ts`; the fake `test/fakes/fake-security-group.ts`.
  */
 import type { CallOptions } from '@ccm/core/cloud';
 

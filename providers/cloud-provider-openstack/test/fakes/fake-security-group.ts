@@ -92,14 +92,3 @@ export class FakeSecurityGroups implements SecurityGroupPort {
     this.ports.set(portId, { ...port, tags: port.tags.filter((candidate) => candidate !== tag) });
   }
 }
-
-/** Records the annotations the load balancer writes, applying them to a copy it keeps per Service. */
-export class RecordingServiceAnnotations {
-  readonly writes: Array<{ service: string; annotations: Record<string, string> }> = [];
-
-  async write(service: { metadata?: { namespace?: string; name?: string; annotations?: Record<string, string> } }, annotations: Readonly<Record<string, string>>): Promise<void> {
-    const current = service.metadata?.annotations ?? {};
-    const changed = Object.fromEntries(Object.entries(annotations).filter(([key, value]) => current[key] !== value));
-    if (Object.keys(changed).length > 0) this.writes.push({ service: `${service.metadata?.namespace}/${service.metadata?.name}`, annotations: changed });
-  }
-}
