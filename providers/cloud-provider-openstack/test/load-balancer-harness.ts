@@ -6,7 +6,7 @@ import { OctaviaLoadBalancerOperations } from '../src/operations/load-balancer/o
 import { DEFAULT_LOAD_BALANCER_SETTINGS, type LoadBalancerSettings } from '../src/operations/load-balancer/load-balancer-settings.js';
 import { FakeLoadBalancerNetwork } from './fakes/fake-load-balancer-network.js';
 import { FakeOctavia } from './fakes/fake-octavia.js';
-import { FakeSecurityGroups } from './fakes/fake-security-group.js';
+import { FakeSecurityGroup } from './fakes/fake-security-group.js';
 import { RecordingServiceAnnotations } from './fakes/recording-service-annotations.js';
 
 export const CLUSTER = 'kubernetes';
@@ -50,7 +50,7 @@ export interface Harness {
   octavia: FakeOctavia;
   network: FakeLoadBalancerNetwork;
   /** Neutron's security groups and the nodes' ports (`node-port-<n>` on `server-node-<n>`, group `default`). */
-  securityGroups: FakeSecurityGroups;
+  securityGroups: FakeSecurityGroup;
   /** The annotations written on Services. */
   annotations: RecordingServiceAnnotations;
   loadBalancers: OpenStackLoadBalancers;
@@ -70,7 +70,7 @@ export function createHarness(overrides: Partial<LoadBalancerSettings> = {}, opt
   for (const [index, node] of nodes.entries()) {
     network.addPort({ id: `node-port-${index + 1}`, name: '', description: '', networkId: NODE_SUBNET.networkId, fixedIps: [{ subnetId: NODE_SUBNET.id, address: node.status!.addresses![0]!.address }] });
   }
-  const securityGroups = new FakeSecurityGroups();
+  const securityGroups = new FakeSecurityGroup();
   const defaultGroup = securityGroups.addGroup('default');
   for (const [index, node] of nodes.entries()) {
     securityGroups.addPort({ id: `node-port-${index + 1}`, deviceId: `server-${node.metadata!.name}`, fixedIps: [{ subnetId: NODE_SUBNET.id, address: node.status!.addresses![0]!.address }], securityGroupIds: [defaultGroup.id] });

@@ -19,12 +19,14 @@ export function annotationsToWrite(service: V1Service, wanted: Readonly<Record<s
   return Object.fromEntries(Object.entries(wanted).filter(([key, value]) => current[key] !== value));
 }
 
-/** Patches the Service through the API server, once `attach`ed in `initialize`. */
+/** Patches the Service through the API server, once `attach`ed in `initialize` (the client is made at the first write). */
 export class KubeServiceAnnotations implements ServiceAnnotationPort {
+  #kubeConfig: KubeConfig | undefined;
   #api: CoreV1Api | undefined;
 
   attach(kubeConfig: KubeConfig): void {
-    this.#api = kubeConfig.makeApiClient(CoreV1Api);
+    this.#kubeConfig = kubeConfig;
+    this.#api = undefined;
   }
 
   async write(service: V1Service, annotations: Readonly<Record<string, string>>): Promise<void> {
@@ -32,8 +34,8 @@ export class KubeServiceAnnotations implements ServiceAnnotationPort {
     if (Object.keys(changed).length === 0) return;
     const name = service.metadata?.name ?? '';
     const namespace = service.metadata?.namespace ?? 'default';
-    const api = this.#api;
-    if (api === undefined) throw new Error(`cannot annotate Service ${namespace}/${name}: the cloud provider is not initialized`);
+    if (this.#kubeConfig === undefined) throw new Error(`cannot annotate Service ${namespace}/${name}: the cloud provider is not initialized`);
+    const api = (this.#api ??= this.#kubeConfig.makeApiClient(CoreV1Api));
     try {
       await api.patchNamespacedService({ name, namespace, body: { metadata: { annotations: changed } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
     } catch (error) {

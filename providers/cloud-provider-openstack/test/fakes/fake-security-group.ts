@@ -8,7 +8,7 @@ import type { NeutronSecurityGroup, NeutronSecurityGroupRule, NodeNeutronPort, S
 import { sameRule } from '../../src/operations/load-balancer/security-group-planner.js';
 import { fakeError } from './fake-errors.js';
 
-export class FakeSecurityGroups implements SecurityGroupPort {
+export class FakeSecurityGroup implements SecurityGroupPort {
   readonly groups = new Map<string, NeutronSecurityGroup>();
   readonly rules = new Map<string, NeutronSecurityGroupRule>();
   readonly ports = new Map<string, NodeNeutronPort>();
