@@ -37,6 +37,7 @@ export default defineConfig({
       'manifests/**/*.test.ts',
       'scripts/**/*.test.ts',
       'charts/**/*.test.ts',
+      'docs/*.test.ts',
     ],
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 20_000,

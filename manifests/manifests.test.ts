@@ -345,8 +345,8 @@ type CloudConfigReader = (text: string, fileName: string, environment: Record<st
 /** Reads an overlay's example cloud-config with its provider's reader; returns the warnings (problems throw). */
 async function readCloudConfigWithProvider(overlay: string, text: string, fileName: string): Promise<unknown[]> {
   const readerNames: Record<string, string> = { sandbox: 'readSandboxCloudConfig', aws: 'readAwsCloudConfig', vsphere: 'readVsphereConfig', gcp: 'readGceCloudConfig', azure: 'readAzureCloudConfig', openstack: 'readOpenStackCloudConfig' };
-  const readerName = readerNames[overlay];
-  if (readerName === undefined) throw new Error(`no cloud-config reader known for the overlay ${overlay}: add it to readCloudConfigWithProvider`);
+  // A provider scaffolded by `pnpm create-provider <cloud>` exports read<Cloud>CloudConfig.
+  const readerName = readerNames[overlay] ?? `read${overlay.charAt(0).toUpperCase()}${overlay.slice(1)}CloudConfig`;
   if (overlay === 'vsphere' && !existsSync(join(repositoryRoot, 'providers', 'cloud-provider-vsphere', 'src', 'index.ts'))) {
     // The vSphere provider is still being written: at least the YAML must parse.
     console.warn('vsphere.conf checked as YAML only: providers/cloud-provider-vsphere has no sources yet');

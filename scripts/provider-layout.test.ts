@@ -1,16 +1,15 @@
 // The layout check: every folder under providers/ has the anatomy of docs/adding-a-provider.md
-// (scripts/provider-layout.ts), its docs/cloud-controller-manager.md is what its renderer
-// produces, and e2e reaches providers only through their `./conformance` entry. A complete
+// (scripts/provider-layout.ts), its generated pages of docs/ are what its renderer produces, and e2e reaches providers only through their `./conformance` entry. A complete
 // provider written into a temporary folder passes, and loses the check with any one piece gone.
 import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkProviderLayout, cloudOfProviderFolder, filesBelow, importedModules, makefileTargets, providerFolders } from './provider-layout.js';
+import { renderReferenceDocs } from './generate-docs.mjs';
+import { checkProviderLayout, filesBelow, importedModules, makefileTargets, providerFolders } from './provider-layout.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const capitalized = (cloud: string): string => `${cloud.charAt(0).toUpperCase()}${cloud.slice(1)}`;
 
 describe('every provider has the common anatomy', () => {
   const folders = providerFolders(root);
@@ -23,14 +22,15 @@ describe('every provider has the common anatomy', () => {
     expect(checkProviderLayout(join(root, 'providers', folder))).toEqual([]);
   });
 
-  it.each(folders)('%s: docs/cloud-controller-manager.md is generated from the typed registries', async (folder) => {
-    const cloud = cloudOfProviderFolder(folder) ?? '';
-    const renderer = (await import(join(root, 'providers', folder, 'src', 'docs', `render-${cloud}-reference.ts`))) as Record<string, unknown>;
-    const render = renderer[`render${capitalized(cloud)}Reference`];
-    expect(typeof render, `src/docs/render-${cloud}-reference.ts exports render${capitalized(cloud)}Reference()`).toBe('function');
-    const stale = `providers/${folder}/docs/cloud-controller-manager.md is out of date: run \`npx -y pnpm@10.34.8 build && npx -y pnpm@10.34.8 --filter @ccm/${folder} run docs\``;
-    expect(readFileSync(join(root, 'providers', folder, 'docs', 'cloud-controller-manager.md'), 'utf8'), stale).toBe((render as () => string)());
-  });
+  // The renderer's pages (scripts/generate-docs.mjs finds them the same way) against the committed files.
+  it.each(folders)('%s: the generated pages of docs/ are what the renderer produces', async (folder) => {
+    const pages = (await renderReferenceDocs(join(root, 'providers', folder), { source: true })) as Record<string, string>;
+    expect(Object.keys(pages)).toContain('cloud-controller-manager.md');
+    for (const [name, content] of Object.entries(pages)) {
+      const stale = `providers/${folder}/docs/${name} is out of date: run \`npx -y pnpm@10.34.8 build && npx -y pnpm@10.34.8 --filter @ccm/${folder} run docs\``;
+      expect(readFileSync(join(root, 'providers', folder, 'docs', name), 'utf8'), stale).toBe(content);
+    }
+  }, 120_000);
 });
 
 describe('e2e uses providers only through their conformance entry', () => {
@@ -59,7 +59,7 @@ describe('e2e uses providers only through their conformance entry', () => {
 const COMPLETE_PROVIDER: Readonly<Record<string, string>> = {
   'package.json': JSON.stringify({
     name: '@ccm/cloud-provider-acme',
-    scripts: { build: 'tsc -b tsconfig.json tsconfig.conformance.json', docs: 'node dist/docs/generate-docs.js' },
+    scripts: { build: 'tsc -b tsconfig.json tsconfig.conformance.json', docs: 'node ../../scripts/generate-docs.mjs .' },
     exports: { '.': { default: './dist/index.js' }, './conformance': { default: './dist-test/conformance/index.js' } },
     dependencies: { '@ccm/core': 'workspace:*', 'acme-sdk': '^1.0.0' },
     image: { name: 'ghcr.io/ccm-ts/acme-cloud-controller-manager', description: 'Acme cloud controller manager', ports: ['10258/tcp'] },
@@ -70,13 +70,12 @@ const COMPLETE_PROVIDER: Readonly<Record<string, string>> = {
   'src/operations/widget-operations.ts': "import type { WidgetPort } from '../ports/widget-port.js';\n",
   'src/ports/widget-port.ts': 'export interface WidgetPort {\n  get(id: string): Promise<string>;\n}\n',
   'src/ports/sdk/sdk-widget-port.ts': "import { AcmeClient } from 'acme-sdk';\n",
-  'src/docs/render-acme-reference.ts': "export function renderAcmeReference(): string {\n  return '';\n}\n",
-  'src/docs/generate-docs.ts': "import { renderAcmeReference } from './render-acme-reference.js';\n",
+  'src/docs/render-acme-reference.ts': "export function renderAcmeReference(): string {\n  return '';\n}\n\nexport function referenceDocs(): Record<string, string> {\n  return { 'cloud-controller-manager.md': renderAcmeReference() };\n}\n",
   'test/fakes/fake-widget.ts': "import type { WidgetPort } from '../../src/ports/widget-port.js';\n",
   'test/conformance/acme-driver.ts': 'export class AcmeDriver {}\n',
   'test/conformance/index.ts': "export * from './acme-driver.js';\n",
   'tsconfig.conformance.json': '{}\n',
-  Makefile: 'ROOT := ../..\n\n.PHONY: build test bundle\n\nbuild:\n\ttrue\n\ntest: build\n\ttrue\n\nbundle: build\n\ttrue\n',
+  Makefile: 'CLOUD := acme\ninclude $(dir $(lastword $(MAKEFILE_LIST)))../provider.mk\n\n.PHONY: test-simulator\n\ntest-simulator: build\n\ttrue\n',
   'README.md': '# acme-cloud-controller-manager\n',
   'docs/cloud-controller-manager.md': '# reference\n',
   'docs/getting-started.md': '# getting started\n',
@@ -113,10 +112,13 @@ describe('the layout check on a provider missing a piece', () => {
     ['src/operations/', (provider) => unlinkSync(join(provider, 'src/operations/widget-operations.ts')), /src\/operations\/ has no TypeScript file/],
     ['a port', (provider) => unlinkSync(join(provider, 'src/ports/widget-port.ts')), /src\/ports\/ declares no port/],
     ['the fake of a second port', (provider) => writeFileSync(join(provider, 'src/ports/gadget-port.ts'), 'export interface GadgetPort {}\n'), /one fake per port: test\/fakes\/fake-gadget\.ts missing/],
-    ['the `bundle` target', (provider) => writeFileSync(join(provider, 'Makefile'), 'BUNDLE := x\n\ntest:\n\ttrue\n'), /Makefile has no `bundle` target/],
-    ['the `test` target', (provider) => writeFileSync(join(provider, 'Makefile'), 'bundle:\n\ttrue\n'), /Makefile has no `test` target/],
+    ['its cloud in the Makefile', (provider) => writeFileSync(join(provider, 'Makefile'), 'CLOUD := other\ninclude ../provider.mk\n'), /Makefile does not set CLOUD := acme/],
+    ['the shared Makefile include', (provider) => writeFileSync(join(provider, 'Makefile'), 'CLOUD := acme\n\ntest:\n\ttrue\n'), /Makefile does not include \.\.\/provider\.mk/],
+    ['a shared target of its own', (provider) => writeFileSync(join(provider, 'Makefile'), 'CLOUD := acme\ninclude ../provider.mk\n\nbundle: build\n\ttrue\n'), /Makefile redefines the shared target\(s\) bundle of \.\.\/provider\.mk/],
+    ['referenceDocs()', (provider) => writeFileSync(join(provider, 'src/docs/render-acme-reference.ts'), "export function renderAcmeReference(): string {\n  return '';\n}\n"), /exports no referenceDocs\(\)/],
+    ['a docs generator of none of its own', (provider) => writeFileSync(join(provider, 'src/docs/generate-docs.ts'), "import { writeFileSync } from 'node:fs';\n"), /the one generator is scripts\/generate-docs\.mjs/],
     ['the conformance export', (provider) => rewriteManifest(provider, (manifest) => delete manifest['exports']), /exports no "\.\/conformance" entry/],
-    ['the docs script', (provider) => rewriteManifest(provider, (manifest) => delete manifest['scripts']), /no "docs" script/],
+    ['the docs script', (provider) => rewriteManifest(provider, (manifest) => delete manifest['scripts']), /no "docs" script `node \.\.\/\.\.\/scripts\/generate-docs\.mjs \.`/],
     ['the image block', (provider) => rewriteManifest(provider, (manifest) => delete manifest['image']), /no "image" block/],
     ['the image name of its cloud', (provider) => rewriteManifest(provider, (manifest) => (manifest['image'] = { name: 'ghcr.io/ccm-ts/other', description: 'x', ports: ['10258/tcp'] })), /"image\.name" must be ghcr\.io\/ccm-ts\/acme-cloud-controller-manager/],
     ['the seal of the SDK', (provider) => writeFileSync(join(provider, 'src/operations/widget-operations.ts'), "import { AcmeClient } from 'acme-sdk/client';\n"), /leaks out of src\/ports\/sdk\/: src\/operations\/widget-operations\.ts imports acme-sdk/],

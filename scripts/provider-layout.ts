@@ -7,6 +7,12 @@ import { join, relative, sep } from 'node:path';
 /** What a provider may depend on besides its cloud SDK: everything else is the SDK, sealed in `src/ports/sdk/`. */
 export const KIT_PACKAGES: readonly string[] = ['@ccm/core', '@ccm/testing', '@ccm/kube-emulator', '@kubernetes/client-node', 'yaml'];
 
+/** The targets providers/provider.mk defines for every provider. */
+export const SHARED_MAKE_TARGETS: readonly string[] = ['build', 'test', 'bundle', 'docs', 'image'];
+
+/** Every provider's `docs` script: the one generator, on this provider. */
+export const DOCS_SCRIPT = 'node ../../scripts/generate-docs.mjs .';
+
 /** `providers/cloud-provider-aws` -> `aws`; undefined for a folder not named `cloud-provider-<cloud>`. */
 export function cloudOfProviderFolder(folder: string): string | undefined {
   return /^cloud-provider-([a-z][a-z0-9]*)$/.exec(folder)?.[1];
@@ -134,24 +140,38 @@ export const PROVIDER_REQUIREMENTS: readonly Requirement[] = [
     },
   },
   {
-    what: 'Makefile with `test` and `bundle` targets',
-    check: ({ directory }) => {
+    // The shared targets (build, test, bundle, docs, image) live once, in providers/provider.mk.
+    what: 'Makefile setting CLOUD and including ../provider.mk',
+    check: ({ directory, cloud }) => {
       const path = join(directory, 'Makefile');
       if (!isFile(path)) return 'Makefile is missing';
-      const targets = makefileTargets(readFileSync(path, 'utf8'));
-      const missing = ['test', 'bundle'].filter((target) => !targets.has(target));
-      return missing.length === 0 ? undefined : `Makefile has no ${missing.map((target) => `\`${target}\``).join(' or ')} target`;
+      const text = readFileSync(path, 'utf8');
+      if (!new RegExp(`^CLOUD\\s*:?=\\s*${cloud}\\s*$`, 'm').test(text)) return `Makefile does not set CLOUD := ${cloud}`;
+      if (!/^include\s.*\.\.\/provider\.mk\s*$/m.test(text)) return 'Makefile does not include ../provider.mk (the shared build, test, bundle, docs and image targets)';
+      const repeated = [...makefileTargets(text)].filter((target) => SHARED_MAKE_TARGETS.includes(target));
+      return repeated.length === 0 ? undefined : `Makefile redefines the shared target(s) ${repeated.join(', ')} of ../provider.mk`;
     },
   },
   file(() => 'README.md'),
   file(() => 'docs/cloud-controller-manager.md', ' (KEP: flags, config keys and annotations)'),
   file(() => 'docs/getting-started.md', ' (KEP)'),
   file(() => 'docs/testing.md', ' (KEP)'),
-  file((cloud) => `src/docs/render-${cloud}-reference.ts`, ' (renders docs/cloud-controller-manager.md from the typed registries)'),
-  file(() => 'src/docs/generate-docs.ts', ' (writes docs/cloud-controller-manager.md)'),
   {
-    what: 'package.json script "docs"',
-    check: ({ manifest }) => (manifest?.scripts?.['docs'] === 'node dist/docs/generate-docs.js' ? undefined : 'package.json has no "docs" script running dist/docs/generate-docs.js'),
+    // scripts/generate-docs.mjs finds the renderer by this name and calls its referenceDocs().
+    what: 'src/docs/render-<cloud>-reference.ts exporting referenceDocs()',
+    check: ({ directory, cloud }) => {
+      const path = join(directory, 'src', 'docs', `render-${cloud}-reference.ts`);
+      if (!isFile(path)) return `src/docs/render-${cloud}-reference.ts is missing (renders docs/cloud-controller-manager.md from the typed registries)`;
+      return /^export function referenceDocs\(/m.test(readFileSync(path, 'utf8')) ? undefined : `src/docs/render-${cloud}-reference.ts exports no referenceDocs() (the generated pages of docs/, by file name)`;
+    },
+  },
+  {
+    what: 'package.json script "docs" running the one generator',
+    check: ({ manifest }) => (manifest?.scripts?.['docs'] === DOCS_SCRIPT ? undefined : `package.json has no "docs" script \`${DOCS_SCRIPT}\``),
+  },
+  {
+    what: 'no docs generator of its own',
+    check: ({ directory }) => (isFile(join(directory, 'src', 'docs', 'generate-docs.ts')) ? 'src/docs/generate-docs.ts: the one generator is scripts/generate-docs.mjs; give it referenceDocs() instead' : undefined),
   },
   {
     what: 'the cloud SDK imported only under src/ports/sdk/',

@@ -57,6 +57,11 @@ export interface AzureCloudOptions {
   caPem?: string;
   /** Clock of the list caches. */
   now?: () => number;
+  /**
+   * `--node-instance-not-found-grace-period-in-seconds`, read when the provider is created: above 0
+   * it replaces the config key `nodeInstanceNotFoundGracePeriodInSeconds`.
+   */
+  notFoundGracePeriodSeconds?: () => number;
 }
 
 export class AzureCloud implements CloudProvider {
@@ -241,7 +246,7 @@ function createAzureCloudFromConfig(read: AzureConfigFile, context: CloudProvide
     locator,
     addresses,
     resourceGroup: config.resourceGroup,
-    notFoundGracePeriodMs: config.nodeInstanceNotFoundGracePeriodSeconds * 1000,
+    notFoundGracePeriodMs: notFoundGracePeriodSeconds(config, options) * 1000,
     ...(options.now === undefined ? {} : { now: options.now }),
   });
   const routes =
@@ -296,4 +301,10 @@ function createAzureCloudFromConfig(read: AzureConfigFile, context: CloudProvide
     routeTable: config.routeTableName === '' ? '(none: routes off)' : `${config.routeTableResourceGroup}/${config.routeTableName}`,
   });
   return new AzureCloud({ config, apiBudget: budget, instancesV2, routes, loadBalancers, connection });
+}
+
+/** The flag's grace period when set above 0, else the config key's. */
+function notFoundGracePeriodSeconds(config: AzureCloudConfig, options: AzureCloudOptions): number {
+  const fromFlag = options.notFoundGracePeriodSeconds?.() ?? 0;
+  return fromFlag > 0 ? fromFlag : config.nodeInstanceNotFoundGracePeriodSeconds;
 }

@@ -74,6 +74,7 @@ export async function createHarness(config: Record<string, unknown> = CONFIG, op
       retry: { sleep: async () => {}, ...options.retry },
       now: () => clock.now,
       ...(options.caPem === undefined ? {} : { caPem: options.caPem }),
+      ...(options.notFoundGracePeriodSeconds === undefined ? {} : { notFoundGracePeriodSeconds: options.notFoundGracePeriodSeconds }),
     },
   );
   return { cloud, compute, network, logger, clock };

@@ -34,6 +34,7 @@ import { CoalescedInstanceLookup } from './operations/instance-lookup.js';
 import { ExternalLoadBalancerOperations } from './operations/load-balancer/external-load-balancer.js';
 import { FirewallWrites } from './operations/load-balancer/firewall-writes.js';
 import { InternalLoadBalancerOperations } from './operations/load-balancer/internal-load-balancer.js';
+import { L4_HEALTH_CHECK_SOURCE_RANGES } from './operations/load-balancer/load-balancer-names.js';
 import { ManagedZones } from './operations/managed-zones.js';
 import { ResourceLinks } from './operations/resource-links.js';
 import { RouteOperations } from './operations/route-operations.js';
@@ -65,6 +66,11 @@ export interface GcpCloudOptions {
   serviceEvents?: ServiceEventPort;
   /** Pause between operation polls (ms; default `OPERATION_POLL_INTERVAL_MS`). */
   operationPollIntervalMs?: number;
+  /**
+   * Source ranges of the health-check firewalls (`--cloud-provider-gce-lb-src-cidrs`), read when the
+   * provider is created; default Google's health checkers (`L4_HEALTH_CHECK_SOURCE_RANGES`).
+   */
+  healthCheckSourceRanges?: () => readonly string[];
 }
 
 export class GcpCloud implements CloudProvider {
@@ -179,30 +185,33 @@ function createGcpCloudFromConfig(config: GceCloudConfig, context: CloudProvider
   const clusterId = options.clusterId ?? (() => (clusterIdStore as ConfigMapClusterId).clusterId());
   const kubeServiceFinalizers = options.serviceFinalizers === undefined ? new KubeServiceFinalizers() : undefined;
   const kubeServiceEvents = options.serviceEvents === undefined ? new KubeServiceEvents() : undefined;
+  const healthCheckSourceRanges = options.healthCheckSourceRanges?.() ?? L4_HEALTH_CHECK_SOURCE_RANGES;
   const firewalls = new FirewallWrites({
     compute,
     networkProject: config.networkProjectId,
     onXpn: config.networkProjectId !== config.projectId,
     events: options.serviceEvents ?? (kubeServiceEvents as KubeServiceEvents),
   });
+  // What the external and the internal load balancer operations share.
+  const loadBalancerContext = {
+    compute,
+    firewalls,
+    links,
+    locator,
+    region: config.region,
+    networkName: config.networkName,
+    nodeTags: config.nodeTags,
+    healthCheckSourceRanges,
+    clusterId,
+    logger,
+  };
   return new GcpCloud({
     config,
     apiBudget: budget,
     instancesV2: new GcpInstances({ locator, project: config.projectId, stackType: config.stackType }),
     loadBalancers: new GcpLoadBalancers({
-      external: new ExternalLoadBalancerOperations({ compute, firewalls, links, locator, region: config.region, networkName: config.networkName, nodeTags: config.nodeTags, clusterId, logger }),
-      internal: new InternalLoadBalancerOperations({
-        compute,
-        firewalls,
-        links,
-        locator,
-        region: config.region,
-        networkName: config.networkName,
-        subnetworkName: config.subnetworkName,
-        nodeTags: config.nodeTags,
-        clusterId,
-        logger,
-      }),
+      external: new ExternalLoadBalancerOperations(loadBalancerContext),
+      internal: new InternalLoadBalancerOperations({ ...loadBalancerContext, subnetworkName: config.subnetworkName }),
       compute,
       region: config.region,
       alphaFeatures: config.alphaFeatures,

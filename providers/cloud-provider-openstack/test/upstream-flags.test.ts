@@ -7,6 +7,7 @@ import { CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, parseCommandLine } from '@ccm/cor
 import { describe, expect, it } from 'vitest';
 import { OPENSTACK_FLAGS, userAgentPrefix } from '../src/cloud-controller-manager/openstack-flags.js';
 import { readOpenStackCloudConfig } from '../src/config/read-openstack-cloud-config.js';
+import { renderOpenstackReference } from '../src/docs/render-openstack-reference.js';
 import { createOpenStackSdkClient, OPENSTACK_USER_AGENT } from '../src/ports/sdk/openstack-sdk-client.js';
 
 describe('upstream openstack-cloud-controller-manager flags', () => {
@@ -18,9 +19,23 @@ describe('upstream openstack-cloud-controller-manager flags', () => {
     expect(result.registry.definition('user-agent')?.ignored).toBeUndefined();
   });
 
+  it('--user-agent is pflag StringArray: a comma is part of the component, the default is none', () => {
+    const result = parseCommandLine(['--user-agent=cluster-a/1 (linux, amd64)'], { additionalFlags: [OPENSTACK_FLAGS] });
+    if (result.kind !== 'run') throw new Error(result.kind);
+    expect(result.flags.valuesOf(OPENSTACK_FLAGS).userAgent).toEqual(['cluster-a/1 (linux, amd64)']);
+    const defaults = parseCommandLine([], { additionalFlags: [OPENSTACK_FLAGS] });
+    if (defaults.kind !== 'run') throw new Error(defaults.kind);
+    expect(defaults.flags.valuesOf(OPENSTACK_FLAGS).userAgent).toEqual([]);
+    expect(() => parseCommandLine(['--user-agent'], { additionalFlags: [OPENSTACK_FLAGS] })).toThrow(/flag needs an argument: --user-agent/);
+  });
+
   it('each value is prepended in turn, as gophercloud UserAgent.Prepend: the last one first, before the CCM\'s own', () => {
     expect(userAgentPrefix([])).toBe('');
     expect(userAgentPrefix(['cluster-a/1', 'team-b'])).toBe('team-b cluster-a/1');
+  });
+
+  it('the generated docs list --user-agent as supported, with its pflag type', () => {
+    expect(renderOpenstackReference()).toContain('| `--user-agent` | stringArray | (none) | supported |');
   });
 
   it('the bin keeps every core flag besides it', () => {

@@ -115,15 +115,124 @@ describe('VsphereInstances', () => {
     expect(vc.calls).toContain('findVmByIp');
   });
 
-  it('reads the datacenter list once for a storm of new nodes on a cold cache, and their VMs in one batch', async () => {
+  it('finds a storm of new nodes in one VM inventory read (datacenter list once, no search per node), their VMs in one batch', async () => {
     const vc = new FakeVcenter('vc1');
     const names = Array.from({ length: 30 }, (_, index) => vc.addVm({ name: `worker-${index}`, uuid: `uuid-${index}`, ip: `10.0.1.${index + 1}` }).name);
     const { instances, batches } = setup(ONE_VCENTER, [vc]);
+    const metadata = await Promise.all(names.map((name) => instances.instanceMetadata(makeNode(name, { uninitialized: true }))));
+    expect(metadata.map((entry) => entry?.providerId)).toEqual(names.map((_, index) => `vsphere://uuid-${index}`));
+    expect(metadata.map((entry) => entry?.nodeAddresses[1]?.address)).toEqual(names.map((_, index) => `10.0.1.${index + 1}`));
+    expect(vc.count('listDatacenters')).toBe(1);
+    expect(vc.count('listVmIdentities')).toBe(1);
+    expect(vc.count('findVmsByDnsName')).toBe(0);
+    expect(batches).toEqual([30]);
+    // Later nodes of the same storm reuse the inventory.
+    const later = await Promise.all(names.slice(0, 5).map((name) => instances.instanceExists(makeNode(name, { uninitialized: true }))));
+    expect(later.every(Boolean)).toBe(true);
+    expect(vc.count('listVmIdentities')).toBe(1);
+    expect(vc.count('findVmsByDnsName')).toBe(0);
+  });
+
+  it('gives a storm the same answers from the inventory as VM by VM searches give (names, IPs, UUIDs, ambiguous names, misses)', async () => {
+    const build = (): FakeVcenter => {
+      const vc = new FakeVcenter('vc1');
+      vc.addVm({ name: 'a', uuid: 'uuid-a', guestHostName: 'node-a', ip: '10.0.2.1' });
+      vc.addVm({ name: 'b', uuid: 'uuid-b', guestHostName: 'other-b', ip: '10.0.2.2' });
+      vc.addVm({ name: 'c', uuid: UUID, guestHostName: 'node-c', ip: '10.0.2.3', powerState: 'poweredOff' });
+      vc.addVm({ name: 'd1', uuid: 'uuid-d1', guestHostName: 'twin', ip: '10.0.2.4' });
+      vc.addVm({ name: 'd2', uuid: 'uuid-d2', guestHostName: 'twin', ip: '10.0.2.5' });
+      return vc;
+    };
+    const nodes = [
+      makeNode('Node-A', { uninitialized: true }),
+      makeNode('10.0.2.2', { uninitialized: true }),
+      makeNode('node-c', { providerId: `vsphere://${SWAPPED}` }),
+      makeNode('node-c2', { providerId: `vsphere://${UUID}` }),
+      makeNode('twin', { uninitialized: true }),
+      makeNode('ghost', { uninitialized: true }),
+      makeNode('gone', { providerId: 'vsphere://uuid-gone' }),
+    ];
+    const settle = (promise: Promise<unknown>): Promise<unknown> =>
+      promise.then(
+        (value) => value,
+        (error: unknown) => `error ${(error as { kind?: string }).kind ?? ''} ${(error as Error).message}`,
+      );
+    const answersFor = async (instances: ReturnType<typeof setup>['instances'], node: (typeof nodes)[number]): Promise<unknown[]> => [
+      await settle(instances.instanceExists(node)),
+      await settle(instances.instanceShutdown(node)),
+      await settle(instances.instanceMetadata(node)),
+    ];
+    // One by one (no storm: VM by VM searches, as upstream) and all at once (a storm: the inventory).
+    const alone = setup(ONE_VCENTER, [build()]);
+    const oneByOne: unknown[] = [];
+    for (const node of nodes) oneByOne.push(...(await answersFor(alone.instances, node)));
+    const stormVcenter = build();
+    const storm = setup(ONE_VCENTER, [stormVcenter]);
+    const together = (await Promise.all(nodes.map((node) => answersFor(storm.instances, node)))).flat();
+    expect(together).toEqual(oneByOne);
+    expect(stormVcenter.count('listVmIdentities')).toBe(1);
+    expect(oneByOne.slice(0, 3)).toEqual([true, false, expect.objectContaining({ providerId: 'vsphere://uuid-a' })]);
+    expect(String(oneByOne[12])).toContain('2 VMs in datacenter /dc-1');
+    expect(oneByOne.slice(18)).toEqual([false, false, expect.stringContaining('no VM found')]);
+    // Searched: only what the inventory has no sure VM for (the IP-named node's name, the ambiguous name, the unknown name), 3 calls each.
+    expect(stormVcenter.count('findVmsByDnsName')).toBe(9);
+  });
+
+  it('finds a VM created after the inventory was read by searching for it, without reading the inventory again', async () => {
+    const vc = new FakeVcenter('vc1');
+    const names = Array.from({ length: 6 }, (_, index) => vc.addVm({ name: `early-${index}`, uuid: `uuid-early-${index}` }).name);
+    const { instances } = setup(ONE_VCENTER, [vc]);
+    await Promise.all(names.map((name) => instances.instanceExists(makeNode(name, { uninitialized: true }))));
+    expect(vc.count('listVmIdentities')).toBe(1);
+    vc.addVm({ name: 'late', uuid: 'uuid-late', ip: '10.0.3.9' });
+    const metadata = await instances.instanceMetadata(makeNode('late', { uninitialized: true }));
+    expect(metadata?.providerId).toBe('vsphere://uuid-late');
+    expect(vc.count('findVmsByDnsName')).toBe(1);
+    expect(vc.count('listVmIdentities')).toBe(1);
+  });
+
+  it('searches again when the VM the inventory named is gone or renamed since', async () => {
+    const vc = new FakeVcenter('vc1');
+    const vms = Array.from({ length: 6 }, (_, index) => vc.addVm({ name: `vm-${index}`, uuid: `uuid-${index}` }));
+    const { instances } = setup(ONE_VCENTER, [vc]);
+    // Read the inventory with a storm of other lookups.
+    await Promise.all(vms.slice(2).map((vm) => instances.instanceExists(makeNode(vm.name, { providerId: `vsphere://${vm.uuid}` }))));
+    expect(vc.count('listVmIdentities')).toBe(1);
+    // vm-0 is recreated under the same hostname (a new VM), vm-1 renamed.
+    vc.remove(vms[0]!.ref);
+    const recreated = vc.addVm({ name: 'vm-0', uuid: 'uuid-0-new' });
+    vc.update(vms[1]!.ref, { guestHostName: 'renamed' });
+    const zero = await instances.instanceMetadata(makeNode('vm-0', { uninitialized: true }));
+    expect(zero?.providerId).toBe(`vsphere://${recreated.uuid}`);
+    await expect(instances.instanceExists(makeNode('vm-1', { uninitialized: true }))).rejects.toMatchObject({ kind: 'VmNotFound' });
+    expect(vc.count('findVmsByDnsName')).toBe(2);
+    // A VM with a providerID that the inventory still lists but is deleted now: gone, after a search says so.
+    vc.remove(vms[2]!.ref);
+    const before = vc.count('findVmByUuid');
+    await expect(instances.instanceExists(makeNode(vms[2]!.name, { providerId: `vsphere://${vms[2]!.uuid}` }))).resolves.toBe(false);
+    expect(vc.count('findVmByUuid') - before).toBe(1);
+    expect(vc.count('listVmIdentities')).toBe(1);
+  });
+
+  it('searches VM by VM for lookups that come alone (no inventory read for fewer than four)', async () => {
+    const vc = new FakeVcenter('vc1');
+    vc.addVm({ name: 'worker-1', uuid: UUID });
+    vc.addVm({ name: 'worker-2', uuid: 'uuid-2' });
+    const { instances } = setup(ONE_VCENTER, [vc]);
+    await Promise.all(['worker-1', 'worker-2'].map((name) => instances.instanceExists(makeNode(name, { uninitialized: true }))));
+    expect(vc.count('listVmIdentities')).toBe(0);
+    expect(vc.count('findVmsByDnsName')).toBe(2);
+  });
+
+  it('searches VM by VM when the inventory cannot be read, and reports it', async () => {
+    const vc = new FakeVcenter('vc1');
+    const names = Array.from({ length: 5 }, (_, index) => vc.addVm({ name: `worker-${index}`, uuid: `uuid-${index}` }).name);
+    vc.fail = (method) => (method === 'listVmIdentities' ? new VsphereApiError('NoPermission', { code: 'NoPermission', operation: 'CreateContainerView', retryable: false }) : undefined);
+    const { instances, logs } = setup(ONE_VCENTER, [vc]);
     const found = await Promise.all(names.map((name) => instances.instanceExists(makeNode(name, { uninitialized: true }))));
     expect(found.every(Boolean)).toBe(true);
-    expect(vc.count('listDatacenters')).toBe(1);
-    expect(vc.count('findVmsByDnsName')).toBe(30);
-    expect(batches).toEqual([30]);
+    expect(vc.count('findVmsByDnsName')).toBe(5);
+    expect(logs.some((line) => line.message.includes('cannot read the VM inventory of datacenter /dc-1'))).toBe(true);
   });
 
   it('fails for a node without providerID that matches no VM (it is not reported as gone)', async () => {

@@ -22,7 +22,7 @@ const manifest = JSON.parse(readFileSync(join(sourceDirectory, '..', 'package.js
 describe('@ccm/core layout', () => {
   it('reads the whole source tree', () => {
     expect(sources.length).toBeGreaterThan(200);
-    expect(new Set(sources.map((file) => areaOf(file.path)))).toEqual(new Set(['(root)', ...CORE_LAYERS.flat(), '__tests__']));
+    expect(new Set(sources.map((file) => areaOf(file.path)))).toEqual(new Set([...CORE_LAYERS.flat(), '__tests__']));
   });
 
   it('has no upward import: an area imports only its own files and lower layers', () => {
@@ -33,7 +33,7 @@ describe('@ccm/core layout', () => {
     expect(findShippedTestImports(sources)).toEqual([]);
   });
 
-  it('has one subpath per area, the root as their union, and no test-only code behind a subpath', () => {
+  it('has no root entry, one subpath per public area, and no test-only code behind a subpath', () => {
     expect(findSubpathProblems(manifest.exports, sources)).toEqual([]);
   });
 });
@@ -51,7 +51,7 @@ describe('the layout checks', () => {
     { name: 'an area of the same layer', files: [file('cloud/a.ts', '../kube/ports.js')], problems: 1 },
     { name: 'a deep path upward', files: [file('util/deep/a.ts', '../../kube/x.js')], problems: 1 },
     { name: 'an area with no layer', files: [file('extra/a.ts', '../util/x.js')], problems: 1 },
-    { name: 'the root above everything', files: [file('index.ts', './app/index.js', './util/index.js')], problems: 0 },
+    { name: 'a file directly in src/', files: [file('index.ts', './app/index.js', './util/index.js')], problems: 1 },
     { name: 'a test importing upward (tests may)', files: [file('util/a.test.ts', '../app/run.js')], problems: 0 },
   ])('an import of $name gives $problems problem(s)', ({ files, problems }) => {
     expect(findUpwardImports(files, layers)).toHaveLength(problems);
@@ -70,7 +70,6 @@ describe('the layout checks', () => {
   });
 
   const complete = (): PackageExports => ({
-    '.': { types: './dist/index.d.ts', default: './dist/index.js' },
     './util': { types: './dist/util/index.d.ts', default: './dist/util/index.js' },
     './kube': { types: './dist/kube/index.d.ts', default: './dist/kube/index.js' },
     './cloud': { types: './dist/cloud/index.d.ts', default: './dist/cloud/index.js' },
@@ -78,7 +77,6 @@ describe('the layout checks', () => {
     './package.json': './package.json',
   });
   const tree = (...extra: SourceFile[]): SourceFile[] => [
-    file('index.ts', './app/index.js', './cloud/index.js', './kube/index.js', './util/index.js'),
     file('util/index.ts'),
     file('kube/index.ts', './ports.js'),
     file('kube/ports.ts'),
@@ -91,8 +89,13 @@ describe('the layout checks', () => {
     expect(findSubpathProblems(complete(), tree(), layers)).toEqual([]);
   });
 
+  it('accepts an internal area: no subpath, no index', () => {
+    const exports = complete();
+    delete exports['./cloud'];
+    expect(findSubpathProblems(exports, tree().filter((source) => source.path !== 'cloud/index.ts'), layers)).toEqual([]);
+  });
+
   it.each([
-    { name: 'an area without a subpath', change: (exports: PackageExports) => delete exports['./cloud'], files: tree(), problem: 'area "cloud" has no subpath export ./cloud' },
     { name: 'a subpath that is no area', change: (exports: PackageExports) => (exports['./in-memory'] = './dist/in-memory/index.js'), files: tree(), problem: 'subpath ./in-memory is not an area of the layers' },
     { name: 'a subpath pointing elsewhere', change: (exports: PackageExports) => (exports['./kube'] = { default: './dist/kube/ports.js' }), files: tree(), problem: './kube must point at ./dist/kube/index.js (and index.d.ts)' },
     {
@@ -101,18 +104,9 @@ describe('the layout checks', () => {
       files: [...tree().filter((source) => source.path !== 'kube/ports.ts'), file('kube/ports.ts', './test-support/in-memory.js'), file('kube/test-support/in-memory.ts')],
       problem: 'test-only code is reachable from @ccm/core/kube',
     },
-    {
-      name: 'a root that misses an area',
-      change: () => undefined,
-      files: [file('index.ts', './app/index.js', './kube/index.js', './util/index.js'), ...tree().slice(1)],
-      problem: 'the root export does not include ./cloud/index.js',
-    },
-    {
-      name: 'a root that exports a file of an area directly',
-      change: () => undefined,
-      files: [file('index.ts', './app/index.js', './cloud/index.js', './kube/index.js', './util/index.js', './kube/ports.js'), ...tree().slice(1)],
-      problem: 'the root export may only re-export area indexes, not ./kube/ports.js',
-    },
+    { name: 'a root export', change: (exports: PackageExports) => (exports['.'] = { default: './dist/index.js' }), files: tree(), problem: 'the root export "." is gone for good: import from @ccm/core/<area>' },
+    { name: 'a subpath without its index', change: () => undefined, files: tree().filter((source) => source.path !== 'cloud/index.ts'), problem: 'subpath ./cloud has no cloud/index.ts' },
+    { name: 'an index without its subpath', change: (exports: PackageExports) => delete exports['./cloud'], files: tree(), problem: 'area "cloud" has an index.ts but no subpath export ./cloud: add the subpath or remove the index' },
   ])('reports $name', ({ change, files, problem }) => {
     const exports = complete();
     change(exports);

@@ -3,8 +3,9 @@
  *
  * - Areas (the folders under `src/`) stand in layers. A file may import (relatively) files of its
  *   own area and of areas in lower layers only; areas of one layer do not import each other.
- * - Each area is one subpath export (`@ccm/core/<area>`), its `index.ts` its face; the root
- *   export is the union of the subpaths.
+ * - `src/` holds areas only: there is no root entry (`@ccm/core` alone names nothing). An area
+ *   that providers or tools use is one subpath export (`@ccm/core/<area>`) with an `index.ts`, its
+ *   face; an area nothing outside core uses has neither (its files are core's own).
  * - Test-only code (`*.test.ts`, `__tests__/`, `test-support/`) is reachable from no subpath, is
  *   imported by no shipped file, and shipped files import no test package nor a private path of
  *   another package (`pkg/dist/...`).
@@ -23,7 +24,7 @@ export const CORE_LAYERS: ReadonlyArray<readonly string[]> = [
   ['app'],
 ];
 
-/** `src/index.ts`: above every area. */
+/** Files directly in `src/`: none are allowed (core has no root entry). */
 export const ROOT_AREA = '(root)';
 
 /** Packages only tests may import. */
@@ -47,7 +48,6 @@ export function areaOf(path: string): string {
 }
 
 export function layerOf(area: string, layers: ReadonlyArray<readonly string[]> = CORE_LAYERS): number | undefined {
-  if (area === ROOT_AREA) return layers.length;
   const index = layers.findIndex((layer) => layer.includes(area));
   return index === -1 ? undefined : index;
 }
@@ -98,7 +98,7 @@ export function findUpwardImports(files: readonly SourceFile[], layers: Readonly
     const area = areaOf(file.path);
     const layer = layerOf(area, layers);
     if (layer === undefined) {
-      problems.push({ file: file.path, problem: `area "${area}" has no layer` });
+      problems.push({ file: file.path, problem: area === ROOT_AREA ? 'a file directly in src/: core has no root entry, put it in an area' : `area "${area}" has no layer` });
       continue;
     }
     for (const specifier of file.specifiers) {
@@ -153,34 +153,36 @@ export interface PackageExports {
 }
 
 /**
- * Subpath problems: every area of the layers is one subpath `./<area>` pointing at its built
- * `index`, no subpath names anything else, the root export is the union of the subpaths, and
- * nothing test-only is reachable from a subpath.
+ * Subpath problems: no root export; every subpath `./<area>` is an area of the layers pointing at
+ * its built `index`, and the area has its `index.ts`; an area without a subpath has no
+ * `index.ts` (a face nobody can import); nothing test-only is reachable from a subpath.
  */
 export function findSubpathProblems(exportsField: PackageExports, files: readonly SourceFile[], layers: ReadonlyArray<readonly string[]> = CORE_LAYERS): LayoutProblem[] {
   const problems: LayoutProblem[] = [];
   const areas = layers.flat();
+  if (exportsField['.'] !== undefined) problems.push({ file: 'package.json', problem: 'the root export "." is gone for good: import from @ccm/core/<area>' });
   const subpaths = Object.keys(exportsField).filter((subpath) => subpath !== '.' && subpath !== './package.json');
-  for (const area of areas) {
-    const entry = exportsField[`./${area}`];
-    if (entry === undefined) {
-      problems.push({ file: 'package.json', problem: `area "${area}" has no subpath export ./${area}` });
+  for (const subpath of subpaths) {
+    const area = subpath.slice(2);
+    if (!areas.includes(area)) {
+      problems.push({ file: 'package.json', problem: `subpath ${subpath} is not an area of the layers` });
       continue;
     }
+    const entry = exportsField[subpath] as PackageExports[string];
     const target = typeof entry === 'string' ? { default: entry } : entry;
     if (target.default !== `./dist/${area}/index.js` || (target.types !== undefined && target.types !== `./dist/${area}/index.d.ts`)) {
-      problems.push({ file: 'package.json', problem: `./${area} must point at ./dist/${area}/index.js (and index.d.ts)` });
+      problems.push({ file: 'package.json', problem: `${subpath} must point at ./dist/${area}/index.js (and index.d.ts)` });
     }
-    if (!files.some((file) => file.path === `${area}/index.ts`)) problems.push({ file: `${area}/index.ts`, problem: `area "${area}" has no index.ts` });
-  }
-  for (const subpath of subpaths) if (!areas.includes(subpath.slice(2))) problems.push({ file: 'package.json', problem: `subpath ${subpath} is not an area of the layers` });
-  const root = files.find((file) => file.path === 'index.ts');
-  const rootAreas = new Set((root?.specifiers ?? []).filter((specifier) => specifier.startsWith('./')).map((specifier) => areaOf(resolveRelative('index.ts', specifier))));
-  for (const area of areas) if (!rootAreas.has(area)) problems.push({ file: 'index.ts', problem: `the root export does not include ./${area}/index.js` });
-  for (const specifier of root?.specifiers ?? []) {
-    if (!/^\.\/[a-z-]+\/index\.js$/.test(specifier)) problems.push({ file: 'index.ts', problem: `the root export may only re-export area indexes, not ${specifier}` });
+    if (!files.some((file) => file.path === `${area}/index.ts`)) problems.push({ file: `${area}/index.ts`, problem: `subpath ${subpath} has no ${area}/index.ts` });
   }
   for (const area of areas) {
+    if (!subpaths.includes(`./${area}`) && files.some((file) => file.path === `${area}/index.ts`)) {
+      problems.push({ file: `${area}/index.ts`, problem: `area "${area}" has an index.ts but no subpath export ./${area}: add the subpath or remove the index` });
+    }
+  }
+  for (const subpath of subpaths) {
+    const area = subpath.slice(2);
+    if (!areas.includes(area)) continue;
     for (const path of reachableFrom(`${area}/index.ts`, files)) {
       if (isTestOnly(path)) problems.push({ file: path, problem: `test-only code is reachable from @ccm/core/${area}` });
     }

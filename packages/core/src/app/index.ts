@@ -1,18 +1,48 @@
 /**
- * The cloud-controller-manager runtime: the command, its flags (typed registry, parsing,
- * validation, docs), the HTTPS endpoints, the metrics registry (the runtime's metrics sink) and
- * the controller manager's own metrics.
+ * The cloud-controller-manager command for a provider's bin: `runCloudControllerManager`, the flag
+ * groups (and `defineFlagGroup` for a provider's own flags), the flags doc, the metrics registry,
+ * the leader-migration file and the self-signed serving certificate.
  */
-export * from './options/index.js';
-export * from './metrics/index.js';
-export * from './serving/index.js';
-export * from './delegated-auth/index.js';
-export * from './configz.js';
-export * from './create-cloud-provider.js';
-export * from './default-controllers.js';
-export * from './leader-migration/leader-migration-configuration.js';
-export * from './leader-migration/leader-migrator.js';
-export * from './run-cloud-controller-manager.js';
-export * from './run-controllers.js';
-export * from './run-modes.js';
-export * from './version.js';
+export {
+  CONTROLLERS_DISABLED_BY_DEFAULT,
+  defaultControllerConstructors,
+} from './default-controllers.js';
+export {
+  DEFAULT_MIGRATION_LEADER_NAME,
+  LeaderMigrationConfigError,
+  readLeaderMigrationConfiguration,
+} from './leader-migration/leader-migration-configuration.js';
+export {
+  createMetricsRegistry,
+} from './metrics/create-metrics-registry.js';
+export {
+  prometheusMetricsSink,
+} from './metrics/prometheus-metrics-sink.js';
+export {
+  CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS,
+} from './options/cloud-controller-manager-flags.js';
+export {
+  defineFlagGroup,
+  type FlagGroup,
+  type FlagGroupValues,
+} from './options/flag-definition.js';
+export {
+  FlagError,
+} from './options/flag-error.js';
+export {
+  nodeIpamFlags,
+} from './options/node-ipam-flags.js';
+export {
+  parseCommandLine,
+} from './options/parse-command-line.js';
+export {
+  renderFlagsDoc,
+} from './options/render-flags-doc.js';
+export {
+  runCloudControllerManager,
+  type RunCloudControllerManagerOptions,
+} from './run-cloud-controller-manager.js';
+export {
+  type CertificateAndKey,
+  issueCertificate,
+} from './serving/self-signed-certificate.js';

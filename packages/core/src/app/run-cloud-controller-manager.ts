@@ -523,11 +523,11 @@ async function flushDestination(destination: LogDestination): Promise<void> {
 }
 
 
-/** Logs deprecated flags that were used and ignored flags that were set. */
+/** Logs deprecated flags that were used and ignored flags set to a value other than their default. */
 function logFlagNotes(flags: ParsedFlags, logger: Logger): void {
   for (const warning of flags.warnings) logger.warn(warning);
   for (const name of flags.setFlags()) {
     const definition = flags.registry().definition(name);
-    if (definition?.ignored !== undefined) logger.warn(`Flag --${name} is accepted for compatibility but has no effect: ${definition.ignored}`);
+    if (definition?.ignored !== undefined && flags.differsFromDefault(name)) logger.warn(`Flag --${name} is accepted for compatibility but has no effect: ${definition.ignored}`);
   }
 }

@@ -1,25 +1,55 @@
 /**
- * Cloud API toolkit for providers: the port pipeline (observe, budget, retry, coalesce over one
- * port, composed by `composeCloudPort`), request coalescing (many lookups -> one batch call), the
- * per-provider API budget (client-side rate limit with adaptive backoff on throttling) and the
- * typed cloud API error the pipeline decides by.
+ * Cloud API toolkit for providers: `defineProviderPipeline` (coalesce, retry by error kind, API
+ * budget, observe over each port), `CloudApiError` and the provider's thin subclass
+ * (`providerApiErrorClass`), `CallOptions`, the coalescer and the per-provider API budget. The
+ * stages the pipeline composes stay inside core.
  */
-export * from './adaptive-rate-limiter.js';
-export * from './budget-calls.js';
-export * from './call-options.js';
-export * from './cloud-api-budget.js';
-export * from './cloud-api-budget-metrics.js';
-export * from './cloud-api-error.js';
-export * from './cloud-api-observer.js';
-export * from './coalesce-port.js';
-export * from './coalescer.js';
-export * from './coalescer-errors.js';
-export * from './coalescer-metrics.js';
-export * from './compose-cloud-port.js';
-export * from './define-provider-pipeline.js';
-export * from './fence-calls.js';
-export * from './leadership-fence.js';
-export * from './observe-calls.js';
-export * from './retry-calls.js';
-export * from './throttling-classifier.js';
-export * from './wrap-port.js';
+export {
+  type CallOptions,
+} from './call-options.js';
+export {
+  CloudApiBudget,
+} from './cloud-api-budget.js';
+export {
+  CloudApiError,
+  type CloudApiErrorKind,
+  defineCloudApiErrorKinds,
+  notThrottled,
+  providerApiErrorClass,
+  type ProviderApiErrorDetails,
+} from './cloud-api-error.js';
+export {
+  type CloudApiObserver,
+  createCloudApiObserver,
+} from './cloud-api-observer.js';
+export {
+  CoalescerBatchFailedError,
+  isCoalescerError,
+} from './coalescer-errors.js';
+export {
+  createCoalescerMetrics,
+} from './coalescer-metrics.js';
+export {
+  Coalescer,
+  type CoalescerObserver,
+} from './coalescer.js';
+export {
+  classifyErrorsOf,
+  type CloudApiBudgetOverrides,
+  defineProviderPipeline,
+  type ProviderPipeline,
+  throttlingOf,
+} from './define-provider-pipeline.js';
+export {
+  type CloudRetryPolicy,
+  retryBackoffMs,
+} from './retry-calls.js';
+export {
+  createThrottlingClassifier,
+  defaultThrottlingClassifier,
+  type ThrottlingClassifier,
+} from './throttling-classifier.js';
+export {
+  type PortAround,
+  type PortNaming,
+} from './wrap-port.js';

@@ -1,5 +1,15 @@
-export * from './controller.js';
-export * from './node/index.js';
-export * from './node-lifecycle/index.js';
-export * from './service/index.js';
-export * from './route/index.js';
+/**
+ * The controller contract for a provider's own controllers (AWS tagging), and the service
+ * controller for tests that drive it directly. The four controllers run from `@ccm/core/app`.
+ */
+export {
+  type Controller,
+  type ControllerContext,
+} from './controller.js';
+export {
+  SERVICE_CONTROLLER_EVENT_COMPONENT,
+  ServiceController,
+} from './service/service-controller.js';
+export {
+  registerServiceControllerMetrics,
+} from './service/service-metrics.js';

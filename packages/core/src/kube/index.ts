@@ -1,20 +1,51 @@
 /**
- * Kubernetes access layer: the ports controllers use (ports.ts, work-queue.ts), their
- * client-node implementation (client-node/), plus config loading, work queues, event recording
- * and leader election. The in-memory implementation for tests is `@ccm/testing/kube`.
+ * Kubernetes access for providers and test kits: `V1Node`/`V1Service`, the ports and informer
+ * handlers the controllers use, the wire format, the work queue and kubeconfig loading. The
+ * in-memory implementation for tests is `@ccm/testing/kube`.
  */
-export * from './kube-api-error.js';
-export * from './ports.js';
-export * from './work-queue.js';
-export * from './json-value.js';
-export * from './object-reference.js';
-export * from './wire-format.js';
-export * from './token-bucket.js';
-export * from './lru-cache.js';
-export * from './rate-limited-work-queue.js';
-export * from './work-queue-metrics.js';
-export * from './load-kube-config.js';
-export * from './event-correlator.js';
-export * from './event-recorder.js';
-export * from './leader-election.js';
-export * from './client-node/index.js';
+export {
+  jsonEqual,
+  type JsonObject,
+  type JsonValue,
+} from './json-value.js';
+export {
+  KubeApiError,
+} from './kube-api-error.js';
+export {
+  KubeConfigError,
+  loadKubeConfig,
+} from './load-kube-config.js';
+export {
+  eventNamespaceFor,
+  objectReferenceFor,
+} from './object-reference.js';
+export {
+  type EventRecorder,
+  type EventSubject,
+  type EventType,
+  type HandlerOptions,
+  type InformerHandlers,
+  type KubeAccess,
+  type NodeApi,
+  type ObjectStore,
+  type PatchType,
+  type ServiceApi,
+  type SharedInformer,
+  type V1Node,
+  type V1Service,
+} from './ports.js';
+export {
+  createWorkQueue,
+} from './rate-limited-work-queue.js';
+export {
+  TokenBucket,
+} from './token-bucket.js';
+export {
+  fromWire,
+  toJson,
+  toWire,
+  type WireModel,
+} from './wire-format.js';
+export {
+  type WorkQueueOptions,
+} from './work-queue.js';

@@ -1,2 +1,4 @@
-/** The metrics sink toolkit code publishes to; the runtime backs it with the Prometheus registry. */
-export * from './metrics-sink.js';
+/** The metric types of the sink providers publish to; the runtime backs it with the Prometheus registry. */
+export {
+  type CounterMetric,
+} from './metrics-sink.js';

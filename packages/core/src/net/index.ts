@@ -3,6 +3,15 @@
  * shared by the controllers and the providers: the textual forms (`ip-text`), addresses as 16
  * bytes for comparing node IPs (`ip-address`), and CIDRs with addresses as integers (`cidr`).
  */
-export * from './cidr.js';
-export * from './ip-address.js';
-export * from './ip-text.js';
+export {
+  type Cidr,
+  cidrContains,
+  formatCidrAsGo,
+  formatIpAddress,
+  parseIpAddress,
+  tryParseCidr,
+} from './cidr.js';
+export {
+  isIpv4,
+  parseIp,
+} from './ip-address.js';

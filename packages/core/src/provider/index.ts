@@ -1,10 +1,56 @@
-export * from './cloud-errors.js';
-export * from './cloud-provider.js';
-export * from './clusters.js';
-export * from './define-cloud-provider.js';
-export * from './instances.js';
-export * from './load-balancer.js';
-export * from './node-address.js';
-export * from './provider-id.js';
-export * from './provider-registry.js';
-export * from './routes.js';
+/**
+ * The provider interface (upstream `cloud.go`, `plugins.go`): `CloudProvider` and its
+ * capabilities, `defineCloudProvider`, the typed errors, provider IDs and the registry.
+ */
+export {
+  CloudStateError,
+  ImplementedElsewhereError,
+  InstanceNotFoundError,
+  InvalidServiceConfigurationError,
+  isImplementedElsewhere,
+  isInstanceNotFound,
+  isInvalidInput,
+  isPermanentInvalidInput,
+  PermanentInvalidServiceConfigurationError,
+  RetryError,
+} from './cloud-errors.js';
+export {
+  type CloudInitializeContext,
+  type CloudProvider,
+  type CloudProviderFactory,
+  type CloudProviderFactoryContext,
+  type ProviderInformers,
+} from './cloud-provider.js';
+export {
+  type CloudConfigSchema,
+  type CloudProviderCreateContext,
+  defineCloudProvider,
+  type DefinedCloudProvider,
+} from './define-cloud-provider.js';
+export {
+  type CloudCallOptions,
+  type InstanceMetadata,
+  type InstancesV2,
+} from './instances.js';
+export {
+  defaultLoadBalancerName,
+  type LoadBalancer,
+  type LoadBalancerIngress,
+  type LoadBalancerStatus,
+} from './load-balancer.js';
+export {
+  type NodeAddress,
+  type NodeAddressType,
+} from './node-address.js';
+export {
+  formatProviderId,
+  parseProviderId,
+} from './provider-id.js';
+export {
+  CloudProviderRegistry,
+  cloudProviders,
+} from './provider-registry.js';
+export {
+  type Route,
+  type Routes,
+} from './routes.js';

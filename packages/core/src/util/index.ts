@@ -1,6 +1,13 @@
-/** Small helpers shared by several areas of @ccm/core and by the providers. */
-export * from './abortable-sleep.js';
-export * from './error-message.js';
-export * from './go-duration.js';
-export * from './parse-go-bool.js';
-export * from './secret-names.js';
+/** Small helpers the providers share with core: `errorMessage`, Go durations and booleans, the abortable sleep. */
+export {
+  sleepOrThrowOnAbort,
+} from './abortable-sleep.js';
+export {
+  errorMessage,
+} from './error-message.js';
+export {
+  parseGoDuration,
+} from './go-duration.js';
+export {
+  parseGoBool,
+} from './parse-go-bool.js';

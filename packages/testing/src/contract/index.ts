@@ -8,3 +8,4 @@ export * from './instances-v2-contract.js';
 export * from './load-balancer-contract.js';
 export * from './routes-contract.js';
 export * from './source-ranges-contract.js';
+export { describeUpstreamBinaryFlagsContract, noEffectLines, type UpstreamBinaryFlag, type UpstreamBinaryFlagsContract } from './upstream-binary-flags-contract.js';

@@ -8,6 +8,8 @@ export interface ServiceContent {
   propertyCollector: ManagedObjectReference;
   searchIndex: ManagedObjectReference;
   sessionManager: ManagedObjectReference;
+  /** Absent on servers without views (the client then cannot create container views). */
+  viewManager: ManagedObjectReference | undefined;
   about: AboutInfo;
 }
 
@@ -38,6 +40,7 @@ export function readServiceContent(returnval: unknown): ServiceContent {
     propertyCollector: reference('propertyCollector'),
     searchIndex: reference('searchIndex'),
     sessionManager: reference('sessionManager'),
+    viewManager: readManagedObjectReference(child(returnval, 'viewManager')),
     about: {
       fullName: childText(about, 'fullName') ?? '',
       apiVersion: childText(about, 'apiVersion') ?? '',

@@ -138,6 +138,49 @@ describe('VimClient sessions', () => {
   });
 });
 
+describe('VimClient container views', () => {
+  const page = (objects: string, token?: string): string =>
+    `<returnval>${token === undefined ? '' : `<token>${token}</token>`}${objects}</returnval>`;
+  const vm = (value: string, hostName: string): string =>
+    `<objects><obj type="VirtualMachine">${value}</obj><propSet><name>guest.hostName</name><val xsi:type="xsd:string">${hostName}</val></propSet></objects>`;
+
+  it('creates a recursive view, reads it in pages through the view traversal, then destroys it', async () => {
+    const server = new FakeSoapServer({
+      CreateContainerView: () => ({ body: soapResponse('CreateContainerView', '<returnval type="ContainerView">session[1]view-1</returnval>') }),
+      RetrievePropertiesEx: () => ({ body: soapResponse('RetrievePropertiesEx', page(vm('vm-1', 'a'), 'page-2')) }),
+      ContinueRetrievePropertiesEx: () => ({ body: soapResponse('ContinueRetrievePropertiesEx', page(vm('vm-2', 'b'))) }),
+      DestroyView: () => ({ body: soapResponse('DestroyView', '') }),
+    });
+    const vim = client(server);
+    const vms = await vim.retrieveVirtualMachinesIn({ type: 'Datacenter', value: 'datacenter-2' }, ['guest.hostName'], { maxObjects: 500 });
+    expect(vms.map((read) => [read.reference.value, read.guestHostName])).toEqual([
+      ['vm-1', 'a'],
+      ['vm-2', 'b'],
+    ]);
+    expect(server.methods()).toEqual(['RetrieveServiceContent', 'Login', 'CreateContainerView', 'RetrievePropertiesEx', 'ContinueRetrievePropertiesEx', 'DestroyView']);
+    expect(server.calls[2]!.body).toContain(
+      '<_this type="ViewManager">ViewManager</_this><container type="Datacenter">datacenter-2</container><type>VirtualMachine</type><recursive>true</recursive>',
+    );
+    const retrieve = server.calls[3]!.body;
+    expect(retrieve).toContain('<propSet><type>VirtualMachine</type><all>false</all><pathSet>guest.hostName</pathSet></propSet>');
+    expect(retrieve).toContain('<objectSet><obj type="ContainerView">session[1]view-1</obj><skip>true</skip><selectSet xsi:type="TraversalSpec"><name>viewTraversal</name><type>ContainerView</type><path>view</path><skip>false</skip></selectSet></objectSet>');
+    expect(retrieve).toContain('<options><maxObjects>500</maxObjects></options>');
+    expect(server.calls[4]!.body).toContain('<token>page-2</token>');
+    expect(server.calls[5]!.body).toContain('<_this type="ContainerView">session[1]view-1</_this>');
+  });
+
+  it('destroys the view when the read fails, and reports the read failure', async () => {
+    const server = new FakeSoapServer({
+      CreateContainerView: () => ({ body: soapResponse('CreateContainerView', '<returnval type="ContainerView">session[1]view-1</returnval>') }),
+      RetrievePropertiesEx: () => ({ status: 500, body: fixture('fault-invalid-login.xml') }),
+      DestroyView: () => ({ body: soapResponse('DestroyView', '') }),
+    });
+    const vim = client(server);
+    await expect(vim.retrieveVirtualMachinesIn({ type: 'Datacenter', value: 'datacenter-2' })).rejects.toMatchObject({ kind: 'InvalidLogin' });
+    expect(server.methods().slice(-2)).toEqual(['RetrievePropertiesEx', 'DestroyView']);
+  });
+});
+
 describe('VimClient property retrieval', () => {
   it('decodes VM properties and follows the continuation token', async () => {
     const server = new FakeSoapServer({

@@ -22,7 +22,7 @@ import {
 } from './property-collector-specs.js';
 import type { ServiceContent, UserSession } from './service-content.js';
 import { decodeVirtualMachine, VIRTUAL_MACHINE_PROPERTY_PATHS, type VirtualMachineProperties } from './virtual-machine-properties.js';
-import { VimSession } from './vim-session.js';
+import { VimSession, errorMessage } from './vim-session.js';
 
 export interface VimClientOptions {
   /** `https://vcenter.example.com[:port]`; the SOAP endpoint is `<server>/sdk`. */
@@ -69,14 +69,24 @@ const FOLDER_TRAVERSAL = { name: 'folderTraversal', type: 'Folder', path: 'child
 /** Traversal from an entity to its parent, recursively (mo.Ancestors). */
 const PARENT_TRAVERSAL = { name: 'parentTraversal', type: 'ManagedEntity', path: 'parent', skip: false, selectSet: [{ name: 'parentTraversal' }] };
 
+/** From a ContainerView to the objects it holds (the view itself is skipped). */
+const CONTAINER_VIEW_TRAVERSAL = { name: 'viewTraversal', type: 'ContainerView', path: 'view', skip: false };
+
+export interface ContainerViewOptions extends CallOptions {
+  /** Include objects in nested containers (folders, clusters, resource pools). Default true. */
+  recursive?: boolean;
+}
+
 export class VimClient {
   readonly server: string;
   readonly #session: VimSession;
+  readonly #logger: VsphereClientLogger;
 
   constructor(options: VimClientOptions) {
     const url = new URL(options.server.includes('://') ? options.server : `https://${options.server}`);
     this.server = url.host;
     const logger = options.logger ?? silentLogger;
+    this.#logger = logger;
     const transport = new SoapTransport({
       endpoint: `${url.protocol}//${url.host}/sdk`,
       fetch: options.fetch ?? defaultHttpFetch,
@@ -226,6 +236,66 @@ export class VimClient {
     return objects
       .filter((object) => !(object.properties.size === 0 && object.missing.some((missing) => missing.kind === 'ManagedObjectNotFound')))
       .map(decodeVirtualMachine);
+  }
+
+  /**
+   * ViewManager.CreateContainerView: a view of the objects of `types` (`VirtualMachine`) inside
+   * `container` (a Folder, Datacenter, ComputeResource, ResourcePool or HostSystem). The view
+   * belongs to the session: destroy it with `destroyView` (a logout drops it too).
+   */
+  async createContainerView(container: ManagedObjectReference, types: readonly string[], options: ContainerViewOptions = {}): Promise<ManagedObjectReference> {
+    const content = await this.#session.serviceContent(options.signal);
+    if (content.viewManager === undefined) {
+      throw new VsphereError(`CreateContainerView: ${this.server} has no ViewManager`, { kind: 'InvalidResponse', operation: 'CreateContainerView' });
+    }
+    const response = await this.#session.invoke(
+      'CreateContainerView',
+      managedObjectReferenceXml('_this', content.viewManager) +
+        managedObjectReferenceXml('container', container) +
+        types.map((type) => xmlText('type', type)).join('') +
+        xmlText('recursive', options.recursive ?? true),
+      { signal: options.signal },
+    );
+    const view = readManagedObjectReference(child(response, 'returnval'));
+    if (view === undefined) throw new VsphereError('CreateContainerView: the answer has no view', { kind: 'InvalidResponse', operation: 'CreateContainerView' });
+    return view;
+  }
+
+  /** View.DestroyView. */
+  async destroyView(view: ManagedObjectReference, options: CallOptions = {}): Promise<void> {
+    await this.#session.invoke('DestroyView', managedObjectReferenceXml('_this', view), { signal: options.signal });
+  }
+
+  /**
+   * Properties (`paths`) of every object of `type` inside `container`, recursively: a container
+   * view is created, read in pages (RetrievePropertiesEx, then ContinueRetrievePropertiesEx while
+   * the server returns a token; `maxObjects` is the page size hint) and destroyed, also when the
+   * read failed. Calls: CreateContainerView, one per page, DestroyView.
+   */
+  async retrieveContainerContents(container: ManagedObjectReference, type: string, paths: readonly string[], options: RetrieveOptions = {}): Promise<ObjectContent[]> {
+    const view = await this.createContainerView(container, [type], options);
+    let objects: ObjectContent[];
+    try {
+      objects = await this.retrieveProperties(
+        [{ propSet: [{ type, paths }], objectSet: [{ obj: view, skip: true, selectSet: [CONTAINER_VIEW_TRAVERSAL] }] }],
+        options,
+      );
+    } catch (error) {
+      // Not tied to the caller's signal: an aborted read still releases its view.
+      await this.destroyView(view).catch((destroyError: unknown) => this.#logger.debug('DestroyView failed after a failed read', { view: key(view), error: errorMessage(destroyError) }));
+      throw error;
+    }
+    await this.destroyView(view).catch((error: unknown) => this.#logger.warn('DestroyView failed; the view lives until the session ends', { view: key(view), error: errorMessage(error) }));
+    return objects;
+  }
+
+  /** `retrieveContainerContents` for the VirtualMachines inside `container`, decoded. */
+  async retrieveVirtualMachinesIn(
+    container: ManagedObjectReference,
+    paths: readonly string[] = VIRTUAL_MACHINE_PROPERTY_PATHS,
+    options: RetrieveOptions = {},
+  ): Promise<VirtualMachineProperties[]> {
+    return (await this.retrieveContainerContents(container, 'VirtualMachine', paths, options)).map(decodeVirtualMachine);
   }
 
   /**

@@ -15,7 +15,7 @@ import { INSTANCE_LOOKUP_COALESCING, MAX_FILTER_VALUES_PER_CALL, MAX_INSTANCE_ID
 import { AWS_API_BUDGET_DEFAULTS } from '../ports/aws-port-pipeline.js';
 import { AWS_THROTTLING_CODES } from '../ports/sdk/sdk-errors.js';
 import { TAG_CLUSTER_PREFIX, TAG_LEGACY_CLUSTER, TAG_ROLE_ELB, TAG_ROLE_INTERNAL_ELB, TAG_SERVICE_NAME } from '../tags.js';
-import { ASSUME_ROLE_ACTION } from './iam-actions.js';
+import { ASSUME_ROLE_ACTION, renderIamPolicy } from './iam-actions.js';
 import { INSTANCE_TOPOLOGY_CACHE_MS, LABEL_NETWORK_NODE_LAYER_PREFIX } from '../operations/instance-topology.js';
 import {
   NEW_NODE_EVENTUAL_CONSISTENCY_GRACE_MS,
@@ -180,4 +180,9 @@ export function renderAwsReference(): string {
     '',
   ];
   return lines.join('\n');
+}
+
+/** The generated pages of docs/, by file name: what scripts/generate-docs.mjs writes. */
+export function referenceDocs(): Record<string, string> {
+  return { 'cloud-controller-manager.md': renderAwsReference(), 'iam-policy.json': renderIamPolicy() };
 }

@@ -1,16 +1,16 @@
 /**
  * The flags the OpenStack CCM adds to the core command (upstream
- * `cmd/openstack-cloud-controller-manager/main.go`): `--user-agent`, repeatable, extra data for the
- * User-Agent of every OpenStack API request.
+ * `cmd/openstack-cloud-controller-manager/main.go` with `pkg/openstack` `AddExtraFlags`):
+ * `--user-agent`, pflag `StringArray`: repeatable, each use one component (a comma is kept), extra
+ * data for the User-Agent of every OpenStack API request.
  */
 import { defineFlagGroup } from '@ccm/core/app';
 
 export const OPENSTACK_FLAGS = defineFlagGroup('openstack', {
   userAgent: {
     name: 'user-agent',
-    type: 'stringList',
+    type: 'stringArray',
     default: [],
-    valueName: 'strings',
     help: 'Extra data to add to gophercloud user-agent. Use multiple times to add more than one component.',
   },
 });

@@ -121,3 +121,8 @@ export function renderOpenstackReference(): string {
   ];
   return lines.join('\n');
 }
+
+/** The generated pages of docs/, by file name: what scripts/generate-docs.mjs writes. */
+export function referenceDocs(): Record<string, string> {
+  return { 'cloud-controller-manager.md': renderOpenstackReference() };
+}

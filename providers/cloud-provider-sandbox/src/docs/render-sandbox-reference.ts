@@ -71,3 +71,8 @@ export function renderSandboxReference(): string {
   ];
   return lines.join('\n');
 }
+
+/** The generated pages of docs/, by file name: what scripts/generate-docs.mjs writes. */
+export function referenceDocs(): Record<string, string> {
+  return { 'cloud-controller-manager.md': renderSandboxReference() };
+}

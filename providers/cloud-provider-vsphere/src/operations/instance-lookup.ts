@@ -3,13 +3,16 @@
  * (upstream keeps nodeUUIDMap): the next lookup reads the remembered VM directly and only
  * searches again when it is gone or is another VM now. Properties are loaded through a
  * per-vCenter core `Coalescer`, so concurrent lookups of many nodes share one RetrievePropertiesEx
- * call (finding a VM by name is one search per node: vSphere has no batch search).
+ * call. Finding the VM is discovery's (node-discovery.ts): in a storm from the VM inventory, read
+ * once for all nodes; a VM found there is used only when its fresh properties still match the
+ * step that found it (else every step is searched on vCenter, as upstream).
  */
 import { Coalescer, createCoalescerMetrics, type CoalescerObserver } from '@ccm/core/cloud';
 import type { CloudProviderFactoryContext } from '@ccm/core/provider';
 import { convertK8sUuidToNormal, VSPHERE_PROVIDER_NAME } from '../provider-id.js';
 import { refKey, type ObjectRef, type VmRecord } from '../ports/vcenter-port.js';
-import type { NodeDiscovery, VcenterTarget, VmLocation } from './node-discovery.js';
+import { surelyMatches } from './match-in-inventory.js';
+import type { DiscoverOptions, NodeDiscovery, VcenterTarget, VmLocation } from './node-discovery.js';
 
 export interface VmInstance {
   location: VmLocation;
@@ -29,8 +32,8 @@ export interface InstanceLookupOptions {
 /**
  * Property loads wait up to 20 ms for company and one RetrievePropertiesEx per vCenter is in
  * flight at a time (as AWS's and the sandbox's lookups): loads arriving meanwhile go together, up
- * to 500 VMs per call. A storm of 1,000 new nodes costs about 16 calls (one search per node
- * besides: vSphere has no batch search).
+ * to 500 VMs per call. A storm of 1,000 new nodes costs 12 to 16 such calls, plus the VM
+ * inventory read that finds the nodes' VMs (vm-inventory.ts).
  */
 export const VM_LOADING = { windowMs: 20, maxBatchSize: 500, maxConcurrentBatches: 1 } as const;
 
@@ -53,27 +56,37 @@ export class InstanceLookup {
       if (vm !== undefined && uuidMatches(vm.uuid, wanted)) return { location: remembered, vm };
       this.#locations.delete(wanted);
     }
-    const location = await this.#discovery.findByUuid(wanted, signal);
-    if (location === undefined) return undefined;
-    const vm = await this.#load(location, signal);
-    if (vm === undefined) return undefined;
-    this.#locations.set(wanted, location);
-    return { location, vm };
+    const instance = await this.#discover((options) => this.#discovery.findByUuid(wanted, signal, options), signal);
+    if (instance !== undefined) this.#locations.set(wanted, instance.location);
+    return instance;
   }
 
   /** The VM of a node without providerID: guest DNS name, then IPs. */
   async byNodeName(nodeName: string, ips: readonly string[], signal?: AbortSignal): Promise<VmInstance | undefined> {
-    const location = await this.#discovery.findByNodeName(nodeName, ips, signal);
-    if (location === undefined) return undefined;
-    const vm = await this.#load(location, signal);
-    if (vm === undefined) return undefined;
-    if (vm.uuid !== '') this.#locations.set(vm.uuid.toLowerCase(), location);
-    return { location, vm };
+    const instance = await this.#discover((options) => this.#discovery.findByNodeName(nodeName, ips, signal, options), signal);
+    if (instance !== undefined && instance.vm.uuid !== '') this.#locations.set(instance.vm.uuid.toLowerCase(), instance.location);
+    return instance;
   }
 
   /** Forgets a remembered location (the node was deleted). */
   forget(uuid: string): void {
     this.#locations.delete(uuid.toLowerCase());
+  }
+
+  /**
+   * Finds and loads the VM. A VM the inventory answered must still match its step in the fresh
+   * properties (it may be gone, renamed or readdressed since the inventory was read): otherwise
+   * the lookup is repeated on vCenter alone.
+   */
+  async #discover(find: (options: DiscoverOptions) => Promise<VmLocation | undefined>, signal?: AbortSignal): Promise<VmInstance | undefined> {
+    const location = await find({});
+    if (location === undefined) return undefined;
+    const vm = await this.#load(location, signal);
+    if (location.matchedBy === undefined || (vm !== undefined && surelyMatches(vm, location.matchedBy))) return vm === undefined ? undefined : { location, vm };
+    const searched = await find({ inventory: false });
+    if (searched === undefined) return undefined;
+    const fresh = await this.#load(searched, signal);
+    return fresh === undefined ? undefined : { location: searched, vm: fresh };
   }
 
   #load(location: VmLocation, signal?: AbortSignal): Promise<VmRecord | undefined> {

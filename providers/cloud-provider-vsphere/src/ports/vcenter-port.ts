@@ -42,6 +42,8 @@ export interface VmRecord {
   memorySizeMB: number;
   guestId: string;
   guestHostName: string;
+  /** `guest.ipAddress`, the primary IP VMware Tools reports ('' when none). */
+  guestIpAddress: string;
   guestNet: readonly GuestNic[];
   /** False when the VM has no `guest.net` at all (VMware Tools not running). */
   hasGuestNet: boolean;
@@ -50,6 +52,18 @@ export interface VmRecord {
   resourcePool: ObjectRef | undefined;
   /** `config.extraConfig` values (guestinfo.metadata and its encoding among them). */
   extraConfig: ReadonlyMap<string, string>;
+}
+
+/** What node discovery matches a VM by (read for all VMs of a datacenter at once). */
+export interface VmIdentity {
+  ref: ObjectRef;
+  /** BIOS UUID, `config.uuid`, as vCenter spells it ('' when unknown). */
+  uuid: string;
+  guestHostName: string;
+  /** `guest.ipAddress` ('' when none). */
+  guestIpAddress: string;
+  /** Every IP of `guest.net`. */
+  guestIps: readonly string[];
 }
 
 /** One entity of an ancestor chain. */
@@ -65,6 +79,8 @@ export interface VcenterPort {
   findVmByUuid(datacenter: DatacenterRef, uuid: string, signal?: AbortSignal): Promise<ObjectRef | undefined>;
   findVmsByDnsName(datacenter: DatacenterRef, dnsName: string, signal?: AbortSignal): Promise<ObjectRef[]>;
   findVmByIp(datacenter: DatacenterRef, ip: string, signal?: AbortSignal): Promise<ObjectRef | undefined>;
+  /** The identities of every VM in the datacenter (a container view read in pages). */
+  listVmIdentities(datacenter: DatacenterRef, signal?: AbortSignal): Promise<VmIdentity[]>;
   /** Properties of many VMs in one call; VMs that do not exist are absent from the result. */
   retrieveVms(refs: readonly ObjectRef[], signal?: AbortSignal): Promise<VmRecord[]>;
   /** The entity and its ancestors, nearest first (host, cluster, folders, datacenter, root). */
@@ -102,6 +118,7 @@ export const VCENTER_PORT_NAMING = {
     findVmByUuid: 'FindByUuid',
     findVmsByDnsName: 'FindAllByDnsName',
     findVmByIp: 'FindByIp',
+    listVmIdentities: 'ReadVirtualMachineInventory',
     retrieveVms: 'RetrieveVirtualMachines',
     ancestors: 'RetrieveAncestors',
     'tagging.listAttachedTags': 'ListAttachedTags',

@@ -3,7 +3,8 @@
  * with the provider's problem reporting outermost; retries of transient failures take the
  * vCenter's `roundTripCount` attempts (govmomi's soap round-trip count); operation names are
  * `VCENTER_PORT_NAMING`'s (vcenter-port.ts). 100 requests per second with a burst of 200 for all vCenters
- * together (a node storm costs one search per new node, which vSphere cannot batch), halved on
+ * together (a node storm costs one VM inventory read per datacenter, but lone lookups and VMs the
+ * inventory lacks cost one search each), halved on
  * every 429/503; upstream has no client-side limit and no config key for one.
  */
 import { classifyErrorsOf, defineProviderPipeline } from '@ccm/core/cloud';

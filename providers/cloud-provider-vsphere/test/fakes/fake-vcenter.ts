@@ -3,7 +3,7 @@
  * VMs, tags and categories, a call log and failure injection. Unlike vcsim it honours the
  * datacenter scope of searches.
  */
-import type { CategoryRecord, DatacenterRef, EntityRecord, GuestNic, ObjectRef, TagRecord, TaggingPort, VcenterPort, VmRecord } from '../../src/ports/vcenter-port.js';
+import type { CategoryRecord, DatacenterRef, EntityRecord, GuestNic, ObjectRef, TagRecord, TaggingPort, VcenterPort, VmIdentity, VmRecord } from '../../src/ports/vcenter-port.js';
 import { refKey } from '../../src/ports/vcenter-port.js';
 
 export interface FakeVmSpec {
@@ -30,7 +30,7 @@ interface Entity {
 export class FakeVcenter implements VcenterPort {
   readonly name: string;
   readonly calls: string[] = [];
-  readonly vms = new Map<string, { record: VmRecord; datacenter: string; guestIp: string }>();
+  readonly vms = new Map<string, { record: VmRecord; datacenter: string }>();
   readonly entities = new Map<string, Entity>();
   readonly tags = new Map<string, TagRecord>();
   readonly categories = new Map<string, CategoryRecord>();
@@ -95,6 +95,7 @@ export class FakeVcenter implements VcenterPort {
       memorySizeMB: spec.memorySizeMB ?? 4096,
       guestId: spec.guestId ?? 'ubuntu64Guest',
       guestHostName: spec.guestHostName ?? spec.name,
+      guestIpAddress: ip,
       guestNet: spec.guestNet ?? [{ network: 'VM Network', ipAddresses: [ip], deviceConfigId: 4000 }],
       hasGuestNet: true,
       powerState: spec.powerState ?? 'poweredOn',
@@ -102,7 +103,7 @@ export class FakeVcenter implements VcenterPort {
       resourcePool: { type: 'ResourcePool', value: `pool-${datacenter}` },
       extraConfig: new Map(Object.entries(spec.extraConfig ?? {})),
     };
-    this.vms.set(refKey(ref), { record, datacenter, guestIp: ip });
+    this.vms.set(refKey(ref), { record, datacenter });
     return record;
   }
 
@@ -149,7 +150,19 @@ export class FakeVcenter implements VcenterPort {
   }
 
   async findVmByIp(datacenter: DatacenterRef, ip: string): Promise<ObjectRef | undefined> {
-    return this.#call('findVmByIp', () => this.#inDatacenter(datacenter).find((vm) => vm.guestIp === ip)?.record.ref);
+    return this.#call('findVmByIp', () => this.#inDatacenter(datacenter).find((vm) => vm.record.guestIpAddress === ip)?.record.ref);
+  }
+
+  async listVmIdentities(datacenter: DatacenterRef): Promise<VmIdentity[]> {
+    return this.#call('listVmIdentities', () =>
+      this.#inDatacenter(datacenter).map(({ record }) => ({
+        ref: record.ref,
+        uuid: record.uuid,
+        guestHostName: record.guestHostName,
+        guestIpAddress: record.guestIpAddress,
+        guestIps: record.guestNet.flatMap((nic) => nic.ipAddresses),
+      })),
+    );
   }
 
   async retrieveVms(refs: readonly ObjectRef[]): Promise<VmRecord[]> {
@@ -175,7 +188,7 @@ export class FakeVcenter implements VcenterPort {
     this.calls.push('close');
   }
 
-  #inDatacenter(datacenter: DatacenterRef): Array<{ record: VmRecord; guestIp: string }> {
+  #inDatacenter(datacenter: DatacenterRef): Array<{ record: VmRecord }> {
     return [...this.vms.values()].filter((vm) => vm.datacenter === datacenter.name);
   }
 

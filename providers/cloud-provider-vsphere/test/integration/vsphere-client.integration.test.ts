@@ -103,6 +103,29 @@ vcsimSuite('vsphere-client against vcsim', () => {
     expect(error).toMatchObject({ kind: 'ManagedObjectNotFound', faultType: 'ManagedObjectNotFound', object: `VirtualMachine:${created.ref.value}` });
   });
 
+  it('reads every VM of a datacenter through a container view, in pages, and destroys the view', async () => {
+    const client = vimClient();
+    const datacenters = await client.listDatacenters();
+    const inventory = await vcsim.admin.inventory();
+    for (const datacenter of datacenters) {
+      const expected = inventory.virtualMachines.filter((vm) => vm.datacenter === datacenter.name);
+      expect(expected.length).toBeGreaterThan(1);
+      // A page of one VM: the read follows ContinueRetrievePropertiesEx tokens to the end.
+      const vms = await client.retrieveVirtualMachinesIn(datacenter.reference, ['config.uuid', 'guest.hostName', 'guest.ipAddress', 'guest.net'], { maxObjects: 1 });
+      expect(vms.map((vm) => vm.reference.value).sort()).toEqual(expected.map((vm) => vm.ref.value).sort());
+      for (const vm of expected) {
+        expect(vms.find((read) => read.reference.value === vm.ref.value)).toMatchObject({ uuid: vm.uuid, guestHostName: vm.hostName, guestIpAddress: vm.ipAddress });
+      }
+    }
+    // The view is gone once the read is done: reading it again is a fault.
+    const view = await client.createContainerView(datacenters[0]!.reference, ['VirtualMachine']);
+    await client.destroyView(view);
+    const error = await client
+      .retrieveProperties([{ propSet: [{ type: 'ContainerView', paths: ['view'] }], objectSet: [{ obj: view }] }])
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ kind: 'ManagedObjectNotFound' });
+  });
+
   it('walks the ancestors of a host up to the root folder', async () => {
     const client = vimClient();
     const inventory = await vcsim.admin.inventory();

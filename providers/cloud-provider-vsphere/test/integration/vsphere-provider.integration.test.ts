@@ -8,8 +8,11 @@ import { InMemoryInformer } from '@ccm/testing/kube';
 import type { V1Node, V1Secret } from '@kubernetes/client-node';
 import { VapiTaggingClient, createVsphereDispatcher } from '@ccm/vsphere-client';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { readVsphereConfig } from '../../src/config/read-vsphere-config.js';
 import type { SecretState } from '../../src/credentials/secret-credentials.js';
-import type { VsphereCloud } from '../../src/vsphere-cloud.js';
+import type { VcenterPort } from '../../src/ports/vcenter-port.js';
+import { createVsphereClientVcenterPort } from '../../src/ports/sdk/vsphere-client-vcenter-port.js';
+import { createVsphereCloud, type VsphereCloud } from '../../src/vsphere-cloud.js';
 import { createVcsimCloud, recordingLogger, vcsimConfigYaml, type LogLine } from '../support/provider-fixture.js';
 import { startVcsim, vcsimSuite, type Vcsim } from '../support/vcsim.js';
 
@@ -60,6 +63,45 @@ vcsimSuite('vsphere provider against vcsim', () => {
     await vcsim.admin.setGuest('by-name-node', { hostName: 'renamed-in-guest' });
     const byIp = await instances.instanceMetadata(makeNode('by-name-node', { uninitialized: true, providedNodeIp: vm.ipAddress }));
     expect(byIp?.providerId).toBe(`vsphere://${vm.uuid}`);
+  });
+
+  it('answers a storm of new nodes from one VM inventory read as VM by VM searches answer them, and searches for a VM created after the read', async () => {
+    const names = Array.from({ length: 8 }, (_, index) => `storm-node-${index}`);
+    for (const name of names) await vcsim.admin.createVm({ name, numCpu: 2, memoryMB: 4096, guestId: 'ubuntu64Guest' });
+    // Counts the port's calls (the SDK port over vcsim, under the provider's pipeline).
+    const calls = new Map<string, number>();
+    const { config } = readVsphereConfig(vcsimConfigYaml(vcsim), 'vsphere.yaml', {});
+    const counted = createVsphereCloud(config, {
+      logger: recordingLogger([]),
+      environment: {},
+      createVcenterPort: (vcenter, credentials, logger) => {
+        const port = createVsphereClientVcenterPort(vcenter, () => credentials.credentials(), logger);
+        return new Proxy(port, {
+          get: (target, property, receiver) => {
+            const value: unknown = Reflect.get(target, property, receiver);
+            if (typeof value !== 'function' || typeof property !== 'string') return value;
+            return (...parameters: unknown[]) => {
+              calls.set(property, (calls.get(property) ?? 0) + 1);
+              return (value as (...inner: unknown[]) => unknown).apply(target, parameters);
+            };
+          },
+        }) as VcenterPort;
+      },
+    });
+    clouds.push(counted);
+    const storm = await Promise.all(names.map((name) => counted.instancesV2().instanceMetadata(makeNode(name, { uninitialized: true }))));
+    expect(calls.get('listVmIdentities')).toBe(1);
+    expect(calls.get('findVmsByDnsName')).toBeUndefined();
+    const alone = (await cloudFor(vcsimConfigYaml(vcsim))).instancesV2()!;
+    const oneByOne = [];
+    for (const name of names) oneByOne.push(await alone.instanceMetadata(makeNode(name, { uninitialized: true })));
+    expect(storm).toEqual(oneByOne);
+    expect(storm.map((metadata) => metadata?.instanceType)).toEqual(names.map(() => 'vsphere-vm.cpu-2.mem-4gb.os-ubuntu'));
+
+    const late = await vcsim.admin.createVm({ name: 'storm-node-late' });
+    await expect(counted.instancesV2().instanceMetadata(makeNode('storm-node-late', { uninitialized: true }))).resolves.toMatchObject({ providerId: `vsphere://${late.uuid}` });
+    expect(calls.get('findVmsByDnsName')).toBe(1);
+    expect(calls.get('listVmIdentities')).toBe(1);
   });
 
   it('selects addresses among several NICs by subnet, skipping non-vNICs, with guestinfo.metadata first', async () => {

@@ -5,9 +5,12 @@
  */
 import { formatGoDuration } from '../../util/go-duration.js';
 
-export type FlagType = 'string' | 'bool' | 'int' | 'float' | 'duration' | 'stringList';
+export type FlagType = 'string' | 'bool' | 'int' | 'float' | 'duration' | 'stringList' | 'stringArray';
 
-/** Parsed values: durations are milliseconds; `stringList` is pflag's comma-separated, repeatable `strings`. */
+/**
+ * Parsed values: durations are milliseconds; `stringList` is pflag's comma-separated, repeatable
+ * `strings`; `stringArray` is pflag's `stringArray`: repeatable, each use one entry (commas kept).
+ */
 export type FlagValueOf<T extends FlagType> = T extends 'string'
   ? string
   : T extends 'bool'
@@ -85,6 +88,8 @@ export function flagValueName(definition: FlagDefinition): string {
       return 'duration';
     case 'stringList':
       return 'strings';
+    case 'stringArray':
+      return 'stringArray';
   }
 }
 
@@ -101,6 +106,7 @@ export function formatFlagDefault(definition: FlagDefinition, value: FlagValue =
     case 'duration':
       return value === 0 ? undefined : formatGoDuration(value as number);
     case 'stringList':
+    case 'stringArray':
       return (value as readonly string[]).length === 0 ? undefined : `[${(value as readonly string[]).join(',')}]`;
   }
 }

@@ -82,7 +82,7 @@ export class FlagRegistry {
         throw new FlagError(`invalid argument ${JSON.stringify(text)} for ${JSON.stringify(written)} flag: ${problem}`, { flag: written, value: text });
       }
       const alreadySet = setOrder.includes(definition.name);
-      if (definition.type === 'stringList' && alreadySet) {
+      if ((definition.type === 'stringList' || definition.type === 'stringArray') && alreadySet) {
         values.set(definition.name, [...(values.get(definition.name) as readonly string[]), ...(parsed.value as readonly string[])]);
       } else {
         values.set(definition.name, parsed.value);
@@ -185,6 +185,14 @@ export class ParsedFlags {
   /** pflag's `Changed`: given on the command line (even if equal to the default). */
   isSet(name: string): boolean {
     return this.#setOrder.includes(name);
+  }
+
+  /** Given with a value other than its default (the default of the registry, overrides included). */
+  differsFromDefault(name: string): boolean {
+    const value = this.value(name);
+    const fallback = this.#registry.defaultOf(name);
+    if (Array.isArray(value) && Array.isArray(fallback)) return value.length !== fallback.length || value.some((entry, index) => entry !== fallback[index]);
+    return value !== fallback;
   }
 
   /** Names of the flags given, in the order first given. */

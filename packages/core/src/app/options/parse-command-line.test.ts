@@ -358,6 +358,21 @@ describe('provider flags', () => {
     expect(run(['--sandbox-retries=-1'], { additionalFlags: [providerFlags] }).flags.validateGroups()).toEqual(['--sandbox-retries cannot be negative']);
   });
 
+  it('a stringArray flag (pflag StringArray) takes one entry per use, commas kept', () => {
+    const arrays = defineFlagGroup('x', { agents: { name: 'agent', type: 'stringArray', default: [], help: '' } });
+    expect(run(['--agent=a,b', '--agent', 'c'], { additionalFlags: [arrays] }).flags.valuesOf(arrays).agents).toEqual(['a,b', 'c']);
+    expect(run([], { additionalFlags: [arrays] }).flags.valuesOf(arrays).agents).toEqual([]);
+  });
+
+  it('tells a flag given its default value from one given another value', () => {
+    const { flags } = run(['--sandbox-retries=3', '--sandbox-endpoint=http://other', '--controllers=*'], { additionalFlags: [providerFlags] });
+    expect(flags.isSet('sandbox-retries')).toBe(true);
+    expect(flags.differsFromDefault('sandbox-retries')).toBe(false);
+    expect(flags.differsFromDefault('sandbox-endpoint')).toBe(true);
+    expect(flags.differsFromDefault('controllers')).toBe(false);
+    expect(run(['--controllers=*,-route'], {}).flags.differsFromDefault('controllers')).toBe(true);
+  });
+
   it('rejects a provider flag that collides with a core flag', () => {
     const clashing = defineFlagGroup('x', { name: { name: 'cluster-name', type: 'string', default: '', help: '' } });
     expect(() => parseCommandLine([], { additionalFlags: [clashing] })).toThrow('flag --cluster-name is declared twice');

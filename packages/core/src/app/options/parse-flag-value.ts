@@ -34,6 +34,8 @@ export function parseFlagValue(definition: FlagDefinition, text: string): Parsed
       } catch (error) {
         return { problem: (error as Error).message };
       }
+    case 'stringArray':
+      return { value: [text] };
     case 'stringList':
       try {
         return { value: splitCommaSeparated(text) };

@@ -27,7 +27,7 @@ problem is printed before exiting.
 
 - *supported*: behaves as upstream;
 - *ignored*: accepted so existing manifests keep working, but it has no effect (the reason is given);
-  the CCM logs one line for every ignored flag that is set;
+  the CCM logs one line at start-up for every ignored flag set to a value other than its default;
 - *deprecated*: accepted with a warning, hidden from \`--help\` (as upstream).
 
 Notes that differ from upstream:
@@ -84,7 +84,7 @@ function typeCell(definition: FlagDefinition): string {
 function defaultCell(definition: FlagDefinition): string {
   if (definition.type === 'bool') return `\`${String(definition.default)}\``;
   const shown = formatFlagDefault(definition);
-  if (shown === undefined) return definition.type === 'stringList' ? '(none)' : definition.type === 'string' ? '(empty)' : `\`${definition.type === 'duration' ? '0s' : '0'}\``;
+  if (shown === undefined) return definition.type === 'stringList' || definition.type === 'stringArray' ? '(none)' : definition.type === 'string' ? '(empty)' : `\`${definition.type === 'duration' ? '0s' : '0'}\``;
   return `\`${shown.replace(/^"(.*)"$/, '$1')}\``;
 }
 

@@ -43,6 +43,8 @@ export interface ExternalLoadBalancerContext {
   region: string;
   networkName: string;
   nodeTags: readonly string[];
+  /** Source ranges of the health-check firewall (`--cloud-provider-gce-lb-src-cidrs`); default `L4_HEALTH_CHECK_SOURCE_RANGES`. */
+  healthCheckSourceRanges?: readonly string[];
   clusterId: () => Promise<string>;
   logger: Logger;
 }
@@ -288,7 +290,7 @@ export class ExternalLoadBalancerOperations {
       name: spec.healthCheck.firewallName,
       network: this.#context.links.network(this.#context.networkName),
       description: spec.healthCheck.description,
-      sourceRanges: [...L4_HEALTH_CHECK_SOURCE_RANGES],
+      sourceRanges: [...(this.#context.healthCheckSourceRanges ?? L4_HEALTH_CHECK_SOURCE_RANGES)],
       destinationRanges: [],
       targetTags: tags,
       allowed: [{ IPProtocol: 'tcp', ports: [String(spec.healthCheck.port)] }],

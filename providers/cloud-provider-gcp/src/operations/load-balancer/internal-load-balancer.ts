@@ -45,6 +45,8 @@ export interface InternalLoadBalancerContext {
   /** The configured `subnetwork-name` ('' when unset). */
   subnetworkName: string;
   nodeTags: readonly string[];
+  /** Source ranges of the health-check firewall (`--cloud-provider-gce-lb-src-cidrs`); default `L4_HEALTH_CHECK_SOURCE_RANGES`. */
+  healthCheckSourceRanges?: readonly string[];
   clusterId: () => Promise<string>;
   logger: Logger;
 }
@@ -308,7 +310,7 @@ export class InternalLoadBalancerOperations {
         name: spec.healthCheck.firewallName,
         network,
         description: '',
-        sourceRanges: [...L4_HEALTH_CHECK_SOURCE_RANGES],
+        sourceRanges: [...(this.#context.healthCheckSourceRanges ?? L4_HEALTH_CHECK_SOURCE_RANGES)],
         destinationRanges: [],
         targetTags: tags,
         allowed: [{ IPProtocol: 'tcp', ports: [String(spec.healthCheck.port)] }],

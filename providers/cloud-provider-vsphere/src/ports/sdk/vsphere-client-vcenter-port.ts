@@ -16,10 +16,15 @@ import {
 } from '@ccm/vsphere-client';
 import type { VcenterConfig } from '../../config/vsphere-config.js';
 import { VsphereApiError, VsphereProviderError } from '../../errors.js';
-import type { CategoryRecord, DatacenterRef, EntityRecord, ObjectRef, TagRecord, TaggingPort, VcenterCredentials, VcenterPort, VmRecord } from '../vcenter-port.js';
+import type { CategoryRecord, DatacenterRef, EntityRecord, ObjectRef, TagRecord, TaggingPort, VcenterCredentials, VcenterPort, VmIdentity, VmRecord } from '../vcenter-port.js';
 
 /** The VM properties the provider reads. */
 export const VM_PROPERTY_PATHS: readonly string[] = VIRTUAL_MACHINE_PROPERTY_PATHS.filter((path) => path !== 'parent' && path !== 'config.instanceUuid');
+
+/** What node discovery reads of every VM of a datacenter. */
+export const VM_IDENTITY_PROPERTY_PATHS: readonly string[] = ['config.uuid', 'guest.hostName', 'guest.ipAddress', 'guest.net'];
+/** Page size hint of the inventory read (the server may send fewer per page). */
+export const VM_INVENTORY_PAGE_SIZE = 1000;
 
 export interface VsphereClientVcenterPortOptions {
   name: string;
@@ -90,6 +95,12 @@ export class VsphereClientVcenterPort implements VcenterPort {
 
   findVmByIp(datacenter: DatacenterRef, ip: string, signal?: AbortSignal): Promise<ObjectRef | undefined> {
     return translated(() => this.#vim.findByIp(ip, { datacenter: datacenter.ref, vmSearch: true, signal }));
+  }
+
+  listVmIdentities(datacenter: DatacenterRef, signal?: AbortSignal): Promise<VmIdentity[]> {
+    return translated(async () =>
+      (await this.#vim.retrieveVirtualMachinesIn(datacenter.ref, VM_IDENTITY_PROPERTY_PATHS, { maxObjects: VM_INVENTORY_PAGE_SIZE, signal })).map(toVmIdentity),
+    );
   }
 
   retrieveVms(refs: readonly ObjectRef[], signal?: AbortSignal): Promise<VmRecord[]> {
@@ -169,11 +180,22 @@ export function toVmRecord(vm: VirtualMachineProperties): VmRecord {
     memorySizeMB: vm.memorySizeMB ?? 0,
     guestId: vm.guestId ?? '',
     guestHostName: vm.guestHostName ?? '',
+    guestIpAddress: vm.guestIpAddress ?? '',
     guestNet: (vm.guestNet ?? []).map((nic) => ({ network: nic.network, ipAddresses: nic.ipAddresses, deviceConfigId: nic.deviceConfigId })),
     hasGuestNet: vm.guestNet !== undefined,
     powerState: vm.powerState ?? '',
     host: vm.host,
     resourcePool: vm.resourcePool,
     extraConfig: vm.extraConfig ?? new Map(),
+  };
+}
+
+export function toVmIdentity(vm: VirtualMachineProperties): VmIdentity {
+  return {
+    ref: vm.reference,
+    uuid: vm.uuid ?? '',
+    guestHostName: vm.guestHostName ?? '',
+    guestIpAddress: vm.guestIpAddress ?? '',
+    guestIps: (vm.guestNet ?? []).flatMap((nic) => nic.ipAddresses),
   };
 }

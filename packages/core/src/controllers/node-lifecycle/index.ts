@@ -1,1 +1,0 @@
-export * from './cloud-node-lifecycle-controller.js';
