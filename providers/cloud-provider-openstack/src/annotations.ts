@@ -222,14 +222,14 @@ export const ANNOTATIONS = defineAnnotations({
     key: `${PREFIX}/load-balancer-id`,
     defaultValue: '',
     status: 'supported',
-    description: 'Upstream writes the ID back and shares the named load balancer between Services. Here it is read first when finding the Service\'s load balancer (so what upstream made and annotated is adopted), but may name only the Service\'s own load balancer (`kube_service_<cluster>_<namespace>_<name>`, or the legacy `a<uid>`); naming another one (sharing) is refused with a Warning and nothing changes. Not written back.',
+    description: 'Written by the CCM: the ID of the Service\'s Octavia load balancer, set once it is found or created (also when a later step of the sync fails), kept when the load balancer is deleted (upstream). Read first when finding the Service\'s load balancer, so what upstream made and annotated is adopted. Upstream also shares the named load balancer between Services; here it may name only the Service\'s own load balancer (`kube_service_<cluster>_<namespace>_<name>`, or the legacy `a<uid>`): naming another existing one (sharing) is refused with a Warning and nothing changes; an ID whose load balancer no longer exists is replaced by the Service\'s own.',
   },
   loadBalancerAddress: {
+    type: { kind: 'string' },
     key: `${PREFIX}/load-balancer-address`,
     defaultValue: '',
-    status: 'accepted-and-ignored',
-    reason: 'written by upstream\'s Service patcher for the PROXY-protocol hostname case; this CCM does not patch Services',
-    description: 'The load balancer\'s address, written by the CCM.',
+    status: 'supported',
+    description: 'Written by the CCM: the load balancer\'s address (its floating IP, else its VIP), also when the status reports a hostname (the `hostname` annotation, or PROXY protocol with `enable-ingress-hostname`); kept when the load balancer is deleted (upstream). Not read.',
   },
   hostname: {
     type: { kind: 'string' },

@@ -28,6 +28,7 @@ import {
 } from '@ccm/core/provider';
 import { DEFAULT_CLOUD_CONFIG_FILE_NAME, readOpenStackCloudConfig, type OpenStackCloudConfig, type ReadOpenStackCloudConfigOptions } from './config/read-openstack-cloud-config.js';
 import { NodeListDirectory } from './kube/node-addresses-directory.js';
+import { KubeServiceAnnotations, type ServiceAnnotationPort } from './kube/service-annotations.js';
 import { OpenStackInstances } from './openstack-instances.js';
 import { OpenStackLoadBalancers } from './openstack-load-balancers.js';
 import { loadBalancerSettingsFromConfig } from './operations/load-balancer/load-balancer-settings-from-config.js';
@@ -42,6 +43,7 @@ import type { ComputePort } from './ports/compute-port.js';
 import type { LoadBalancerNetworkPort } from './ports/load-balancer-network-port.js';
 import type { NetworkPort } from './ports/network-port.js';
 import type { OctaviaPort } from './ports/octavia-port.js';
+import type { SecurityGroupPort } from './ports/security-group-port.js';
 import { OPENSTACK_PIPELINE } from './ports/openstack-port-pipeline.js';
 import { createOpenStackSdkPorts, type OpenStackSdkPorts } from './ports/sdk/openstack-sdk-ports.js';
 import { OPENSTACK_PROVIDER_NAME, REGIONAL_PROVIDER_ID_ENVIRONMENT_VARIABLE } from './provider-id.js';
@@ -52,6 +54,8 @@ export interface OpenStackPorts {
   octavia: OctaviaPort;
   /** Neutron as the load balancer uses it (floating IPs, the VIP port, subnets). */
   loadBalancerNetwork: LoadBalancerNetworkPort;
+  /** Neutron security groups of `manage-security-groups`. */
+  securityGroups: SecurityGroupPort;
 }
 
 /** Seams for tests and in-process runs against the services; production uses the defaults. */
@@ -70,6 +74,8 @@ export interface OpenStackCloudOptions {
   workingDirectory?: string;
   /** `--user-agent` data (upstream's repeatable flag), read when the SDK client is made. */
   userAgent?: () => string;
+  /** Replaces the Service annotation writer (default: patches through the API server). */
+  serviceAnnotations?: ServiceAnnotationPort;
 }
 
 /** What the composition root hands to every capability. */
@@ -84,6 +90,8 @@ export interface OpenStackCloudParts {
   routes: Routes | undefined;
   /** The nodes the routes read, attached to the shared Node informer in `initialize`. */
   nodes: NodeListDirectory;
+  /** The Service annotation writer, attached to the CCM's client in `initialize` (none when replaced). */
+  serviceAnnotations: KubeServiceAnnotations | undefined;
 }
 
 export class OpenStackCloud implements CloudProvider {
@@ -95,6 +103,7 @@ export class OpenStackCloud implements CloudProvider {
   readonly #loadBalancer: LoadBalancer | undefined;
   readonly #routes: Routes | undefined;
   readonly #nodes: NodeListDirectory;
+  readonly #serviceAnnotations: KubeServiceAnnotations | undefined;
 
   constructor(parts: OpenStackCloudParts) {
     this.config = parts.config;
@@ -104,11 +113,16 @@ export class OpenStackCloud implements CloudProvider {
     this.#loadBalancer = parts.loadBalancer;
     this.#routes = parts.routes;
     this.#nodes = parts.nodes;
+    this.#serviceAnnotations = parts.serviceAnnotations;
   }
 
-  /** The routes read the nodes from the controllers' shared Node informer (upstream: its own informer). */
+  /**
+   * The routes read the nodes from the controllers' shared Node informer (upstream: its own
+   * informer); the load balancer annotates Services through the CCM's own client.
+   */
   initialize(context: CloudInitializeContext): void {
     this.#nodes.attach(context.informers.nodes);
+    this.#serviceAnnotations?.attach(context.clientBuilder.kubeConfig('openstack-cloud-controller-manager'));
   }
 
   // Instances (v1), Zones and Clusters are not offered (upstream: InstancesV2 only).
@@ -176,6 +190,7 @@ function createOpenStackCloudFromConfig(config: OpenStackCloudConfig, context: C
     network: pipeline.compose(options.ports?.network ?? sdkPorts().network, 'network'),
     octavia: pipeline.compose(options.ports?.octavia ?? sdkPorts().octavia, 'loadbalancer'),
     loadBalancerNetwork: pipeline.compose(options.ports?.loadBalancerNetwork ?? sdkPorts().loadBalancerNetwork, 'network'),
+    securityGroups: pipeline.compose(options.ports?.securityGroups ?? sdkPorts().securityGroups, 'network'),
   };
   const regionalProviderIds = (options.environment ?? process.env)[REGIONAL_PROVIDER_ID_ENVIRONMENT_VARIABLE] === 'true';
 
@@ -208,6 +223,7 @@ function createOpenStackCloudFromConfig(config: OpenStackCloudConfig, context: C
   const environment = options.environment ?? process.env;
   const loadBalancerEnabled = config.loadBalancer.enabled && (config.loadBalancer.lbVersion === '' || config.loadBalancer.lbVersion === 'v2');
   let loadBalancer: LoadBalancer | undefined;
+  const kubeServiceAnnotations = options.serviceAnnotations === undefined ? new KubeServiceAnnotations() : undefined;
   if (loadBalancerEnabled) {
     const { settings, warnings } = loadBalancerSettingsFromConfig(config.loadBalancer, environment);
     for (const warning of warnings) logger.warn(warning);
@@ -218,11 +234,14 @@ function createOpenStackCloudFromConfig(config: OpenStackCloudConfig, context: C
       createMonitor: settings.createMonitor,
       serialApiCalls: settings.serialApiCalls,
       vipPortMode: settings.vipPortMode,
+      manageSecurityGroups: settings.manageSecurityGroups,
     });
     loadBalancer = new OpenStackLoadBalancers(
       new OctaviaLoadBalancerOperations({
         octavia: ports.octavia,
         network: ports.loadBalancerNetwork,
+        securityGroups: ports.securityGroups,
+        serviceAnnotations: options.serviceAnnotations ?? (kubeServiceAnnotations as KubeServiceAnnotations),
         settings,
         wait: { ...DEFAULT_PROVISIONING_WAIT, steps: waitStepsFromEnvironment(environment) },
         logger,
@@ -241,5 +260,5 @@ function createOpenStackCloudFromConfig(config: OpenStackCloudConfig, context: C
           nodes,
           logger,
         });
-  return new OpenStackCloud({ config, apiBudget: budget, ports, regionalProviderIds, instancesV2, loadBalancer, routes, nodes });
+  return new OpenStackCloud({ config, apiBudget: budget, ports, regionalProviderIds, instancesV2, loadBalancer, routes, nodes, serviceAnnotations: kubeServiceAnnotations });
 }

@@ -1,4 +1,5 @@
 /** Builders and a harness wiring the OpenStack provider to its in-memory fakes. */
+import { KubeConfig } from '@kubernetes/client-node';
 import { createMetricsRegistry } from '@ccm/core/app';
 import type { SharedInformer, V1Node } from '@ccm/core/kube';
 import { silentLogger, type Logger } from '@ccm/core/logging';
@@ -38,7 +39,12 @@ export function nodeInformer(nodes: V1Node[], synced = true): SharedInformer<V1N
 }
 
 export function initializeContext(nodes: V1Node[], synced = true): CloudInitializeContext {
-  return { informers: { nodes: nodeInformer(nodes, synced), secrets: () => nodeInformer([]) as never }, logger: silentLogger, signal: new AbortController().signal } as unknown as CloudInitializeContext;
+  return {
+    informers: { nodes: nodeInformer(nodes, synced), secrets: () => nodeInformer([]) as never },
+    clientBuilder: { kubeConfig: () => new KubeConfig() },
+    logger: silentLogger,
+    signal: new AbortController().signal,
+  } as unknown as CloudInitializeContext;
 }
 
 export interface Harness {

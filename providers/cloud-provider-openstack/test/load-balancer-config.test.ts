@@ -89,6 +89,7 @@ describe('[LoadBalancer] settings', () => {
         'enable-ingress-hostname = true',
         'ingress-hostname-suffix = example.org',
         'provider-requires-serial-api-calls = true',
+        'manage-security-groups = true',
       ].join('\n'),
       { OCCM_RESERVE_VIP_PORT: 'true' },
     );
@@ -114,6 +115,7 @@ describe('[LoadBalancer] settings', () => {
       ingressHostnameSuffix: 'example.org',
       vipPortMode: 'reserved',
       serialApiCalls: true,
+      manageSecurityGroups: true,
     });
   });
 
@@ -121,7 +123,8 @@ describe('[LoadBalancer] settings', () => {
     const { settings, warnings } = settingsOf('lb-method = FASTEST\nmanage-security-groups = true\nfloating-subnet = public*\n');
     expect(settings.method).toBe('ROUND_ROBIN');
     expect(warnings.join('\n')).toMatch(/lb-method "FASTEST" is unknown/);
-    expect(warnings.join('\n')).toMatch(/manage-security-groups is not implemented/);
+    expect(settings.manageSecurityGroups).toBe(true);
+    expect(warnings.join('\n')).not.toMatch(/manage-security-groups/);
     expect(warnings.join('\n')).toMatch(/floating-subnet and floating-subnet-tags are not implemented/);
   });
 

@@ -9,6 +9,8 @@ import { FakeCompute } from './fakes/fake-compute.js';
 import { FakeNetwork } from './fakes/fake-network.js';
 import { FakeLoadBalancerNetwork } from './fakes/fake-load-balancer-network.js';
 import { FakeOctavia } from './fakes/fake-octavia.js';
+import { FakeSecurityGroup } from './fakes/fake-security-group.js';
+import { RecordingServiceAnnotations } from './fakes/recording-service-annotations.js';
 import { cloudConf, createHarness } from './helpers.js';
 
 async function fixture(): Promise<ContractFixture> {
@@ -20,7 +22,7 @@ async function fixture(): Promise<ContractFixture> {
   let next = 10;
   const { cloud } = await createHarness({
     config: cloudConf('[LoadBalancer]\nsubnet-id = subnet-vip\nfloating-network-id = net-public\n'),
-    cloud: { ports: { compute, network, octavia, loadBalancerNetwork }, environment: { OCCM_WAIT_LB_ACTIVE_STEPS: '3' } },
+    cloud: { ports: { compute, network, octavia, loadBalancerNetwork, securityGroups: new FakeSecurityGroup() }, serviceAnnotations: new RecordingServiceAnnotations(), environment: { OCCM_WAIT_LB_ACTIVE_STEPS: '3' } },
   });
   return {
     provider: cloud,

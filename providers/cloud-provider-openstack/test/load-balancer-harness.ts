@@ -6,6 +6,8 @@ import { OctaviaLoadBalancerOperations } from '../src/operations/load-balancer/o
 import { DEFAULT_LOAD_BALANCER_SETTINGS, type LoadBalancerSettings } from '../src/operations/load-balancer/load-balancer-settings.js';
 import { FakeLoadBalancerNetwork } from './fakes/fake-load-balancer-network.js';
 import { FakeOctavia } from './fakes/fake-octavia.js';
+import { FakeSecurityGroup } from './fakes/fake-security-group.js';
+import { RecordingServiceAnnotations } from './fakes/recording-service-annotations.js';
 
 export const CLUSTER = 'kubernetes';
 export const NODE_SUBNET = { id: 'subnet-nodes', networkId: 'net-nodes', cidr: '10.0.0.0/24', ipVersion: 4 as const };
@@ -41,12 +43,16 @@ export function makeService(options: ServiceOptions = {}): V1Service {
 }
 
 export function makeNode(name: string, internalIp: string, labels: Record<string, string> = {}): V1Node {
-  return { apiVersion: 'v1', kind: 'Node', metadata: { name, labels }, status: { addresses: [{ type: 'InternalIP', address: internalIp }, { type: 'Hostname', address: name }] } };
+  return { apiVersion: 'v1', kind: 'Node', metadata: { name, labels }, spec: { providerID: `openstack:///server-${name}` }, status: { addresses: [{ type: 'InternalIP', address: internalIp }, { type: 'Hostname', address: name }] } };
 }
 
 export interface Harness {
   octavia: FakeOctavia;
   network: FakeLoadBalancerNetwork;
+  /** Neutron's security groups and the nodes' ports (`node-port-<n>` on `server-node-<n>`, group `default`). */
+  securityGroups: FakeSecurityGroup;
+  /** The annotations written on Services. */
+  annotations: RecordingServiceAnnotations;
   loadBalancers: OpenStackLoadBalancers;
   operations: OctaviaLoadBalancerOperations;
   nodes: V1Node[];
@@ -64,15 +70,23 @@ export function createHarness(overrides: Partial<LoadBalancerSettings> = {}, opt
   for (const [index, node] of nodes.entries()) {
     network.addPort({ id: `node-port-${index + 1}`, name: '', description: '', networkId: NODE_SUBNET.networkId, fixedIps: [{ subnetId: NODE_SUBNET.id, address: node.status!.addresses![0]!.address }] });
   }
+  const securityGroups = new FakeSecurityGroup();
+  const defaultGroup = securityGroups.addGroup('default');
+  for (const [index, node] of nodes.entries()) {
+    securityGroups.addPort({ id: `node-port-${index + 1}`, deviceId: `server-${node.metadata!.name}`, fixedIps: [{ subnetId: NODE_SUBNET.id, address: node.status!.addresses![0]!.address }], securityGroupIds: [defaultGroup.id] });
+  }
+  const annotations = new RecordingServiceAnnotations();
   const sleeps: number[] = [];
   const warnings: Harness['warnings'] = [];
   const logger: Logger = { ...silentLogger, warn: (message, fields) => warnings.push({ message, fields }), child: () => logger };
   const operations = new OctaviaLoadBalancerOperations({
     octavia,
     network,
+    securityGroups,
+    serviceAnnotations: annotations,
     settings: { ...DEFAULT_LOAD_BALANCER_SETTINGS, floatingNetworkId: PUBLIC_NETWORK, ...overrides },
     wait: { quickChecks: 0, quickDelayMs: 250, steps: 10, initialDelayMs: 1000, factor: 1.2, sleep: async (ms) => void sleeps.push(ms) },
     logger,
   });
-  return { octavia, network, operations, loadBalancers: new OpenStackLoadBalancers(operations), nodes, sleeps, warnings };
+  return { octavia, network, securityGroups, annotations, operations, loadBalancers: new OpenStackLoadBalancers(operations), nodes, sleeps, warnings };
 }

@@ -18,6 +18,8 @@ import { abortableSleep } from '../src/operations/load-balancer/provisioning-wai
 import type { OctaviaPort } from '../src/ports/octavia-port.js';
 import { createSdkLoadBalancerNetworkPort } from '../src/ports/sdk/sdk-load-balancer-network-port.js';
 import { createSdkOctaviaPort } from '../src/ports/sdk/sdk-octavia-port.js';
+import { createSdkSecurityGroupPort } from '../src/ports/sdk/sdk-security-group-port.js';
+import { RecordingServiceAnnotations } from './fakes/recording-service-annotations.js';
 
 /** The port with every changing call counted (anything but find/get/list). */
 function counting(port: OctaviaPort, changes: string[]): OctaviaPort {
@@ -47,6 +49,9 @@ openStackServicesSuite('OpenStack load balancer through the SDK adapters against
   let operations: OctaviaLoadBalancerOperations;
   /** The same with batch member updates (the default): for the node change. */
   let batchOperations: OctaviaLoadBalancerOperations;
+  /** The same with `manage-security-groups = true`. */
+  let securityGroupOperations: OctaviaLoadBalancerOperations;
+  const annotations = new RecordingServiceAnnotations();
 
   const service = (annotations: Record<string, string> = {}, spec: Partial<NonNullable<V1Service['spec']>> = {}): V1Service => ({
     metadata: { name: 'web', namespace: 'default', uid: 'uid-1', annotations },
@@ -70,18 +75,21 @@ openStackServicesSuite('OpenStack load balancer through the SDK adapters against
     await client.network.routers.addInterface(router.id, { subnet_id: subnet.id });
     for (const name of ['node-1', 'node-2', 'node-3']) {
       const port = await client.network.ports.create({ network_id: network.id, name: `${name}-${run}`, device_id: `server-${name}-${run}`, device_owner: 'compute:nova' });
-      nodes.push({ metadata: { name }, status: { addresses: [{ type: 'InternalIP', address: port.fixed_ips[0]!.ip_address }] } });
+      nodes.push({ metadata: { name }, spec: { providerID: `openstack:///server-${name}-${run}` }, status: { addresses: [{ type: 'InternalIP', address: port.fixed_ips[0]!.ip_address }] } });
     }
     const logger: Logger = { ...silentLogger, warn: (message) => warnings.push(message), child: () => logger };
     const context = {
       octavia: counting(createSdkOctaviaPort(client.loadBalancer), changes),
       network: createSdkLoadBalancerNetworkPort(client.network),
+      securityGroups: createSdkSecurityGroupPort(client.network),
+      serviceAnnotations: annotations,
       settings: { ...DEFAULT_LOAD_BALANCER_SETTINGS, floatingNetworkId: external.id, createMonitor: true, vipPortMode: 'reserved' as const, serialApiCalls: true },
       wait: { quickChecks: 3, quickDelayMs: 250, steps: 30, initialDelayMs: 500, factor: 1.2, sleep: abortableSleep },
       logger,
     };
     operations = new OctaviaLoadBalancerOperations(context);
     batchOperations = new OctaviaLoadBalancerOperations({ ...context, settings: { ...context.settings, serialApiCalls: false } });
+    securityGroupOperations = new OctaviaLoadBalancerOperations({ ...context, settings: { ...context.settings, manageSecurityGroups: true } });
   }, 300_000);
 
   afterAll(async () => {
@@ -115,6 +123,7 @@ openStackServicesSuite('OpenStack load balancer through the SDK adapters against
     expect(floating).toMatchObject({ floating_network_id: external.id, description: `Floating IP for Kubernetes external service default/web from cluster ${cluster}` });
     expect(status).toEqual({ ingress: [{ ip: floating!.floating_ip_address }] });
     expect(await operations.status(cluster, service())).toEqual(status);
+    expect(annotations.writes.at(-1)).toEqual({ service: 'default/web', annotations: { 'loadbalancer.openstack.org/load-balancer-id': loadBalancer!.id, 'loadbalancer.openstack.org/load-balancer-address': floating!.floating_ip_address } });
 
     changes.length = 0;
     expect(await operations.ensure(cluster, service(), nodes.slice(0, 2))).toEqual(status);
@@ -188,6 +197,50 @@ openStackServicesSuite('OpenStack load balancer through the SDK adapters against
     expect(warnings).toContain('the load balancer provider does not support this lb-method; the pool keeps its method');
     const [loadBalancer] = await client.loadBalancer.loadBalancers.list({ name: `kube_service_${cluster}_default_web` });
     for (const pool of await client.loadBalancer.pools.list({ loadbalancer_id: loadBalancer!.id })) expect(pool.lb_algorithm).toBe('ROUND_ROBIN');
+  }, 300_000);
+
+  it('manage-security-groups: creates the group, attaches it to the member ports, follows a new node, and detaches and deletes it; groups of other names are never touched', async () => {
+    const guarded: V1Service = { metadata: { name: 'guarded', namespace: 'default', uid: `uid-${run}` }, spec: { type: 'LoadBalancer', ports: [{ name: 'http', port: 80, nodePort: 30080, protocol: 'TCP' }, { name: 'dns', port: 53, nodePort: 30053, protocol: 'UDP' }] } };
+    const groupName = `lb-sg-uid-${run}-default-guarded`;
+    const portOf = async (node: V1Node) => (await client.network.ports.list({ device_id: `server-${node.metadata!.name}-${run}` }))[0]!;
+    // Another Service's group and one whose name only starts like ours, on node-1's port.
+    const foreign = await client.network.securityGroups.create({ name: `lb-sg-uid-other-${run}-default-guarded`, description: 'another Service' });
+    const lookalike = await client.network.securityGroups.create({ name: `${groupName}-x`, description: 'not ours' });
+    const foreignRule = await client.network.securityGroupRules.create({ security_group_id: foreign.id, direction: 'ingress', ethertype: 'IPv4', protocol: 'tcp', port_range_min: 30080, port_range_max: 30080, remote_ip_prefix: '10.20.0.0/24' });
+    const port1 = await portOf(nodes[0]!);
+    const baseline = port1.security_groups;
+    await client.network.ports.update(port1.id, { security_groups: [...baseline, foreign.id, lookalike.id] });
+    const untouched = async () => {
+      for (const group of [foreign, lookalike]) {
+        const now = await client.network.securityGroups.get(group.id);
+        expect([now.name, now.description]).toEqual([group.name, group.description]);
+        expect(now.security_group_rules.map((rule) => rule.id).sort()).toEqual(group.security_group_rules.map((rule) => rule.id).concat(group.id === foreign.id ? [foreignRule.id] : []).sort());
+      }
+    };
+
+    await securityGroupOperations.ensure(cluster, guarded, nodes.slice(0, 2));
+    const [group] = await client.network.securityGroups.list({ name: groupName });
+    expect(group!.description).toBe(`Security Group for default/guarded Service LoadBalancer in cluster ${cluster}`);
+    expect(group!.security_group_rules.map((rule) => [rule.direction, rule.ethertype, rule.protocol, rule.port_range_min, rule.port_range_max, rule.remote_ip_prefix]).sort()).toEqual([
+      ['ingress', 'IPv4', 'tcp', 30080, 30080, subnet.cidr],
+      ['ingress', 'IPv4', 'udp', 30053, 30053, subnet.cidr],
+    ]);
+    expect((await portOf(nodes[0]!)).security_groups.sort()).toEqual([...baseline, foreign.id, lookalike.id, group!.id].sort());
+    expect((await portOf(nodes[1]!)).security_groups).toContain(group!.id);
+    expect((await portOf(nodes[2]!)).security_groups).not.toContain(group!.id);
+
+    await securityGroupOperations.update(cluster, guarded, nodes);
+    expect((await portOf(nodes[2]!)).security_groups).toContain(group!.id);
+    await untouched();
+
+    await securityGroupOperations.delete(cluster, guarded);
+    expect(await client.network.securityGroups.list({ name: groupName })).toEqual([]);
+    expect((await portOf(nodes[0]!)).security_groups.sort()).toEqual([...baseline, foreign.id, lookalike.id].sort());
+    for (const node of nodes.slice(1)) expect((await portOf(node)).security_groups).not.toContain(group!.id);
+    await untouched();
+    await client.network.ports.update(port1.id, { security_groups: baseline });
+    await client.network.securityGroups.delete(foreign.id);
+    await client.network.securityGroups.delete(lookalike.id);
   }, 300_000);
 
   it('turning internal deletes the floating IP; delete removes the load balancer (cascade) and the reserved VIP port', async () => {

@@ -71,12 +71,12 @@ describe('OpenStack load balancer: create and converge', () => {
   });
 
   it('checks quickly (250 ms apart) before upstream\'s schedule when configured so', async () => {
-    const { octavia, network, nodes } = createHarness();
+    const { octavia, network, securityGroups, annotations, nodes } = createHarness();
     const sleeps: number[] = [];
     const { OctaviaLoadBalancerOperations } = await import('../src/operations/load-balancer/octavia-load-balancers.js');
     const { DEFAULT_LOAD_BALANCER_SETTINGS } = await import('../src/operations/load-balancer/load-balancer-settings.js');
     const { DEFAULT_PROVISIONING_WAIT } = await import('../src/operations/load-balancer/provisioning-wait.js');
-    const operations = new OctaviaLoadBalancerOperations({ octavia, network, settings: { ...DEFAULT_LOAD_BALANCER_SETTINGS, floatingNetworkId: PUBLIC_NETWORK }, wait: { ...DEFAULT_PROVISIONING_WAIT, sleep: async (ms) => void sleeps.push(ms) }, logger: silentLogger });
+    const operations = new OctaviaLoadBalancerOperations({ octavia, network, securityGroups, serviceAnnotations: annotations, settings: { ...DEFAULT_LOAD_BALANCER_SETTINGS, floatingNetworkId: PUBLIC_NETWORK }, wait: { ...DEFAULT_PROVISIONING_WAIT, sleep: async (ms) => void sleeps.push(ms) }, logger: silentLogger });
     octavia.pendingReads = 5;
     await operations.ensure(CLUSTER, makeService(), nodes);
     expect(sleeps).toEqual([250, 250, 250, 1000, 1200]);
@@ -492,9 +492,20 @@ describe('OpenStack load balancer: bad input', () => {
 
   it('load-balancer-id naming another load balancer (sharing) is refused before any change', async () => {
     const { octavia, loadBalancers, nodes } = createHarness();
-    const error = await loadBalancers.ensureLoadBalancer(CLUSTER, makeService({ annotations: { 'loadbalancer.openstack.org/load-balancer-id': 'someone-elses' } }), nodes).catch((caught: unknown) => caught);
+    await loadBalancers.ensureLoadBalancer(CLUSTER, makeService({ name: 'someone-else' }), nodes);
+    const [someoneElses] = [...octavia.loadBalancers.values()];
+    const before = octavia.mutations().length;
+    const error = await loadBalancers.ensureLoadBalancer(CLUSTER, makeService({ annotations: { 'loadbalancer.openstack.org/load-balancer-id': someoneElses!.id } }), nodes).catch((caught: unknown) => caught);
     expect(isPermanentInvalidInput(error)).toBe(true);
-    expect(octavia.mutations()).toEqual([]);
+    expect(octavia.mutations()).toHaveLength(before);
+  });
+
+  it('load-balancer-id naming a load balancer that no longer exists (the Service was of another type for a while) is overwritten (upstream: fails every sync)', async () => {
+    const { octavia, annotations, loadBalancers, nodes, warnings } = createHarness();
+    await loadBalancers.ensureLoadBalancer(CLUSTER, makeService({ annotations: { 'loadbalancer.openstack.org/load-balancer-id': 'deleted-long-ago' } }), nodes);
+    const [created] = [...octavia.loadBalancers.values()];
+    expect(annotations.writes.at(-1)?.annotations['loadbalancer.openstack.org/load-balancer-id']).toBe(created!.id);
+    expect(warnings.map((warning) => warning.message)).toContain('the load-balancer-id annotation names a load balancer that no longer exists; using the Service\'s own');
   });
 
   it('SCTP is accepted; an unknown protocol is refused', async () => {

@@ -195,7 +195,7 @@ export const KEY_STATUS: { readonly [S in SectionProperty]: Readonly<Record<Keys
     monitorTimeout: lbOwned(),
     monitorMaxRetries: lbOwned(),
     monitorMaxRetriesDown: lbOwned(),
-    manageSecurityGroups: { status: 'accepted-and-ignored', note: 'logged as a warning; no security group is created for load balancers.' },
+    manageSecurityGroups: lbOwned('A security group `lb-sg-<uid>-<namespace>-<name>` per Service opens its node ports to the members\' subnet (OVN: to the source ranges) and is attached to the member nodes\' ports; off, a Service\'s group is detached and deleted at its next sync.'),
     internalLb: lbOwned(),
     nodeSelector: lbOwned(),
     cascadeDelete: lbOwned(),

@@ -61,8 +61,8 @@ const TABLE: Record<string, InvalidValues[] | { anyValue: string }> = {
   [ANNOTATIONS.flavorId.key]: { anyValue: 'an Octavia flavor ID, checked by Octavia when the load balancer is created' },
   [ANNOTATIONS.availabilityZone.key]: { anyValue: 'an Octavia availability zone name, checked by Octavia when the load balancer is created' },
   [ANNOTATIONS.defaultTlsContainerRef.key]: { anyValue: 'accepted and ignored (no Barbican, no TERMINATED_HTTPS listeners)' },
-  [ANNOTATIONS.loadBalancerId.key]: { anyValue: 'compared with the Service\'s own load balancer once it is looked up in Octavia (a mismatch is refused then)' },
-  [ANNOTATIONS.loadBalancerAddress.key]: { anyValue: 'accepted and ignored (written by upstream\'s Service patcher)' },
+  [ANNOTATIONS.loadBalancerId.key]: { anyValue: 'compared with the Service\'s own load balancer once it is looked up in Octavia (an existing other one is refused then, a gone one replaced)' },
+  [ANNOTATIONS.loadBalancerAddress.key]: { anyValue: 'written by the CCM (the load balancer\'s address), never read' },
   [ANNOTATIONS.hostname.key]: { anyValue: 'reported as the ingress hostname as it is; upstream does not check it either (the API server validates the status)' },
   [ANNOTATIONS.nodeSelector.key]: [{ values: ['=worker', 'role=a=b', 'zone,=x', 'a==b'] }],
   // Upstream `GetLoadBalancerSourceRanges` refuses what is not a CIDR.

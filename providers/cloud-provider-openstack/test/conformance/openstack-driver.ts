@@ -8,7 +8,11 @@
  * read back from the router's extra routes. Load balancers are real Octavia load balancers; that
  * Octavia runs the amphora provider with noop drivers, so the CCM runs with
  * `OCCM_RESERVE_VIP_PORT=true` and `provider-requires-serial-api-calls = true` (the provider's
- * docs/testing.md says why), and the driver reads them back through openstack-client-ts.
+ * docs/testing.md says why), and the driver reads them back through openstack-client-ts. A
+ * Service's security group (`lb-sg-<uid>-...`, `manage-security-groups`; off here, so that every
+ * load balancer sync stays within the suite's waits on a loaded machine: the groups are tested
+ * against the real Neutron in `load-balancer-sdk.integration.test.ts`) left after its Service is
+ * a leak.
  * For benchmarks every service is reached through one URL (`openstack-catalog-router.ts`) that
  * the counting proxy fronts.
  */
@@ -78,6 +82,8 @@ export class OpenStackDriver implements ProviderDriver {
   readonly #servers = new Map<string, SeededServer>();
   /** Injected routes to nodes that do not exist: destination -> the node name they claim. */
   readonly #orphanNextHops = new Map<string, string>();
+  /** The UIDs of the Services whose load balancers were read: their security groups are `lb-sg-<uid>-...`. */
+  readonly #serviceUids = new Set<string>();
   #run = `${process.pid}-${Date.now().toString(36)}`;
   readonly #nodeCidr: string;
   #router: CatalogRouter | undefined;
@@ -133,6 +139,7 @@ export class OpenStackDriver implements ProviderDriver {
         for (const floating of await client.network.floatingIps.list({ floating_network_id: this.#externalNetworkId })) await ignoreNotFound(client.network.floatingIps.delete(floating.id));
       }
       for (const port of await this.#vipPorts()) await ignoreNotFound(client.network.ports.delete(port.id));
+      for (const group of await this.#serviceSecurityGroups()) await ignoreNotFound(client.network.securityGroups.delete(group.id)).catch(() => undefined);
       if (this.#routerId !== '') {
         await ignoreNotFound(client.network.routers.setRoutes(this.#routerId, []));
         await ignoreNotFound(client.network.routers.removeInterface(this.#routerId, { subnet_id: this.#subnetId }));
@@ -241,6 +248,7 @@ export class OpenStackDriver implements ProviderDriver {
    */
   async readLoadBalancer(service: { namespace: string; name: string; uid: string }): Promise<CloudLoadBalancerView> {
     const client = this.#requireClient();
+    this.#serviceUids.add(service.uid);
     const description = `Kubernetes external service ${service.namespace}/${service.name} from cluster `;
     const [loadBalancer] = (await this.#loadBalancers()).filter((candidate) => candidate.name.startsWith('kube_service_') && candidate.description.startsWith(description) && candidate.provisioning_status !== 'PENDING_DELETE');
     if (loadBalancer === undefined) return { exists: false, backendNodeNames: [], ports: [] };
@@ -282,7 +290,14 @@ export class OpenStackDriver implements ProviderDriver {
     });
   }
 
-  /** Routes to servers this driver created; load balancers, floating IPs and reserved VIP ports the CCM made. */
+  /** The security groups the CCM made for the Services whose load balancers were read. */
+  async #serviceSecurityGroups(): Promise<Array<{ id: string; name: string }>> {
+    if (this.#serviceUids.size === 0) return [];
+    const prefixes = [...this.#serviceUids].map((uid) => `lb-sg-${uid}-`);
+    return (await this.#requireClient().network.securityGroups.list()).filter((group) => prefixes.some((prefix) => group.name.startsWith(prefix)));
+  }
+
+  /** Routes to servers this driver created; load balancers, floating IPs, reserved VIP ports and security groups the CCM made. */
   async leakedResources(): Promise<string[]> {
     const client = this.#requireClient();
     const ours = new Set([...this.#servers.values()].map((server) => server.ip));
@@ -292,6 +307,7 @@ export class OpenStackDriver implements ProviderDriver {
       ...(await this.#loadBalancers()).map((loadBalancer) => `load balancer ${loadBalancer.name} (${loadBalancer.provisioning_status})`),
       ...(await client.network.floatingIps.list({ floating_network_id: this.#externalNetworkId })).map((floating) => `floating IP ${floating.floating_ip_address}`),
       ...(await this.#vipPorts()).map((port) => `port ${port.name}`),
+      ...(await this.#serviceSecurityGroups()).map((group) => `security group ${group.name}`),
     ];
   }
 

@@ -1,15 +1,21 @@
 /** What the load balancer operations share: the ports, the settings, the wait, the logger. */
 import type { Logger } from '@ccm/core/logging';
+import type { ServiceAnnotationPort } from '../../kube/service-annotations.js';
 import { isOpenStackErrorKind } from '../../errors.js';
 import type { CallOptions } from '@ccm/core/cloud';
 import type { LoadBalancerNetworkPort } from '../../ports/load-balancer-network-port.js';
 import type { OctaviaPort } from '../../ports/octavia-port.js';
+import type { SecurityGroupPort } from '../../ports/security-group-port.js';
 import type { LoadBalancerSettings } from './load-balancer-settings.js';
 import { waitForActive, type ProvisioningWaitSettings } from './provisioning-wait.js';
 
 export interface LoadBalancerContext {
   octavia: OctaviaPort;
   network: LoadBalancerNetworkPort;
+  /** Neutron security groups (`manage-security-groups`). */
+  securityGroups: SecurityGroupPort;
+  /** Writes `load-balancer-id` and `load-balancer-address` on the Service (upstream's Service patcher). */
+  serviceAnnotations: ServiceAnnotationPort;
   settings: LoadBalancerSettings;
   wait: ProvisioningWaitSettings;
   logger: Logger;

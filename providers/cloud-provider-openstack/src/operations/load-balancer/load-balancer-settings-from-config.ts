@@ -58,9 +58,9 @@ export function loadBalancerSettingsFromConfig(config: OpenStackLoadBalancerConf
     enableIngressHostname: config.enableIngressHostname,
     ingressHostnameSuffix: config.ingressHostnameSuffix || DEFAULT_LOAD_BALANCER_SETTINGS.ingressHostnameSuffix,
     serialApiCalls: config.providerRequiresSerialApiCalls,
+    manageSecurityGroups: config.manageSecurityGroups,
     vipPortMode: environment[RESERVE_VIP_PORT_ENVIRONMENT_VARIABLE]?.trim().toLowerCase() === 'true' ? 'reserved' : 'octavia',
   };
-  if (config.manageSecurityGroups) warnings.push('[LoadBalancer] manage-security-groups is not implemented: no security group is created for load balancers');
   if (config.defaultTlsContainerRef !== '') warnings.push('[LoadBalancer] default-tls-container-ref is not implemented (no Barbican): listeners keep their protocol');
   if (config.floatingSubnet !== '' || config.floatingSubnetTags !== '') warnings.push('[LoadBalancer] floating-subnet and floating-subnet-tags are not implemented: use floating-subnet-id');
   if (config.classes.size > 0) warnings.push('[LoadBalancerClass] sections are not implemented: the [LoadBalancer] settings apply to every Service');

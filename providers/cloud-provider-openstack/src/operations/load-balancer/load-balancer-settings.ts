@@ -59,6 +59,12 @@ export interface LoadBalancerSettings {
    * by one instead of the batch update.
    */
   serialApiCalls: boolean;
+  /**
+   * `manage-security-groups` (default false): a security group per Service opening its node ports
+   * to the load balancer, attached to the member nodes' ports. Off: a group a Service has is
+   * deleted at its next ensure (upstream).
+   */
+  manageSecurityGroups: boolean;
 }
 
 export const DEFAULT_LOAD_BALANCER_SETTINGS: LoadBalancerSettings = {
@@ -76,4 +82,5 @@ export const DEFAULT_LOAD_BALANCER_SETTINGS: LoadBalancerSettings = {
   ingressHostnameSuffix: 'nip.io',
   vipPortMode: 'octavia',
   serialApiCalls: false,
+  manageSecurityGroups: false,
 };

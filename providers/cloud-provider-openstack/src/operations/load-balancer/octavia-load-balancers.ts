@@ -11,6 +11,7 @@ import { ANNOTATIONS, booleanAnnotation, stringAnnotation } from '../../annotati
 import { CloudStateError, isOpenStackErrorKind, OpenStackApiError } from '../../errors.js';
 import type { OctaviaLoadBalancer, PopulatedListenerSpec } from '../../ports/octavia-port.js';
 import { ensureFloatingIp, releaseFloatingIp } from './floating-ip.js';
+import { deleteServiceSecurityGroup, ensureServiceSecurityGroup } from './load-balancer-security-group.js';
 import { reconcileChildren } from './load-balancer-children.js';
 import { changeLoadBalancer, ignoringNotFound, type LoadBalancerContext } from './load-balancer-context.js';
 import { loadBalancerDescription, loadBalancerName, SERVICE_PREFIX, type ServiceIdentity } from './load-balancer-names.js';
@@ -66,17 +67,49 @@ export class OctaviaLoadBalancerOperations {
     return this.#statusOf(service, floating?.address ?? loadBalancer.vipAddress);
   }
 
+  /**
+   * Upstream `ensureOctaviaLoadBalancer`. The Service gets the `load-balancer-id` annotation once
+   * its load balancer is known and `load-balancer-address` (the floating IP or VIP, also when the
+   * status reports a hostname) once the address is; they are written at the end, also when a
+   * later step failed (upstream's deferred Service patch).
+   */
   async ensure(clusterName: string, service: V1Service, nodes: readonly V1Node[], options?: CallOptions): Promise<LoadBalancerStatus> {
-    const { octavia, settings } = this.#context;
+    const annotations: Record<string, string> = {};
+    let status: LoadBalancerStatus;
+    try {
+      status = await this.#ensure(clusterName, service, nodes, annotations, options);
+    } catch (error) {
+      await this.#annotate(service, annotations).catch((patchError: unknown) =>
+        this.#context.logger.warn('cannot write the load balancer annotations on the Service', { service: `${service.metadata?.namespace}/${service.metadata?.name}`, error: String(patchError) }),
+      );
+      throw error;
+    }
+    await this.#annotate(service, annotations);
+    return status;
+  }
+
+  async #annotate(service: V1Service, annotations: Readonly<Record<string, string>>): Promise<void> {
+    if (Object.keys(annotations).length > 0) await this.#context.serviceAnnotations.write(service, annotations);
+  }
+
+  async #ensure(clusterName: string, service: V1Service, nodes: readonly V1Node[], annotations: Record<string, string>, options?: CallOptions): Promise<LoadBalancerStatus> {
+    const { octavia, settings, logger } = this.#context;
     const spec = buildLoadBalancerSpec(service, clusterName, settings);
     const members = selectNodes(nodes, spec.nodeSelector);
     let loadBalancer = await this.find(clusterName, service, options);
     if (spec.namedLoadBalancerId !== undefined && spec.namedLoadBalancerId !== loadBalancer?.id) {
-      throw new PermanentInvalidServiceConfigurationError(
-        `annotation ${ANNOTATIONS.loadBalancerId.key}=${JSON.stringify(spec.namedLoadBalancerId)}: sharing a load balancer is not supported; the ID may only name the Service's own load balancer ${spec.name}`,
-        { annotation: ANNOTATIONS.loadBalancerId.key, value: spec.namedLoadBalancerId },
-      );
+      const named = await octavia.getLoadBalancer(spec.namedLoadBalancerId, options);
+      if (named !== undefined && named.provisioningStatus !== 'DELETED') {
+        throw new PermanentInvalidServiceConfigurationError(
+          `annotation ${ANNOTATIONS.loadBalancerId.key}=${JSON.stringify(spec.namedLoadBalancerId)}: sharing a load balancer is not supported; the ID may only name the Service's own load balancer ${spec.name}`,
+          { annotation: ANNOTATIONS.loadBalancerId.key, value: spec.namedLoadBalancerId },
+        );
+      }
+      // The annotation we (or upstream) wrote outlived its load balancer (the Service was of
+      // another type for a while): the Service's own load balancer is found or made, its ID written.
+      logger.warn('the load-balancer-id annotation names a load balancer that no longer exists; using the Service\'s own', { loadBalancerId: spec.namedLoadBalancerId, loadBalancer: spec.name });
     }
+    if (loadBalancer !== undefined) annotations[ANNOTATIONS.loadBalancerId.key] = loadBalancer.id;
     if (loadBalancer?.provisioningStatus === 'ERROR') {
       // Upstream (ensureOctaviaLoadBalancer) fails the sync and touches nothing: the load balancer
       // keeps its VIP and floating IP until an operator repairs it (Octavia failover) or deletes
@@ -89,6 +122,7 @@ export class OctaviaLoadBalancerOperations {
     }
     if (loadBalancer === undefined) {
       loadBalancer = await this.#create(spec, members, nodes, options);
+      annotations[ANNOTATIONS.loadBalancerId.key] = loadBalancer.id;
     } else {
       loadBalancer = await waitForActive(octavia, this.#context.wait, loadBalancer.id, options);
       await reconcileChildren(this.#context, spec, loadBalancer.id, members, { listeners: true }, options);
@@ -100,15 +134,31 @@ export class OctaviaLoadBalancerOperations {
       loadBalancer = await waitForActive(octavia, this.#context.wait, loadBalancer.id, options);
     }
     const floating = await ensureFloatingIp(this.#context, spec, await vipPortIdOf(this.#context, loadBalancer, options), options);
-    return this.#statusOf(service, floating ?? loadBalancer.vipAddress, spec);
+    const address = floating ?? loadBalancer.vipAddress;
+    annotations[ANNOTATIONS.loadBalancerAddress.key] = address;
+    const status = this.#statusOf(service, address, spec);
+    if (settings.manageSecurityGroups) {
+      await ensureServiceSecurityGroup(this.#context, service, this.#securityGroupTarget(spec, loadBalancer, members), options);
+    } else {
+      // Upstream: a group made while the setting was on goes once it is off.
+      await deleteServiceSecurityGroup(this.#context, service, options);
+    }
+    return status;
   }
 
-  /** Node changes (upstream `UpdateLoadBalancer`): pools, members and monitors only. */
+  #securityGroupTarget(spec: LoadBalancerSpec, loadBalancer: OctaviaLoadBalancer, members: readonly V1Node[]): Parameters<typeof ensureServiceSecurityGroup>[2] {
+    return { clusterName: spec.clusterName, identity: spec.service, members, memberSubnetId: spec.memberSubnetId ?? spec.vipSubnetId ?? loadBalancer.vipSubnetId };
+  }
+
+  /** Node changes (upstream `UpdateLoadBalancer`): pools, members and monitors, and the security group's attachments. */
   async update(clusterName: string, service: V1Service, nodes: readonly V1Node[], options?: CallOptions): Promise<void> {
     const spec = buildLoadBalancerSpec(service, clusterName, this.#context.settings);
     const loadBalancer = await this.find(clusterName, service, options);
     if (loadBalancer === undefined) throw new OpenStackApiError(`load balancer ${spec.name} does not exist yet`, { kind: 'NotFound', operation: 'loadbalancer.update', retryable: true });
-    await reconcileChildren(this.#context, spec, loadBalancer.id, selectNodes(nodes, spec.nodeSelector), { listeners: false }, options);
+    const members = selectNodes(nodes, spec.nodeSelector);
+    await reconcileChildren(this.#context, spec, loadBalancer.id, members, { listeners: false }, options);
+    // Upstream leaves a group alone here when the setting is off: ensure deletes it.
+    if (this.#context.settings.manageSecurityGroups) await ensureServiceSecurityGroup(this.#context, service, this.#securityGroupTarget(spec, loadBalancer, members), options);
   }
 
   /**
@@ -146,6 +196,8 @@ export class OctaviaLoadBalancerOperations {
       }
     }
     await releaseReservedVipPort(this.#context, { name, clusterName, service: identity }, options);
+    // Also with manage-security-groups off, so that no group outlives its Service (upstream).
+    await deleteServiceSecurityGroup(this.#context, service, options);
   }
 
   async #create(spec: LoadBalancerSpec, members: readonly V1Node[], allNodes: readonly V1Node[], options?: CallOptions): Promise<OctaviaLoadBalancer> {

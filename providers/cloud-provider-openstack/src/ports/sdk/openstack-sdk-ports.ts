@@ -4,17 +4,20 @@ import type { ComputePort } from '../compute-port.js';
 import type { LoadBalancerNetworkPort } from '../load-balancer-network-port.js';
 import type { NetworkPort } from '../network-port.js';
 import type { OctaviaPort } from '../octavia-port.js';
+import type { SecurityGroupPort } from '../security-group-port.js';
 import { createOpenStackSdkClient, type OpenStackSdkClientOptions } from './openstack-sdk-client.js';
 import { createSdkComputePort } from './sdk-compute-port.js';
 import { createSdkLoadBalancerNetworkPort } from './sdk-load-balancer-network-port.js';
 import { createSdkNetworkPort } from './sdk-network-port.js';
 import { createSdkOctaviaPort } from './sdk-octavia-port.js';
+import { createSdkSecurityGroupPort } from './sdk-security-group-port.js';
 
 export interface OpenStackSdkPorts {
   compute: ComputePort;
   network: NetworkPort;
   octavia: OctaviaPort;
   loadBalancerNetwork: LoadBalancerNetworkPort;
+  securityGroups: SecurityGroupPort;
 }
 
 export function createOpenStackSdkPorts(global: OpenStackGlobalConfig, options: OpenStackSdkClientOptions): OpenStackSdkPorts {
@@ -24,5 +27,6 @@ export function createOpenStackSdkPorts(global: OpenStackGlobalConfig, options: 
     network: createSdkNetworkPort(client.network),
     octavia: createSdkOctaviaPort(client.loadBalancer),
     loadBalancerNetwork: createSdkLoadBalancerNetworkPort(client.network),
+    securityGroups: createSdkSecurityGroupPort(client.network),
   };
 }
