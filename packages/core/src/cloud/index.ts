@@ -22,4 +22,20 @@ export * from './leadership-fence.js';
 export * from './observe-calls.js';
 export * from './retry-calls.js';
 export * from './throttling-classifier.js';
+export {
+  PROMETHEUS_DEFAULT_BUCKETS,
+  createUpstreamMetricsRecorder,
+  defineUpstreamCloudMetrics,
+  methodOf,
+  renderUpstreamMetricsSection,
+  snakeCaseOf,
+  upstreamCounter,
+  upstreamHistogram,
+  type UpstreamCallOutcome,
+  type UpstreamCloudMetrics,
+  type UpstreamCounterSeries,
+  type UpstreamHistogramSeries,
+  type UpstreamSeries,
+  type UpstreamSource,
+} from './upstream-cloud-metrics.js';
 export * from './wrap-port.js';
