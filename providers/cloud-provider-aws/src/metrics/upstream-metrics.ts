@@ -58,16 +58,6 @@ function serviceOf(operation: string): string | undefined {
   return dot === -1 ? undefined : AWS_SERVICE_IDS[operation.slice(0, dot)];
 }
 
-/** The HTTP status of a failed call's response (the SDK error's `$metadata`, anywhere in the cause chain). */
-export function awsHttpStatusOf(error: unknown): number | undefined {
-  for (let current = error, depth = 0; current !== null && typeof current === 'object' && depth < 8; depth++) {
-    const status = (current as { $metadata?: { httpStatusCode?: unknown } }).$metadata?.httpStatusCode;
-    if (typeof status === 'number') return status;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
 const timed = (call: UpstreamCallOutcome): string | undefined => AWS_UPSTREAM_REQUESTS[call.operation];
 
 export const AWS_UPSTREAM_METRICS = defineUpstreamCloudMetrics({
@@ -112,7 +102,7 @@ export const AWS_UPSTREAM_METRICS = defineUpstreamCloudMetrics({
       recordedWhen: 'an attempt of any EC2/ELB/ELBv2 call was answered with HTTP status 400 or more',
       labelsOf: (call) => {
         const service = serviceOf(call.operation);
-        const status = call.failed ? awsHttpStatusOf(call.error) : undefined;
+        const status = call.failed ? asAwsApiError(call.error)?.httpStatus : undefined;
         return service === undefined || status === undefined || status < 400 ? undefined : { service, operation: awsOperationName(call.operation), status_code: String(status) };
       },
     }),
