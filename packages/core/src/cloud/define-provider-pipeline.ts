@@ -73,6 +73,8 @@ export interface ProviderPipelineContext {
 export interface ProviderPipelineOptions {
   apiBudget?: CloudApiBudgetOverrides | undefined;
   retry?: CloudRetryPolicy | undefined;
+  /** The upstream series of this instance, when their labels need its configuration (Azure's subscription); default the definition's. */
+  upstreamMetrics?: UpstreamCloudMetrics | undefined;
 }
 
 /** One provider instance's pipeline: its one budget and observer, retries logged. */
@@ -115,7 +117,8 @@ export function defineProviderPipeline(definition: ProviderPipelineDefinition): 
     compose,
     connect(context, options = {}) {
       const budget = createBudget(context.metrics, context.logger, options.apiBudget);
-      const observer = context.metrics === undefined ? undefined : createObserver(context.metrics);
+      const upstream = options.upstreamMetrics ?? definition.upstreamMetrics;
+      const observer = context.metrics === undefined ? undefined : createCloudApiObserver(context.metrics, definition.provider, upstream);
       const retry: CloudRetryPolicy = { ...(definition.retryLog === false ? {} : { onRetry: logRetry(context.logger, definition.retryLog) }), ...options.retry };
       return {
         budget,
