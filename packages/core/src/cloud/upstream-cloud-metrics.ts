@@ -136,7 +136,7 @@ export function renderUpstreamMetricsSection(upstream: UpstreamCloudMetrics): st
   const lines = [
     '## Upstream metric series',
     '',
-    `Beside the common \`cloudprovider_api_*\` series, the CCM exports the cloud API series of the upstream ${upstream.provider} CCM, with upstream's names, label names, help text, type and buckets, read from ${upstream.sources
+    `Beside the common \`cloudprovider_api_*\` series, the CCM exports the cloud API series of the upstream CCM (\`${upstream.provider}\`), with upstream's names, label names, help text (with component-base's \`[ALPHA] \` prefix where upstream registers through it), type and buckets, read from ${upstream.sources
       .map((source) => `[\`${source.repository}/${source.path}\`](https://github.com/${source.repository}/blob/${source.commit}/${source.path}) at \`${source.commit.slice(0, 12)}\``)
       .join(' and ')}. Also \`kubernetes_build_info\` (see docs/troubleshooting.md).`,
     '',
