@@ -33,22 +33,36 @@ export function createCloudApiObserver(metrics: MetricsSink, providerName: strin
   });
   const recordUpstream = upstream === undefined ? undefined : createUpstreamMetricsRecorder(metrics, upstream);
   return {
-    async observe<T>(operation: string, call: () => Promise<T>, args: readonly unknown[] = []): Promise<T> {
-      const started = performance.now();
-      let failure: { error: unknown } | undefined;
-      try {
-        return await call();
-      } catch (error) {
-        failure = { error };
-        errors.inc({ provider: providerName, request: operation, code: cloudErrorCode(error) });
-        throw error;
-      } finally {
-        const seconds = (performance.now() - started) / 1000;
-        duration.observe({ provider: providerName, request: operation }, seconds);
-        recordUpstream?.(failure === undefined ? { operation, args, seconds, failed: false } : { operation, args, seconds, failed: true, error: failure.error });
-      }
-    },
+    observe: <T>(operation: string, call: () => Promise<T>, args: readonly unknown[] = []): Promise<T> =>
+      timeCall(call, (outcome) => {
+        if (outcome.failed) errors.inc({ provider: providerName, request: operation, code: cloudErrorCode(outcome.error) });
+        duration.observe({ provider: providerName, request: operation }, outcome.seconds);
+        recordUpstream?.({ operation, args, ...outcome });
+      }),
   };
+}
+
+/**
+ * An observer recording into `upstream`'s series only: for what upstream times outside the API
+ * calls (OpenStack's load-balancer reconciles, `operation` `loadbalancer_ensure`).
+ */
+export function createUpstreamObserver(metrics: MetricsSink, upstream: UpstreamCloudMetrics): CloudApiObserver {
+  const record = createUpstreamMetricsRecorder(metrics, upstream);
+  return { observe: (operation, call, args = []) => timeCall(call, (outcome) => record({ operation, args, ...outcome })) };
+}
+
+/** Runs `call`, then tells `done` its duration and whether (and with what) it failed; passes its result or error through. */
+async function timeCall<T>(call: () => Promise<T>, done: (outcome: { seconds: number; failed: boolean; error?: unknown }) => void): Promise<T> {
+  const started = performance.now();
+  const seconds = (): number => (performance.now() - started) / 1000;
+  try {
+    const result = await call();
+    done({ seconds: seconds(), failed: false });
+    return result;
+  } catch (error) {
+    done({ seconds: seconds(), failed: true, error });
+    throw error;
+  }
 }
 
 /**

@@ -17,7 +17,7 @@ import { MAX_NAMES_PER_SERVER_LIST, MAX_SERVERS_PER_PORT_LIST, SERVER_LOOKUP_COA
 import { OPENSTACK_API_BUDGET_DEFAULTS, OPENSTACK_RETRY_DEFAULTS } from '../ports/openstack-port-pipeline.js';
 import { OPENSTACK_USER_AGENT } from '../ports/sdk/openstack-sdk-client.js';
 import { REGIONAL_PROVIDER_ID_ENVIRONMENT_VARIABLE } from '../provider-id.js';
-import { OPENSTACK_UPSTREAM_METRICS } from '../metrics/upstream-metrics.js';
+import { OPENSTACK_ALL_UPSTREAM_METRICS } from '../metrics/upstream-metrics.js';
 import { renderLoadBalancerReference } from './render-load-balancer-reference.js';
 
 function sectionTable(property: SectionProperty): string[] {
@@ -116,7 +116,7 @@ export function renderOpenstackReference(): string {
     `- Transient failures (5xx, transport errors, timeouts) are retried ${OPENSTACK_RETRY_DEFAULTS.maxAttempts} times, from ${OPENSTACK_RETRY_DEFAULTS.initialDelayMs} ms doubling to ${OPENSTACK_RETRY_DEFAULTS.maxDelayMs} ms with full jitter. Upstream retries nothing.`,
     `- Server lookups are coalesced over ${SERVER_LOOKUP_COALESCING.windowMs} ms, one batch in flight: one \`GET /servers/detail?name=^(a|b|...)$\` for at most ${MAX_NAMES_PER_SERVER_LIST} node names (also for nodes with a provider ID; \`GET /servers/{id}\` only when the list has no server with that ID), and one \`GET /v2.0/ports?device_id=...\` for the ports of at most ${MAX_SERVERS_PER_PORT_LIST} servers. Upstream asks once per node for each. Flavor names are read once per flavor ID.`,
     '',
-    renderUpstreamMetricsSection(OPENSTACK_UPSTREAM_METRICS),
+    renderUpstreamMetricsSection(OPENSTACK_ALL_UPSTREAM_METRICS),
     '',
     '## Command-line flags',
     '',

@@ -99,10 +99,48 @@ export const OPENSTACK_UPSTREAM_METRICS = defineUpstreamCloudMetrics({
   notes: [
     `\`request\` values, as upstream names the same calls: ${[...new Set(Object.values(OPENSTACK_UPSTREAM_REQUESTS))].map((name) => `\`${name}\``).join(', ')}; a call of ours upstream does not make is named the same way (\`network_list_extension_aliases\`).`,
   ],
-  notExported: [
-    {
-      name: 'cloudprovider_openstack_reconcile_duration_seconds, cloudprovider_openstack_reconcile_total, cloudprovider_openstack_reconcile_errors_total',
-      reason: 'upstream times whole load-balancer reconciles (`operation` `loadbalancer_ensure`, ...) outside the API calls; not exported yet.',
-    },
+});
+
+/** Upstream's `operation` of a load-balancer reconcile (`LbaasV2.EnsureLoadBalancer`, ...). */
+export const OPENSTACK_RECONCILE_OPERATIONS = { ensure: 'loadbalancer_ensure', update: 'loadbalancer_update', delete: 'loadbalancer_delete' } as const;
+
+const operation = (call: UpstreamCallOutcome): { operation: string } => ({ operation: call.operation });
+
+/**
+ * Upstream's reconcile series (`occm` only): each load-balancer reconcile of the service
+ * controller (`OpenStackLoadBalancers`), timed and counted, and counted again when it failed.
+ */
+export const OPENSTACK_UPSTREAM_RECONCILE_METRICS = defineUpstreamCloudMetrics({
+  provider: OPENSTACK_PROVIDER_NAME,
+  sources: [{ repository: 'kubernetes/cloud-provider-openstack', path: 'pkg/metrics/metrics.go', commit: 'd7c9e800dcfe0c26a73bb9b643e8d477f5b78606' }],
+  series: [
+    upstreamHistogram({
+      name: 'cloudprovider_openstack_reconcile_duration_seconds',
+      help: '[ALPHA] Time taken by various parts of OpenStack cloud controller manager reconciliation loops',
+      labelNames: ['operation'],
+      buckets: [0.01, 0.05, 0.1, 0.5, 1.0, 2.5, 5.0, 7.5, 10.0, 12.5, 15.0, 17.5, 20.0, 22.5, 25.0, 27.5, 30.0, 50.0, 75.0, 100.0, 1000.0],
+      recordedWhen: `every load-balancer reconcile (\`operation\` ${Object.values(OPENSTACK_RECONCILE_OPERATIONS).map((name) => `\`${name}\``).join(', ')})`,
+      labelsOf: operation,
+    }),
+    upstreamCounter({
+      name: 'cloudprovider_openstack_reconcile_total',
+      help: '[ALPHA] Total number of OpenStack cloud controller manager reconciliations',
+      labelNames: ['operation'],
+      recordedWhen: 'every load-balancer reconcile',
+      labelsOf: operation,
+    }),
+    upstreamCounter({
+      name: 'cloudprovider_openstack_reconcile_errors_total',
+      help: '[ALPHA] Total number of OpenStack cloud controller manager reconciliation errors',
+      labelNames: ['operation'],
+      recordedWhen: 'a load-balancer reconcile failed',
+      labelsOf: (call) => (call.failed ? operation(call) : undefined),
+    }),
   ],
+});
+
+/** Every upstream series of the OpenStack CCM: the API calls' and the reconciles' (docs, conformance). */
+export const OPENSTACK_ALL_UPSTREAM_METRICS = defineUpstreamCloudMetrics({
+  ...OPENSTACK_UPSTREAM_METRICS,
+  series: [...OPENSTACK_UPSTREAM_METRICS.series, ...OPENSTACK_UPSTREAM_RECONCILE_METRICS.series],
 });
