@@ -4,6 +4,8 @@ import { selectKubeApi, type KubeApiKind } from '../harness/kube-api-selection.j
 import { RbacUsageCollector } from '../harness/rbac-usage.js';
 import { realKubeApiServerUnavailableReason } from '../harness/real-kube-api-server.js';
 import type { ProviderDriver } from './provider-driver.js';
+import { parsePrometheusText, type PrometheusFamily } from '../harness/prometheus-text.js';
+import { buildInfoProblems, upstreamSeriesReport } from './metric-series-check.js';
 import { justifiedUnusedRules } from './rbac-justifications.js';
 import { GROUP_HOOK_TIMEOUT_MS, type SuiteSettings } from './scenario-context.js';
 import { planScenarios } from './scenario-plan.js';
@@ -79,7 +81,9 @@ export async function describeConformance(driver: ProviderDriver, options: Confo
   }
   const real = kubeApi.kind === 'real';
   const rbacUsage = real ? new RbacUsageCollector() : undefined;
+  const scrapes: Array<{ group: string; status: number; body: string }> = [];
   const suite: SuiteSettings = {
+    recordMetrics: (scrape) => scrapes.push(scrape),
     kubeApi: kubeApi.kind === 'real' ? 'real' : 'emulator',
     manifestsOverlay: driver.manifestsOverlay ?? driver.name,
     ...(rbacUsage ? { rbacUsage } : {}),
@@ -90,6 +94,27 @@ export async function describeConformance(driver: ProviderDriver, options: Confo
     afterAll(() => driver.stop(), GROUP_HOOK_TIMEOUT_MS);
     for (const group of plan.included) group.register(driver, suite);
     if (rbacUsage !== undefined) registerRbacChecks(driver, suite.manifestsOverlay, rbacUsage);
+    registerMetricSeriesChecks(driver, scrapes);
+  });
+}
+
+/**
+ * After every group ran: the `/metrics` of each group's CCM, scraped after its cleanup, holds
+ * `kubernetes_build_info` and every upstream series of the provider with upstream's type, help
+ * and label names (metric-series-check.ts). No new CCM: the scrapes are the groups' own CCMs'.
+ */
+function registerMetricSeriesChecks(driver: ProviderDriver, scrapes: ReadonlyArray<{ group: string; status: number; body: string }>): void {
+  const upstream = driver.upstreamMetrics;
+  const title = upstream === undefined ? 'kubernetes_build_info' : `kubernetes_build_info and the upstream ${driver.name} CCM's ${upstream.series.length} cloud API series`;
+  it(`/metrics of the CCMs that ran the scenarios exports ${title}, with upstream's label names`, () => {
+    expect(scrapes.length, 'no group scraped its CCM').toBeGreaterThan(0);
+    expect(scrapes.filter((scrape) => scrape.status !== 200).map((scrape) => `${scrape.group}: ${scrape.status}`)).toEqual([]);
+    const parsed: Array<ReadonlyMap<string, PrometheusFamily>> = scrapes.map((scrape) => parsePrometheusText(scrape.body));
+    expect(parsed.flatMap((families, index) => buildInfoProblems(families).map((problem) => `${scrapes[index]!.group}: ${problem}`))).toEqual([]);
+    if (upstream === undefined) return;
+    const report = upstreamSeriesReport(parsed, upstream);
+    console.info(`[conformance: ${driver.name}] upstream series checked in ${scrapes.length} scrapes; declared without samples (no call upstream counts there happened): ${report.withoutSamples.join(', ') || 'none'}`);
+    expect(report.problems).toEqual([]);
   });
 }
 

@@ -28,6 +28,8 @@ export interface SuiteSettings {
   rbacUsage?: RbacUsageCollector;
   /** Real server: receives every request of the CCM and the harness, per group. */
   recordRequests?: (requests: RecordedKubeRequest[]) => void;
+  /** Receives the `/metrics` text of the group's CCM, scraped after the group's cleanup (the suite's metric series check). */
+  recordMetrics?: (scrape: { group: string; status: number; body: string }) => void;
 }
 
 export interface GroupOptions {
@@ -74,6 +76,14 @@ export function useGroupCluster(driver: ProviderDriver, suite: SuiteSettings, op
     try {
       await cleanUpCluster(driver, cluster);
     } finally {
+      if (ccm !== undefined && ccm.process.isRunning() && suite.recordMetrics !== undefined) {
+        try {
+          const scrape = await ccm.metrics();
+          suite.recordMetrics({ group: ccm.label, ...scrape });
+        } catch (error) {
+          console.error(`could not scrape /metrics of the group's CCM: ${String(error)}`);
+        }
+      }
       try {
         const audit = await cluster.api.rbacAudit();
         if (audit !== undefined) suite.rbacUsage?.add(audit.rules, audit.events);

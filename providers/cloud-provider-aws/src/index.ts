@@ -13,6 +13,7 @@ export type { ElbPort } from './ports/elb-port.js';
 export type { Elbv2Port } from './ports/elbv2-port.js';
 export type { MetadataPort } from './ports/metadata-port.js';
 export { AWS_API_BUDGET_DEFAULTS } from './ports/aws-port-pipeline.js';
+export { AWS_UPSTREAM_METRICS } from './metrics/upstream-metrics.js';
 export { createAwsSdkClients } from './ports/sdk/aws-sdk-clients.js';
 export { createSdkEc2Port } from './ports/sdk/sdk-ec2-port.js';
 export { createSdkElbPort } from './ports/sdk/sdk-elb-port.js';

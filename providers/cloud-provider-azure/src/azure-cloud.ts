@@ -34,6 +34,7 @@ import { NodeAddressOperations } from './operations/node-addresses.js';
 import { RouteTableOperations } from './operations/route-table.js';
 import type { ComputePort } from './ports/compute-port.js';
 import type { NetworkPort } from './ports/network-port.js';
+import { azureUpstreamMetrics } from './metrics/upstream-metrics.js';
 import { AZURE_PIPELINE } from './ports/azure-port-pipeline.js';
 import { createAzureSdkClients, type AzureSdkClients } from './ports/sdk/azure-sdk-clients.js';
 import { createSdkComputePort } from './ports/sdk/sdk-compute-port.js';
@@ -188,12 +189,18 @@ function createAzureCloudFromConfig(read: AzureConfigFile, context: CloudProvide
   const { config } = read;
   const logger = context.logger;
   const connection = new ConnectionConfigSource(read.file, config, logger);
-  const pipeline = AZURE_PIPELINE.connect({ metrics: context.metrics, logger }, { apiBudget: options.apiBudget, retry: options.retry });
+  // The subscription of the upstream series' labels: the file's, then the connection config's in use.
+  let subscriptionId = config.subscriptionId;
+  const pipeline = AZURE_PIPELINE.connect(
+    { metrics: context.metrics, logger },
+    { apiBudget: options.apiBudget, retry: options.retry, upstreamMetrics: azureUpstreamMetrics(() => subscriptionId) },
+  );
   const budget = pipeline.budget;
   // The SDK clients of the current connection config, rebuilt when the Secret changes.
   let sdk: { version: string; compute: ComputePort; network: NetworkPort } | undefined;
   const buildSdk = (version: string, current: AzureCloudConfig): { version: string; compute: ComputePort; network: NetworkPort } => {
     if (current.credential === undefined) throw new AzureConfigurationError('no Azure credential is configured');
+    subscriptionId = current.subscriptionId;
     const clients: AzureSdkClients = createAzureSdkClients({
       resourceManagerEndpoint: current.resourceManagerEndpoint,
       activeDirectoryEndpoint: current.activeDirectoryEndpoint,

@@ -10,4 +10,5 @@ export * from './errors.js';
 export { GCE_PROVIDER_NAME, formatGceProviderId, parseGceProviderId } from './provider-id.js';
 export type { ComputePort } from './ports/compute-port.js';
 export { GCE_API_BUDGET_DEFAULTS } from './ports/gcp-port-pipeline.js';
+export { GCE_UPSTREAM_METRICS } from './metrics/upstream-metrics.js';
 export { ROUTE_DESCRIPTION, routeNamePrefix } from './operations/route-operations.js';

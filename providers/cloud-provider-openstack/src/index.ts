@@ -34,4 +34,5 @@ export {
 export type { ComputePort, OpenStackFlavor, OpenStackServer, OpenStackServerAddress } from './ports/compute-port.js';
 export type { NetworkPort, NeutronPort, NeutronRoute, NeutronRouter, PortFilter } from './ports/network-port.js';
 export { OPENSTACK_API_BUDGET_DEFAULTS, OPENSTACK_RETRY_DEFAULTS, composeOpenStackPort } from './ports/openstack-port-pipeline.js';
+export { OPENSTACK_ALL_UPSTREAM_METRICS, OPENSTACK_UPSTREAM_METRICS, OPENSTACK_UPSTREAM_RECONCILE_METRICS } from './metrics/upstream-metrics.js';
 export { createOpenStackSdkPorts } from './ports/sdk/openstack-sdk-ports.js';

@@ -11,7 +11,7 @@
  * The port pipeline, outside in: server and port lookup coalescers -> retries (5xx, transport,
  * timeouts) -> budget -> observer -> SDK adapter.
  */
-import { createCoalescerMetrics, type CloudApiBudget, type CloudApiBudgetOverrides, type CloudRetryPolicy } from '@ccm/core/cloud';
+import { createCoalescerMetrics, createUpstreamObserver, type CloudApiBudget, type CloudApiBudgetOverrides, type CloudRetryPolicy } from '@ccm/core/cloud';
 import { warnInsecureTls } from '@ccm/core/logging';
 import {
   cloudProviders,
@@ -30,6 +30,7 @@ import { DEFAULT_CLOUD_CONFIG_FILE_NAME, readOpenStackCloudConfig, type OpenStac
 import { NodeListDirectory } from './kube/node-addresses-directory.js';
 import { KubeServiceAnnotations, type ServiceAnnotationPort } from './kube/service-annotations.js';
 import { OpenStackInstances } from './openstack-instances.js';
+import { OPENSTACK_UPSTREAM_RECONCILE_METRICS } from './metrics/upstream-metrics.js';
 import { OpenStackLoadBalancers } from './openstack-load-balancers.js';
 import { loadBalancerSettingsFromConfig } from './operations/load-balancer/load-balancer-settings-from-config.js';
 import { OctaviaLoadBalancerOperations } from './operations/load-balancer/octavia-load-balancers.js';
@@ -246,6 +247,7 @@ function createOpenStackCloudFromConfig(config: OpenStackCloudConfig, context: C
         wait: { ...DEFAULT_PROVISIONING_WAIT, steps: waitStepsFromEnvironment(environment) },
         logger,
       }),
+      context.metrics === undefined ? undefined : createUpstreamObserver(context.metrics, OPENSTACK_UPSTREAM_RECONCILE_METRICS),
     );
   }
   const nodes = new NodeListDirectory();

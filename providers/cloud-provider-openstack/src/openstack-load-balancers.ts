@@ -4,14 +4,23 @@
  * Services with a `loadBalancerClass` alone).
  */
 import type { V1Node, V1Service } from '@kubernetes/client-node';
+import type { CloudApiObserver } from '@ccm/core/cloud';
 import { type CloudCallOptions, type LoadBalancer, type LoadBalancerStatus } from '@ccm/core/provider';
+import { OPENSTACK_RECONCILE_OPERATIONS } from './metrics/upstream-metrics.js';
 import type { OctaviaLoadBalancerOperations } from './operations/load-balancer/octavia-load-balancers.js';
 
 export class OpenStackLoadBalancers implements LoadBalancer {
   readonly #operations: OctaviaLoadBalancerOperations;
+  /** Times the reconciles into upstream's `cloudprovider_openstack_reconcile_*` series (none without metrics). */
+  readonly #reconciles: CloudApiObserver | undefined;
 
-  constructor(operations: OctaviaLoadBalancerOperations) {
+  constructor(operations: OctaviaLoadBalancerOperations, reconciles?: CloudApiObserver) {
     this.#operations = operations;
+    this.#reconciles = reconciles;
+  }
+
+  #reconcile<T>(operation: string, run: () => Promise<T>): Promise<T> {
+    return this.#reconciles === undefined ? run() : this.#reconciles.observe(operation, run);
   }
 
   getLoadBalancerName(clusterName: string, service: V1Service): string {
@@ -24,14 +33,14 @@ export class OpenStackLoadBalancers implements LoadBalancer {
   }
 
   async ensureLoadBalancer(clusterName: string, service: V1Service, nodes: V1Node[], options?: CloudCallOptions): Promise<LoadBalancerStatus> {
-    return this.#operations.ensure(clusterName, service, nodes, options);
+    return this.#reconcile(OPENSTACK_RECONCILE_OPERATIONS.ensure, () => this.#operations.ensure(clusterName, service, nodes, options));
   }
 
   async updateLoadBalancer(clusterName: string, service: V1Service, nodes: V1Node[], options?: CloudCallOptions): Promise<void> {
-    await this.#operations.update(clusterName, service, nodes, options);
+    await this.#reconcile(OPENSTACK_RECONCILE_OPERATIONS.update, () => this.#operations.update(clusterName, service, nodes, options));
   }
 
   async ensureLoadBalancerDeleted(clusterName: string, service: V1Service, options?: CloudCallOptions): Promise<void> {
-    await this.#operations.delete(clusterName, service, options);
+    await this.#reconcile(OPENSTACK_RECONCILE_OPERATIONS.delete, () => this.#operations.delete(clusterName, service, options));
   }
 }

@@ -11,6 +11,7 @@ export * from './instance-type.js';
 export * from './operations/select-node-addresses.js';
 export * from './ports/vcenter-port.js';
 export { VSPHERE_API_BUDGET_DEFAULTS } from './ports/vsphere-port-pipeline.js';
+export { VSPHERE_UPSTREAM_METRICS } from './metrics/upstream-metrics.js';
 export * from './provider-id.js';
 export * from './vsphere-cloud.js';
 export * from './vsphere-instances.js';

@@ -4,18 +4,22 @@
  *
  *   const observer = createCloudApiObserver(context.metrics, 'aws');
  *   const result = await observer.observe('DescribeInstances', () => ec2.send(command));
+ *
+ * With the provider's upstream table (`upstream-cloud-metrics.ts`), each call is recorded into
+ * upstream's series too.
  */
 import type { MetricsSink } from '../metrics/metrics-sink.js';
 import { CloudApiError } from './cloud-api-error.js';
+import { createUpstreamMetricsRecorder, type UpstreamCloudMetrics } from './upstream-cloud-metrics.js';
 
 export const CLOUD_API_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
 export interface CloudApiObserver {
-  /** Runs `call`, records its duration and, when it throws, an error with the error's code; rethrows. */
-  observe<T>(operation: string, call: () => Promise<T>): Promise<T>;
+  /** Runs `call`, records its duration and, when it throws, an error with the error's code; rethrows. `args`: the port call's arguments (upstream series labels). */
+  observe<T>(operation: string, call: () => Promise<T>, args?: readonly unknown[]): Promise<T>;
 }
 
-export function createCloudApiObserver(metrics: MetricsSink, providerName: string): CloudApiObserver {
+export function createCloudApiObserver(metrics: MetricsSink, providerName: string, upstream?: UpstreamCloudMetrics): CloudApiObserver {
   const duration = metrics.histogram({
     name: 'cloudprovider_api_request_duration_seconds',
     help: 'Latency of cloud provider API calls, by provider and request.',
@@ -27,19 +31,38 @@ export function createCloudApiObserver(metrics: MetricsSink, providerName: strin
     help: 'Cloud provider API calls that failed, by provider, request and error code.',
     labelNames: ['provider', 'request', 'code'] as const,
   });
+  const recordUpstream = upstream === undefined ? undefined : createUpstreamMetricsRecorder(metrics, upstream);
   return {
-    async observe<T>(operation: string, call: () => Promise<T>): Promise<T> {
-      const started = performance.now();
-      try {
-        return await call();
-      } catch (error) {
-        errors.inc({ provider: providerName, request: operation, code: cloudErrorCode(error) });
-        throw error;
-      } finally {
-        duration.observe({ provider: providerName, request: operation }, (performance.now() - started) / 1000);
-      }
-    },
+    observe: <T>(operation: string, call: () => Promise<T>, args: readonly unknown[] = []): Promise<T> =>
+      timeCall(call, (outcome) => {
+        if (outcome.failed) errors.inc({ provider: providerName, request: operation, code: cloudErrorCode(outcome.error) });
+        duration.observe({ provider: providerName, request: operation }, outcome.seconds);
+        recordUpstream?.({ operation, args, ...outcome });
+      }),
   };
+}
+
+/**
+ * An observer recording into `upstream`'s series only: for what upstream times outside the API
+ * calls (OpenStack's load-balancer reconciles, `operation` `loadbalancer_ensure`).
+ */
+export function createUpstreamObserver(metrics: MetricsSink, upstream: UpstreamCloudMetrics): CloudApiObserver {
+  const record = createUpstreamMetricsRecorder(metrics, upstream);
+  return { observe: (operation, call, args = []) => timeCall(call, (outcome) => record({ operation, args, ...outcome })) };
+}
+
+/** Runs `call`, then tells `done` its duration and whether (and with what) it failed; passes its result or error through. */
+async function timeCall<T>(call: () => Promise<T>, done: (outcome: { seconds: number; failed: boolean; error?: unknown }) => void): Promise<T> {
+  const started = performance.now();
+  const seconds = (): number => (performance.now() - started) / 1000;
+  try {
+    const result = await call();
+    done({ seconds: seconds(), failed: false });
+    return result;
+  } catch (error) {
+    done({ seconds: seconds(), failed: true, error });
+    throw error;
+  }
 }
 
 /**

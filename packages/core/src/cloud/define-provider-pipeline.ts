@@ -28,6 +28,7 @@ import type { CoalescedMethods } from './coalesce-port.js';
 import { composeCloudPort } from './compose-cloud-port.js';
 import type { CloudRetryPolicy } from './retry-calls.js';
 import type { ThrottlingClassifier } from './throttling-classifier.js';
+import type { UpstreamCloudMetrics } from './upstream-cloud-metrics.js';
 import type { PortAround, PortNaming } from './wrap-port.js';
 
 /** The budget settings a provider fixes (its cloud's documented limits). */
@@ -48,6 +49,8 @@ export interface ProviderPipelineDefinition {
   classify: CloudApiErrorClassifier;
   /** How `connect` logs a retry: the message and, for a verbose line, its level (default `retrying cloud call` at info); `false`: not at all. */
   retryLog?: { message?: string; verbosity?: number } | false;
+  /** The upstream CCM's cloud API series (`src/metrics/upstream-metrics.ts`), recorded by the observer beside the common ones. */
+  upstreamMetrics?: UpstreamCloudMetrics;
 }
 
 /** The stages of one port beside the budget and observer: the provider's own, overrides of the retry policy, coalescing. */
@@ -70,6 +73,8 @@ export interface ProviderPipelineContext {
 export interface ProviderPipelineOptions {
   apiBudget?: CloudApiBudgetOverrides | undefined;
   retry?: CloudRetryPolicy | undefined;
+  /** The upstream series of this instance, when their labels need its configuration (Azure's subscription); default the definition's. */
+  upstreamMetrics?: UpstreamCloudMetrics | undefined;
 }
 
 /** One provider instance's pipeline: its one budget and observer, retries logged. */
@@ -84,7 +89,7 @@ export interface ProviderPipeline {
   readonly definition: ProviderPipelineDefinition;
   /** The provider's one budget (rate limit, adaptive backoff, throttling retries after Retry-After). */
   createBudget(metrics: MetricsSink | undefined, logger: Logger, overrides?: CloudApiBudgetOverrides): CloudApiBudget;
-  /** Latency and errors of every attempt, labelled with the provider. */
+  /** Latency and errors of every attempt, labelled with the provider, and the upstream series. */
   createObserver(metrics: MetricsSink): CloudApiObserver;
   /** `port` through the given stages, with the definition's retry defaults and classifier. */
   compose<Port extends object>(port: Port, naming: string | PortNaming<Port>, stages: ProviderPortStages<Port>): Port;
@@ -95,7 +100,7 @@ export interface ProviderPipeline {
 export function defineProviderPipeline(definition: ProviderPipelineDefinition): ProviderPipeline {
   const createBudget = (metrics: MetricsSink | undefined, logger: Logger, overrides: CloudApiBudgetOverrides = {}): CloudApiBudget =>
     new CloudApiBudget({ provider: definition.provider, ...definition.budget, ...overrides, classify: definition.throttling, logger, ...(metrics === undefined ? {} : { metrics }) });
-  const createObserver = (metrics: MetricsSink): CloudApiObserver => createCloudApiObserver(metrics, definition.provider);
+  const createObserver = (metrics: MetricsSink): CloudApiObserver => createCloudApiObserver(metrics, definition.provider, definition.upstreamMetrics);
   const compose = <Port extends object>(port: Port, naming: string | PortNaming<Port>, stages: ProviderPortStages<Port>): Port =>
     composeCloudPort(port, {
       ...(typeof naming === 'string' ? { name: naming } : naming),
@@ -112,7 +117,8 @@ export function defineProviderPipeline(definition: ProviderPipelineDefinition): 
     compose,
     connect(context, options = {}) {
       const budget = createBudget(context.metrics, context.logger, options.apiBudget);
-      const observer = context.metrics === undefined ? undefined : createObserver(context.metrics);
+      const upstream = options.upstreamMetrics ?? definition.upstreamMetrics;
+      const observer = context.metrics === undefined ? undefined : createCloudApiObserver(context.metrics, definition.provider, upstream);
       const retry: CloudRetryPolicy = { ...(definition.retryLog === false ? {} : { onRetry: logRetry(context.logger, definition.retryLog) }), ...options.retry };
       return {
         budget,

@@ -21,6 +21,7 @@ export {
 export {
   type CloudApiObserver,
   createCloudApiObserver,
+  createUpstreamObserver,
 } from './cloud-api-observer.js';
 export {
   CoalescerBatchFailedError,
@@ -49,6 +50,18 @@ export {
   defaultThrottlingClassifier,
   type ThrottlingClassifier,
 } from './throttling-classifier.js';
+export {
+  defineUpstreamCloudMetrics,
+  methodOf,
+  PROMETHEUS_DEFAULT_BUCKETS,
+  renderUpstreamMetricsSection,
+  snakeCaseOf,
+  type UpstreamCallOutcome,
+  type UpstreamCloudMetrics,
+  upstreamCounter,
+  upstreamHistogram,
+  type UpstreamSeries,
+} from './upstream-cloud-metrics.js';
 export {
   type PortAround,
   type PortNaming,

@@ -8,5 +8,5 @@ import type { CloudApiObserver } from './cloud-api-observer.js';
 import type { PortAround } from './wrap-port.js';
 
 export function observeCalls(observer: CloudApiObserver): PortAround {
-  return (call, invoke) => observer.observe(call.operation, invoke);
+  return (call, invoke) => observer.observe(call.operation, invoke, call.args);
 }

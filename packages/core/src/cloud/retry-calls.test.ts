@@ -3,7 +3,7 @@ import { CloudApiError, type CloudApiErrorKind } from './cloud-api-error.js';
 import { retryBackoffMs, retryCalls, type CloudRetryPolicy } from './retry-calls.js';
 import type { PortCall } from './wrap-port.js';
 
-const call = (signal?: AbortSignal): PortCall => ({ operation: 'ec2.describeInstances', method: 'describeInstances', signal });
+const call = (signal?: AbortSignal): PortCall => ({ operation: 'ec2.describeInstances', method: 'describeInstances', signal, args: [] });
 
 /** A call that fails with `failures` in turn, then answers 'ok'; counts its attempts. */
 function flaky(failures: unknown[]): { attempts: () => number; invoke: () => Promise<string> } {

@@ -76,8 +76,8 @@ describe('wrapPort', () => {
     expect(wrapped.name).toBe('example');
     expect(port.closed).toBe(1);
     expect(calls).toEqual([
-      { operation: 'vcenter.describe', method: 'describe', signal: controller.signal },
-      { operation: 'vcenter.tagging.getTag', method: 'tagging.getTag', signal: controller.signal },
+      { operation: 'vcenter.describe', method: 'describe', signal: controller.signal, args: ['42', { signal: controller.signal }] },
+      { operation: 'vcenter.tagging.getTag', method: 'tagging.getTag', signal: controller.signal, args: ['t1', controller.signal] },
     ]);
   });
 
@@ -126,7 +126,7 @@ describe('chainArounds', () => {
         return result;
       };
     const chained = chainArounds(stage('outer'), stage('middle'), stage('inner'));
-    const result = await chained({ operation: 'op', method: 'op', signal: undefined }, async () => {
+    const result = await chained({ operation: 'op', method: 'op', signal: undefined, args: [] }, async () => {
       order.push('call');
       return 7;
     });
@@ -135,6 +135,6 @@ describe('chainArounds', () => {
   });
 
   it('with no stage is the call itself', async () => {
-    await expect(chainArounds()({ operation: 'op', method: 'op', signal: undefined }, async () => 'direct')).resolves.toBe('direct');
+    await expect(chainArounds()({ operation: 'op', method: 'op', signal: undefined, args: [] }, async () => 'direct')).resolves.toBe('direct');
   });
 });

@@ -44,6 +44,8 @@ export interface PortCall {
   readonly method: string;
   /** The caller's abort signal: the last argument when it is one, or that argument's `signal`. */
   readonly signal: AbortSignal | undefined;
+  /** The call's arguments (read by the upstream metric series for their region/zone/resource group labels). */
+  readonly args: readonly unknown[];
 }
 
 /** A stage: runs `invoke` (the rest of the pipeline, as often as it likes) for one call. */
@@ -99,7 +101,7 @@ function wrapAt<Target extends object, Port>(target: Target, prefix: string, aro
         const method = value as (...parameters: unknown[]) => unknown;
         const operation = operationNameOf(path, naming);
         wrapped = (...parameters: unknown[]) =>
-          around({ operation, method: path, signal: signalOfCall(parameters) }, () => Promise.resolve(method.apply(object, parameters)));
+          around({ operation, method: path, signal: signalOfCall(parameters), args: parameters }, () => Promise.resolve(method.apply(object, parameters)));
       } else if (nested.has(property) && value !== null && typeof value === 'object') {
         wrapped = wrapAt(value, `${path}.`, around, naming);
       } else {

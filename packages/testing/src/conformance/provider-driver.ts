@@ -4,6 +4,8 @@
  * @ccm/kube-emulator over HTTP; the driver starts the cloud (or its simulator), creates and
  * changes instances there, and reads the cloud side back to check what the CCM did.
  */
+import type { UpstreamCloudMetrics } from '@ccm/core/cloud';
+
 export interface DriverInstance {
   /** The Node name the kubelet would register with. */
   nodeName: string;
@@ -156,6 +158,12 @@ export interface ProviderDriver {
   removeRoute?(destinationCidr: string): Promise<void>;
   /** Optional (benchmarks): many instances at once, faster than one `createInstance` each; in `names` order. */
   createInstances?(names: readonly string[]): Promise<DriverInstance[]>;
+  /**
+   * Optional: the upstream CCM's cloud API series the provider exports (its
+   * `src/metrics/upstream-metrics.ts`); the suite scrapes `/metrics` after each group and checks
+   * each is there with upstream's type, help and label names.
+   */
+  readonly upstreamMetrics?: UpstreamCloudMetrics;
   /** Optional (benchmarks, with `benchCcmProcess`): the simulator's endpoint for a counting proxy. */
   cloudEndpoint?(): CloudEndpoint;
   /** Optional (benchmarks): the CCM of a benchmark row; the benchmark appends the common flags and the policy's. */

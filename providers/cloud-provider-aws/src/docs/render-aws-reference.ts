@@ -3,6 +3,7 @@
  * and key status, the annotation registry, the IAM action table and core's flag registry.
  */
 import { CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, renderFlagsDoc } from '@ccm/core/app';
+import { renderUpstreamMetricsSection } from '@ccm/core/cloud';
 import { describeGcfgKeyDefault, describeGcfgKeyType, type GcfgKeySpec } from '@ccm/core/config';
 import { INPUT_STATUS_LEGEND, renderAnnotationTable, renderConfigKeyTable, type KeyStatus } from '@ccm/core/service-input';
 import { ALL_ANNOTATIONS, ANNOTATION_COLUMNS } from '../annotations.js';
@@ -12,6 +13,7 @@ import { NLB_CLIENT_RULE_DESCRIPTION, NLB_HEALTH_RULE_DESCRIPTION, NLB_MTU_RULE_
 import { NETWORK_SECURITY_GROUP_DESCRIPTION } from '../operations/load-balancer/network/network-names.js';
 import { PROXY_PROTOCOL_POLICY_NAME, SSL_NEGOTIATION_POLICY_PREFIX } from '../operations/load-balancer/classic/classic-load-balancer.js';
 import { INSTANCE_LOOKUP_COALESCING, MAX_FILTER_VALUES_PER_CALL, MAX_INSTANCE_IDS_PER_CALL } from '../operations/instance-lookup.js';
+import { AWS_UPSTREAM_METRICS } from '../metrics/upstream-metrics.js';
 import { AWS_API_BUDGET_DEFAULTS } from '../ports/aws-port-pipeline.js';
 import { AWS_THROTTLING_CODES } from '../ports/sdk/sdk-errors.js';
 import { TAG_CLUSTER_PREFIX, TAG_LEGACY_CLUSTER, TAG_ROLE_ELB, TAG_ROLE_INTERNAL_ELB, TAG_SERVICE_NAME } from '../tags.js';
@@ -173,6 +175,8 @@ export function renderAwsReference(): string {
     '  `cloudprovider_api_rate_limiter_wait_seconds`, `cloudprovider_api_current_rate`, and the',
     '  `cloudprovider_coalescer_*` family with `coalescer="DescribeInstances"` or',
     '  `coalescer="DescribeInstancesByPrivateDnsName"`.',
+    '',
+    renderUpstreamMetricsSection(AWS_UPSTREAM_METRICS),
     '',
     '## Command-line flags',
     '',

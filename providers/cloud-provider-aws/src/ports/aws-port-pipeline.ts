@@ -5,6 +5,7 @@
  */
 import { classifyErrorsOf, createThrottlingClassifier, defineProviderPipeline, type ProviderPipeline } from '@ccm/core/cloud';
 import { AWS_PROVIDER_NAME } from '../provider-id.js';
+import { AWS_UPSTREAM_METRICS } from '../metrics/upstream-metrics.js';
 import { AwsApiError } from './aws-api-error.js';
 import { AWS_THROTTLING_CODES } from './sdk/sdk-errors.js';
 
@@ -23,6 +24,7 @@ export const AWS_PIPELINE = defineProviderPipeline({
   retry: AWS_RETRY_DEFAULTS,
   classify: classifyErrorsOf(AwsApiError, { retryable: (found) => found.retryable && !AWS_NOT_RETRIED_OPERATIONS.has(found.operation) }),
   retryLog: { verbosity: 2 },
+  upstreamMetrics: AWS_UPSTREAM_METRICS,
 });
 export const createAwsApiBudget: ProviderPipeline['createBudget'] = AWS_PIPELINE.createBudget;
 export const createAwsCloudApiObserver: ProviderPipeline['createObserver'] = AWS_PIPELINE.createObserver;

@@ -9,6 +9,7 @@
  * (e2e/src/conformance/aws.conformance.test.ts); also used by the AWS-specific end-to-end checks
  * (test/e2e/aws-load-balancers.e2e.test.ts).
  */
+import { AWS_UPSTREAM_METRICS } from '@ccm/cloud-provider-aws';
 import {
   CreateRouteCommand,
   DeleteRouteCommand,
@@ -84,6 +85,7 @@ export function loadBalancerName(uid: string): string {
 
 export class AwsDriver implements ProviderDriver {
   readonly name = 'aws';
+  readonly upstreamMetrics = AWS_UPSTREAM_METRICS;
   /** moto never reports blackhole routes, so blackhole scenarios cannot be set up. */
   readonly capabilities: ProviderDriverCapabilities = { loadBalancer: true, routes: true, blackholeRoutes: false };
   readonly installHint = `${MOTO_INSTALL_HINT}, and build the CCM (pnpm exec tsc -b providers/cloud-provider-aws)`;

@@ -6,6 +6,7 @@
  */
 import { classifyErrorsOf, defineProviderPipeline, throttlingOf } from '@ccm/core/cloud';
 import { AZURE_PROVIDER_NAME } from '../provider-id.js';
+import { AZURE_UPSTREAM_METRICS } from '../metrics/upstream-metrics.js';
 import { AzureApiError } from './azure-api-error.js';
 
 export const AZURE_API_BUDGET_DEFAULTS = { qps: 10, burst: 50, maxAttempts: 8, initialBackoffMs: 500, maxBackoffMs: 30_000 } as const;
@@ -23,4 +24,6 @@ export const AZURE_PIPELINE = defineProviderPipeline({
   // The retry stage backs off on its own; ARM's Retry-After is the budget's (throttling).
   classify: classifyErrorsOf(AzureApiError, { retryAfter: false }),
   retryLog: { message: 'retrying Azure call' },
+  // Each provider instance connects with its subscription's (azure-cloud.ts); these are the series without one.
+  upstreamMetrics: AZURE_UPSTREAM_METRICS,
 });

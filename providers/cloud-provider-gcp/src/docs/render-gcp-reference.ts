@@ -4,6 +4,7 @@
  * permissions of the ports, and the budget and coalescing constants.
  */
 import { CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, renderFlagsDoc } from '@ccm/core/app';
+import { renderUpstreamMetricsSection } from '@ccm/core/cloud';
 import { describeGcfgKeyDefault, describeGcfgKeyType } from '@ccm/core/config';
 import { INPUT_STATUS_LEGEND, renderAnnotationTable, renderConfigKeyTable } from '@ccm/core/service-input';
 import { ALL_ANNOTATIONS, ANNOTATION_COLUMNS } from '../annotations.js';
@@ -15,6 +16,7 @@ import { INSTANCE_LOOKUP_COALESCING, MAX_NAMES_PER_LIST } from '../operations/in
 import { MAX_INSTANCES_PER_TARGET_POOL_UPDATE, MAX_TARGET_POOL_CREATE_INSTANCES, PRECONDITION_RETRIES } from '../operations/load-balancer/external-load-balancer.js';
 import { HEALTH_CHECK_TIMING, L4_HEALTH_CHECK_SOURCE_RANGES, NODE_HEALTH_CHECK_PATH, NODE_HEALTH_CHECK_PORT } from '../operations/load-balancer/load-balancer-names.js';
 import { IPV6_ROUTE_SUFFIX, ROUTE_CLUSTER_NAME_LENGTH, ROUTE_DESCRIPTION, ROUTE_PRIORITY } from '../operations/route-operations.js';
+import { GCE_UPSTREAM_METRICS } from '../metrics/upstream-metrics.js';
 import { GCE_API_BUDGET_DEFAULTS, GCE_RETRY_DEFAULTS } from '../ports/gcp-port-pipeline.js';
 import { OPERATION_POLL_INTERVAL_MS } from '../ports/sdk/sdk-compute-port.js';
 import { GCE_THROTTLING_REASONS } from '../ports/sdk/sdk-errors.js';
@@ -114,6 +116,8 @@ export function renderGcpReference(): string {
     `- One budget per provider: ${GCE_API_BUDGET_DEFAULTS.qps} requests/s, burst ${GCE_API_BUDGET_DEFAULTS.burst}, ${GCE_API_BUDGET_DEFAULTS.maxAttempts} attempts on throttling (reasons ${GCE_THROTTLING_REASONS.map((reason) => `\`${reason}\``).join(', ')}, HTTP 429), backoff from ${GCE_API_BUDGET_DEFAULTS.initialBackoffMs} ms to ${GCE_API_BUDGET_DEFAULTS.maxBackoffMs} ms.`,
     `- Transient failures (5xx, network errors, an unreachable token-url) are retried ${GCE_RETRY_DEFAULTS.maxAttempts} times, from ${GCE_RETRY_DEFAULTS.initialDelayMs} ms doubling to ${GCE_RETRY_DEFAULTS.maxDelayMs} ms with full jitter.`,
     `- Instance lookups are coalesced over ${INSTANCE_LOOKUP_COALESCING.windowMs} ms, one batch in flight: one \`instances.list\` per zone (provider IDs, or names with one managed zone) or one \`instances.aggregatedList\` (names with \`multizone\`/\`regional\`), each with a filter \`name eq "(a|b|...)"\` of at most ${MAX_NAMES_PER_LIST} names. Upstream makes one \`instances.get\` per node and zone.`,
+    '',
+    renderUpstreamMetricsSection(GCE_UPSTREAM_METRICS),
     '',
     '## IAM permissions',
     '',

@@ -6,6 +6,7 @@
  */
 import { classifyErrorsOf, createThrottlingClassifier, defineProviderPipeline, throttlingOf } from '@ccm/core/cloud';
 import { GCE_PROVIDER_NAME } from '../provider-id.js';
+import { GCE_UPSTREAM_METRICS } from '../metrics/upstream-metrics.js';
 import { GceApiError } from './gce-api-error.js';
 import { GCE_THROTTLING_REASONS } from './sdk/sdk-errors.js';
 
@@ -22,4 +23,5 @@ export const GCE_PIPELINE = defineProviderPipeline({
   throttling: gceThrottlingClassifier,
   retry: GCE_RETRY_DEFAULTS,
   classify: classifyErrorsOf(GceApiError),
+  upstreamMetrics: GCE_UPSTREAM_METRICS,
 });

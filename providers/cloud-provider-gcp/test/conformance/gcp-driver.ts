@@ -8,6 +8,7 @@
  * Published as `@ccm/cloud-provider-gcp/conformance` for the shared conformance suite
  * (e2e/src/conformance/gcp.conformance.test.ts).
  */
+import { GCE_UPSTREAM_METRICS } from '@ccm/cloud-provider-gcp';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -83,6 +84,7 @@ interface RestRoute {
 
 export class GcpDriver implements ProviderDriver {
   readonly name = 'gcp';
+  readonly upstreamMetrics = GCE_UPSTREAM_METRICS;
   /** GCE routes to a deleted instance are not reported as blackholes by the simulator's list. */
   readonly capabilities: ProviderDriverCapabilities = {
     loadBalancer: true,

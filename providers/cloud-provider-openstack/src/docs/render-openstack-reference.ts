@@ -4,6 +4,7 @@
  * the budget and coalescing constants.
  */
 import { CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, renderFlagsDoc } from '@ccm/core/app';
+import { renderUpstreamMetricsSection } from '@ccm/core/cloud';
 import { describeGcfgKeyDefault, describeGcfgKeyType } from '@ccm/core/config';
 import { INPUT_STATUS_LEGEND, renderConfigKeyTable, type KeyStatus } from '@ccm/core/service-input';
 import { OPENSTACK_FLAGS } from '../cloud-controller-manager/openstack-flags.js';
@@ -16,6 +17,7 @@ import { MAX_NAMES_PER_SERVER_LIST, MAX_SERVERS_PER_PORT_LIST, SERVER_LOOKUP_COA
 import { OPENSTACK_API_BUDGET_DEFAULTS, OPENSTACK_RETRY_DEFAULTS } from '../ports/openstack-port-pipeline.js';
 import { OPENSTACK_USER_AGENT } from '../ports/sdk/openstack-sdk-client.js';
 import { REGIONAL_PROVIDER_ID_ENVIRONMENT_VARIABLE } from '../provider-id.js';
+import { OPENSTACK_ALL_UPSTREAM_METRICS } from '../metrics/upstream-metrics.js';
 import { renderLoadBalancerReference } from './render-load-balancer-reference.js';
 
 function sectionTable(property: SectionProperty): string[] {
@@ -113,6 +115,8 @@ export function renderOpenstackReference(): string {
     `- One budget per provider: ${OPENSTACK_API_BUDGET_DEFAULTS.qps} requests/s, burst ${OPENSTACK_API_BUDGET_DEFAULTS.burst}, ${OPENSTACK_API_BUDGET_DEFAULTS.maxAttempts} attempts on throttling (HTTP 413/429), backoff from ${OPENSTACK_API_BUDGET_DEFAULTS.initialBackoffMs} ms to ${OPENSTACK_API_BUDGET_DEFAULTS.maxBackoffMs} ms.`,
     `- Transient failures (5xx, transport errors, timeouts) are retried ${OPENSTACK_RETRY_DEFAULTS.maxAttempts} times, from ${OPENSTACK_RETRY_DEFAULTS.initialDelayMs} ms doubling to ${OPENSTACK_RETRY_DEFAULTS.maxDelayMs} ms with full jitter. Upstream retries nothing.`,
     `- Server lookups are coalesced over ${SERVER_LOOKUP_COALESCING.windowMs} ms, one batch in flight: one \`GET /servers/detail?name=^(a|b|...)$\` for at most ${MAX_NAMES_PER_SERVER_LIST} node names (also for nodes with a provider ID; \`GET /servers/{id}\` only when the list has no server with that ID), and one \`GET /v2.0/ports?device_id=...\` for the ports of at most ${MAX_SERVERS_PER_PORT_LIST} servers. Upstream asks once per node for each. Flavor names are read once per flavor ID.`,
+    '',
+    renderUpstreamMetricsSection(OPENSTACK_ALL_UPSTREAM_METRICS),
     '',
     '## Command-line flags',
     '',

@@ -6,6 +6,7 @@
  */
 import { classifyErrorsOf, defineProviderPipeline, throttlingOf, type ProviderPipeline } from '@ccm/core/cloud';
 import { OPENSTACK_PROVIDER_NAME } from '../provider-id.js';
+import { OPENSTACK_UPSTREAM_METRICS } from '../metrics/upstream-metrics.js';
 import { OpenStackApiError } from './openstack-api-error.js';
 
 export const OPENSTACK_API_BUDGET_DEFAULTS = { qps: 10, burst: 50, maxAttempts: 8, initialBackoffMs: 500, maxBackoffMs: 30_000 } as const;
@@ -21,5 +22,6 @@ export const OPENSTACK_PIPELINE = defineProviderPipeline({
   retry: OPENSTACK_RETRY_DEFAULTS,
   classify: classifyErrorsOf(OpenStackApiError),
   retryLog: { message: 'retrying OpenStack call' },
+  upstreamMetrics: OPENSTACK_UPSTREAM_METRICS,
 });
 export const composeOpenStackPort: ProviderPipeline['compose'] = OPENSTACK_PIPELINE.compose;

@@ -21,7 +21,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatOpenStackProviderId } from '@ccm/cloud-provider-openstack';
+import { OPENSTACK_ALL_UPSTREAM_METRICS, formatOpenStackProviderId } from '@ccm/cloud-provider-openstack';
 import type { LoadBalancer as OctaviaLoadBalancer } from 'openstack-client-ts';
 import { OPENSTACK_SERVICES_INSTALL_HINT, openStackServicesForTests, openStackServicesUnavailableReason, type TestServices } from '@ccm/openstack-services';
 import type {
@@ -63,6 +63,7 @@ interface SeededServer {
 
 export class OpenStackDriver implements ProviderDriver {
   readonly name = 'openstack';
+  readonly upstreamMetrics = OPENSTACK_ALL_UPSTREAM_METRICS;
   readonly capabilities: ProviderDriverCapabilities = {
     loadBalancer: true,
     routes: true,

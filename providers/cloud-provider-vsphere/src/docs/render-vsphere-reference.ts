@@ -4,9 +4,11 @@
  * the file is stale.
  */
 import { CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, renderFlagsDoc } from '@ccm/core/app';
+import { renderUpstreamMetricsSection } from '@ccm/core/cloud';
 import { markdownCell, renderConfigKeyTable } from '@ccm/core/service-input';
 import { VSPHERE_FLAGS } from '../cloud-controller-manager/vsphere-flags.js';
 import { VSPHERE_CONFIG_SECTIONS, VSPHERE_ENVIRONMENT_SWITCHES, type ConfigKeySpec, type ConfigSectionSpec } from '../config/config-keys.js';
+import { VSPHERE_UPSTREAM_METRICS } from '../metrics/upstream-metrics.js';
 import { VM_LOADING } from '../operations/instance-lookup.js';
 import { VM_INVENTORY_READS } from '../operations/vm-inventory.js';
 import { VM_INVENTORY_PAGE_SIZE } from '../ports/sdk/vsphere-client-vcenter-port.js';
@@ -187,6 +189,8 @@ export function renderVsphereReference(): string {
     '## Cloud API budget, retries and request coalescing (ccm-ts extension)',
     '',
     `Every vCenter call goes through core\'s port pipeline. **One cloud API budget** for all vCenters and controllers: ${VSPHERE_API_BUDGET_DEFAULTS.qps} requests/s with a burst of ${VSPHERE_API_BUDGET_DEFAULTS.burst}, halved on each throttling answer (HTTP 429 or 503) and climbing back while calls succeed; a throttled call is retried by the budget (${VSPHERE_API_BUDGET_DEFAULTS.maxAttempts} attempts in all). Transient failures (connection, timeout, 5xx) are retried outside it: \`soapRoundtripCount\` attempts in all, ${VSPHERE_RETRY_DEFAULTS.initialDelayMs} ms, then doubling. Concurrent property reads of many VMs share one \`RetrievePropertiesEx\` per vCenter (a ${VM_LOADING.windowMs} ms window, up to ${VM_LOADING.maxBatchSize} VMs, one call in flight); in a node storm (${VM_INVENTORY_READS.minLookups} or more lookups within ${VM_INVENTORY_READS.windowMs} ms), the new nodes' VMs are found in one **VM inventory** read per datacenter (a container view over its VMs: \`CreateContainerView\`, \`RetrievePropertiesEx\` in pages of ${VM_INVENTORY_PAGE_SIZE}, \`DestroyView\`, reading each VM's BIOS UUID, guest hostname and guest IPs), reused for ${VM_INVENTORY_READS.reuseMs / 1000} s and read again when ${VM_INVENTORY_READS.minLookups} or more lookups find nothing in one older than ${VM_INVENTORY_READS.refreshAfterMs / 1000} s. The inventory answers a step of upstream's discovery (UUID, then byte-swapped UUID; guest hostname, then IPs) only with a VM every reading of vCenter's search would return, and that VM's freshly read properties must still match; any other step, and every "not found", is searched on vCenter as upstream (\`FindByUuid\`, \`FindAllByDnsName\`, \`FindByIp\`, one per node), as are lone lookups. Metrics, all with \`provider="vsphere"\`: \`cloudprovider_api_request_duration_seconds\` and \`cloudprovider_api_request_errors_total\` per attempt (\`request="FindByUuid"\`, \`RetrieveVirtualMachines\`, ...), the budget\'s \`cloudprovider_api_*\` family, and the \`cloudprovider_coalescer_*\` family with \`coalescer="RetrieveVirtualMachines"\`.`,
+    '',
+    renderUpstreamMetricsSection(VSPHERE_UPSTREAM_METRICS),
     '',
     '## Node deletion',
     '',

@@ -9,6 +9,7 @@
  */
 import { classifyErrorsOf, defineProviderPipeline } from '@ccm/core/cloud';
 import { VSPHERE_PROVIDER_NAME } from '../provider-id.js';
+import { VSPHERE_UPSTREAM_METRICS } from '../metrics/upstream-metrics.js';
 import { VsphereApiError } from './vsphere-api-error.js';
 
 export const VSPHERE_API_BUDGET_DEFAULTS = { qps: 100, burst: 200, maxAttempts: 5, initialBackoffMs: 500, maxBackoffMs: 20_000 } as const;
@@ -22,4 +23,5 @@ export const VSPHERE_PIPELINE = defineProviderPipeline({
   retry: VSPHERE_RETRY_DEFAULTS,
   classify: classifyErrorsOf(VsphereApiError, { topLevelOnly: true }),
   retryLog: false,
+  upstreamMetrics: VSPHERE_UPSTREAM_METRICS,
 });

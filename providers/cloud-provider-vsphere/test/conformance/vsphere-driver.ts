@@ -24,7 +24,7 @@ import type {
   ProviderDriver,
   ProviderDriverCapabilities,
 } from '@ccm/testing/conformance';
-import { vsphereInstanceType } from '@ccm/cloud-provider-vsphere';
+import { VSPHERE_UPSTREAM_METRICS, vsphereInstanceType } from '@ccm/cloud-provider-vsphere';
 import { startVcsim, vcsimUnavailableReason, VCSIM_INSTALL_HINT, type Vcsim } from '../support/vcsim.js';
 
 /** The vSphere CCM, built by `pnpm exec turbo run build`; the same path from test/ and from dist-test/. */
@@ -47,6 +47,7 @@ const GUEST_ID = 'ubuntu64Guest';
 
 export class VsphereDriver implements ProviderDriver {
   readonly name = 'vsphere';
+  readonly upstreamMetrics = VSPHERE_UPSTREAM_METRICS;
   readonly capabilities: ProviderDriverCapabilities = { loadBalancer: false, routes: false };
   readonly installHint = VCSIM_INSTALL_HINT;
   #vcsim: Vcsim | undefined;
