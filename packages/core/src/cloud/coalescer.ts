@@ -240,7 +240,7 @@ export class Coalescer<Key, Value> {
       () => {
         this.#timer = undefined;
         if (this.#closed || this.#queue.size === 0) return;
-        if (this.#windowEnd() > this.#now()) this.#armTimer();
+        if (this.#idleMs !== undefined && this.#windowEnd() > this.#now()) this.#armTimer();
         else this.#flush();
       },
       Math.max(0, this.#windowEnd() - this.#now()),
