@@ -40,25 +40,40 @@ function groupBy<T>(items: readonly T[], keyOf: (item: T) => string, wanted?: Re
   return groups;
 }
 
+/** A coalescer of lists by key: a key missing from the answer has none; a failed list is asked key by key unless throttled. */
+function listCoalescer<Value>(
+  name: string,
+  observer: CoalescerObserver | undefined,
+  batchLoad: (keys: readonly string[], signal: AbortSignal) => Promise<ReadonlyMap<string, Value[]>>,
+  singleLoad: (key: string, signal: AbortSignal) => Promise<Value[]>,
+): Coalescer<string, Value[]> {
+  return new Coalescer<string, Value[]>({
+    name,
+    ...LOOKUP_COALESCING,
+    batchLoad: (keys, { signal }) => batchLoad(keys, signal),
+    shouldFallBack: notThrottled,
+    singleLoad: (key, { signal }) => singleLoad(key, signal),
+    resolveMissing: () => [],
+    ...(observer === undefined ? {} : { observer }),
+  });
+}
+
 /** `serversNamed` through a coalescer over `listServersByName`, one list per query budget's worth of names. */
 export function coalesceServerLookups(options: { observer?: CoalescerObserver; queryBudget?: number } = {}): (compute: ComputePort) => CoalescedMethods<ComputePort> {
   const budget = options.queryBudget ?? MAX_LIST_QUERY_LENGTH;
   return (compute) => ({
     serversNamed: coalesceBy(
       (name: string) => name,
-      new Coalescer<string, OpenStackServer[]>({
-        name: 'ServersListByName',
-        ...LOOKUP_COALESCING,
-        batchLoad: async (names, { signal }) => {
+      listCoalescer<OpenStackServer>(
+        'ServersListByName',
+        options.observer,
+        async (names, signal) => {
           const servers: OpenStackServer[] = [];
           for (const group of serverNameGroups(names, budget)) servers.push(...(await compute.listServersByName(group, { signal })));
           return groupBy(servers, (server) => server.name);
         },
-        shouldFallBack: notThrottled,
-        singleLoad: (name, { signal }) => compute.listServersByName([name], { signal }),
-        resolveMissing: () => [],
-        ...(options.observer === undefined ? {} : { observer: options.observer }),
-      }),
+        (name, signal) => compute.listServersByName([name], { signal }),
+      ),
     ),
   });
 }
@@ -69,18 +84,15 @@ export function coalescePortLookups(options: { observer?: CoalescerObserver; que
   return (network) => ({
     portsOfDevice: coalesceBy(
       (deviceId: string) => deviceId,
-      new Coalescer<string, NeutronPort[]>({
-        name: 'PortsListByDevice',
-        ...LOOKUP_COALESCING,
-        batchLoad: async (deviceIds, { signal }) => {
+      listCoalescer<NeutronPort>(
+        'PortsListByDevice',
+        options.observer,
+        async (deviceIds, signal) => {
           const filter = deviceIdsFitOneQuery(deviceIds, budget) ? { deviceIds } : {};
           return groupBy(await network.listPorts(filter, { signal }), (port) => port.deviceId, new Set(deviceIds));
         },
-        shouldFallBack: notThrottled,
-        singleLoad: (deviceId, { signal }) => network.listPorts({ deviceIds: [deviceId] }, { signal }),
-        resolveMissing: () => [],
-        ...(options.observer === undefined ? {} : { observer: options.observer }),
-      }),
+        (deviceId, signal) => network.listPorts({ deviceIds: [deviceId] }, { signal }),
+      ),
     ),
   });
 }
