@@ -8,8 +8,9 @@
  * enabled = false` or `lb-version` is not `v2`; Routes when `[Route] router-id` is set;
  * Instances (v1), Zones and Clusters are not offered; `HasClusterID` is always true.
  *
- * The port pipeline, outside in: server and port lookup coalescers -> retries (5xx, transport,
- * timeouts) -> budget -> observer -> SDK adapter.
+ * The port pipeline, outside in: the server and port lookup coalescers of the compute and
+ * network ports (`ports/openstack-lookup-coalescing.ts`) -> retries (5xx, transport, timeouts) ->
+ * budget -> observer -> SDK adapter.
  */
 import { createCoalescerMetrics, createUpstreamObserver, type CloudApiBudget, type CloudApiBudgetOverrides, type CloudRetryPolicy } from '@ccm/core/cloud';
 import { warnInsecureTls } from '@ccm/core/logging';
@@ -36,14 +37,15 @@ import { loadBalancerSettingsFromConfig } from './operations/load-balancer/load-
 import { OctaviaLoadBalancerOperations } from './operations/load-balancer/octavia-load-balancers.js';
 import { DEFAULT_PROVISIONING_WAIT, waitStepsFromEnvironment } from './operations/load-balancer/provisioning-wait.js';
 import { OpenStackRoutes } from './openstack-routes.js';
+import { InstanceFacts } from './operations/instance-facts.js';
 import { InstanceLocator } from './operations/instance-locator.js';
 import { InstanceTypes } from './operations/instance-type.js';
 import { RouterRouteOperations } from './operations/router-routes.js';
-import { CoalescedServerLookup } from './operations/server-lookup.js';
 import type { ComputePort } from './ports/compute-port.js';
 import type { LoadBalancerNetworkPort } from './ports/load-balancer-network-port.js';
 import type { NetworkPort } from './ports/network-port.js';
 import type { OctaviaPort } from './ports/octavia-port.js';
+import { coalescePortLookups, coalesceServerLookups } from './ports/openstack-lookup-coalescing.js';
 import type { SecurityGroupPort } from './ports/security-group-port.js';
 import { OPENSTACK_PIPELINE } from './ports/openstack-port-pipeline.js';
 import { createOpenStackSdkPorts, type OpenStackSdkPorts } from './ports/sdk/openstack-sdk-ports.js';
@@ -187,8 +189,12 @@ function createOpenStackCloudFromConfig(config: OpenStackCloudConfig, context: C
       ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent() }),
     }));
   const ports: OpenStackPorts = {
-    compute: pipeline.compose(options.ports?.compute ?? sdkPorts().compute, 'compute'),
-    network: pipeline.compose(options.ports?.network ?? sdkPorts().network, 'network'),
+    compute: pipeline.compose(options.ports?.compute ?? sdkPorts().compute, 'compute', {
+      coalesce: coalesceServerLookups({ observer: createCoalescerMetrics(context.metrics, OPENSTACK_PROVIDER_NAME, 'ServersListByName') }),
+    }),
+    network: pipeline.compose(options.ports?.network ?? sdkPorts().network, 'network', {
+      coalesce: coalescePortLookups({ observer: createCoalescerMetrics(context.metrics, OPENSTACK_PROVIDER_NAME, 'PortsListByDevice') }),
+    }),
     octavia: pipeline.compose(options.ports?.octavia ?? sdkPorts().octavia, 'loadbalancer'),
     loadBalancerNetwork: pipeline.compose(options.ports?.loadBalancerNetwork ?? sdkPorts().loadBalancerNetwork, 'network'),
     securityGroups: pipeline.compose(options.ports?.securityGroups ?? sdkPorts().securityGroups, 'network'),
@@ -207,16 +213,8 @@ function createOpenStackCloudFromConfig(config: OpenStackCloudConfig, context: C
     router: config.route.routerId === '' ? '(none: routes off)' : config.route.routerId,
   });
   if (config.global.tlsInsecure) warnInsecureTls(logger, { what: `OpenStack (${config.global.authUrl})`, setting: config.global.cloudsYaml === undefined ? 'tls-insecure' : 'tls-insecure or clouds.yaml verify: false' });
-  const lookup = new CoalescedServerLookup(ports.compute, ports.network, {
-    observers: {
-      byName: createCoalescerMetrics(context.metrics, OPENSTACK_PROVIDER_NAME, 'ServersListByName'),
-      ports: createCoalescerMetrics(context.metrics, OPENSTACK_PROVIDER_NAME, 'PortsListByDevice'),
-    },
-  });
   const instancesV2 = new OpenStackInstances({
-    locator: new InstanceLocator(lookup, { region: config.global.region }),
-    lookup,
-    instanceTypes: new InstanceTypes(ports.compute),
+    facts: new InstanceFacts({ locator: new InstanceLocator(ports.compute, { region: config.global.region }), instanceTypes: new InstanceTypes(ports.compute), network: ports.network }),
     addressOptions: config.networking,
     region: config.global.region,
     regionalProviderIds,

@@ -1,31 +1,27 @@
 /**
- * InstancesV2 of the OpenStack provider (upstream `instancesv2.go`), translating nodes into server
- * lookups (`InstanceLocator`: provider ID, else node name) and the answers into core's types:
- * exists unless the server is gone, shut down when `SHUTOFF`, metadata with the provider ID, the
- * flavor as instance type, the node addresses from the server and its Neutron ports, the
- * sanitized availability zone and the configured region.
+ * InstancesV2 of the OpenStack provider (upstream `instancesv2.go`), translating nodes into one
+ * operation (`InstanceFacts`: the server by provider ID, else by node name, with its instance
+ * type and ports) and its answer into core's types: exists unless the server is gone, shut down
+ * when `SHUTOFF`, metadata with the provider ID, the flavor as instance type, the node addresses
+ * from the server and its Neutron ports, the sanitized availability zone and the configured region.
  */
 import type { V1Node } from '@kubernetes/client-node';
 import { InstanceNotFoundError, type CloudCallOptions, type InstanceMetadata, type InstancesV2 } from '@ccm/core/provider';
-import type { InstanceLocator } from './operations/instance-locator.js';
-import type { InstanceTypes } from './operations/instance-type.js';
-import { sanitizeLabelValue } from './operations/label-value.js';
+import { isShutOff, providerIdOf, zoneOf, type InstanceFacts } from './operations/instance-facts.js';
 import { nodeAddressesOf, type NodeAddressOptions } from './operations/node-addresses.js';
-import type { ServerLookup } from './operations/server-lookup.js';
-import type { OpenStackServer } from './ports/compute-port.js';
-import { formatOpenStackProviderId } from './provider-id.js';
 
-/** Upstream `instanceShutoff`: the only status in which a server is shut down. */
-export const SERVER_STATUS_SHUTOFF = 'SHUTOFF';
+export { SERVER_STATUS_SHUTOFF } from './operations/instance-facts.js';
 
 export interface OpenStackInstancesDependencies {
-  locator: InstanceLocator;
-  lookup: ServerLookup;
-  instanceTypes: InstanceTypes;
+  facts: InstanceFacts;
   addressOptions: NodeAddressOptions;
   region: string;
   /** `openstack://<region>/<id>` provider IDs (`OS_CCM_REGIONAL=true`). */
   regionalProviderIds: boolean;
+}
+
+function notFound(node: V1Node): InstanceNotFoundError {
+  return new InstanceNotFoundError(`instance not found for node ${JSON.stringify(node.metadata?.name ?? '')}`);
 }
 
 export class OpenStackInstances implements InstancesV2 {
@@ -36,29 +32,26 @@ export class OpenStackInstances implements InstancesV2 {
   }
 
   async instanceExists(node: V1Node, options?: CloudCallOptions): Promise<boolean> {
-    return (await this.#dependencies.locator.serverOfNode(node, options)) !== undefined;
+    return (await this.#dependencies.facts.serverOfNode(node, options)) !== undefined;
   }
 
+  /** Upstream answers `InstanceNotFound` when the node has no server. */
   async instanceShutdown(node: V1Node, options?: CloudCallOptions): Promise<boolean> {
-    return (await this.#serverOf(node, options)).status === SERVER_STATUS_SHUTOFF;
+    const server = await this.#dependencies.facts.serverOfNode(node, options);
+    if (server === undefined) throw notFound(node);
+    return isShutOff(server);
   }
 
   async instanceMetadata(node: V1Node, options?: CloudCallOptions): Promise<InstanceMetadata | undefined> {
-    const server = await this.#serverOf(node, options);
-    const [instanceType, ports] = await Promise.all([this.#dependencies.instanceTypes.instanceTypeOf(server, options), this.#dependencies.lookup.portsOfServer(server.id, options)]);
+    const facts = await this.#dependencies.facts.factsOfNode(node, options);
+    if (facts === undefined) throw notFound(node);
+    const { region, regionalProviderIds, addressOptions } = this.#dependencies;
     return {
-      providerId: formatOpenStackProviderId(server.id, this.#dependencies.regionalProviderIds ? { region: this.#dependencies.region } : undefined),
-      instanceType,
-      nodeAddresses: nodeAddressesOf(server, ports, this.#dependencies.addressOptions),
-      zone: sanitizeLabelValue(server.availabilityZone),
-      region: this.#dependencies.region,
+      providerId: providerIdOf(facts.server, regionalProviderIds ? { region } : undefined),
+      instanceType: facts.instanceType,
+      nodeAddresses: nodeAddressesOf(facts.server, facts.ports, addressOptions),
+      zone: zoneOf(facts.server),
+      region,
     };
-  }
-
-  /** The node's server; upstream answers `InstanceNotFound` when there is none. */
-  async #serverOf(node: V1Node, options?: CloudCallOptions): Promise<OpenStackServer> {
-    const server = await this.#dependencies.locator.serverOfNode(node, options);
-    if (server === undefined) throw new InstanceNotFoundError(`instance not found for node ${JSON.stringify(node.metadata?.name ?? '')}`);
-    return server;
   }
 }

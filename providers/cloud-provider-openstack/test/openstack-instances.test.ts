@@ -2,7 +2,9 @@ import { isInstanceNotFound } from '@ccm/core/provider';
 import { describe, expect, it } from 'vitest';
 import { CloudStateError } from '../src/errors.js';
 import { fakeError } from './fakes/fake-errors.js';
-import { addNodeServer, cloudConf, createHarness, makeNode, REGION } from './helpers.js';
+import { FakeCompute } from './fakes/fake-compute.js';
+import { FakeNetwork } from './fakes/fake-network.js';
+import { addNodeServer, cloudConf, createHarness, makeNode, NODE_NETWORK, NODE_NETWORK_ID, REGION } from './helpers.js';
 
 describe('OpenStack InstancesV2', () => {
   it('returns the metadata of a node found by name: provider ID, flavor name, addresses, sanitized zone, region', async () => {
@@ -24,7 +26,7 @@ describe('OpenStack InstancesV2', () => {
     expect((await harness.cloud.instancesV2().instanceMetadata(makeNode('node-1')))?.providerId).toBe(`openstack://${REGION}/${id}`);
   });
 
-  it('uses the flavor original_name when Nova shows a valid one, and reads each flavor once', async () => {
+  it('uses the flavor original_name when Nova shows a valid one, and lists the flavors once', async () => {
     const harness = await createHarness();
     harness.compute.addServer('node-a', { flavorOriginalName: 'gp.large' });
     harness.compute.addServer('node-b');
@@ -33,7 +35,7 @@ describe('OpenStack InstancesV2', () => {
     expect((await instances.instanceMetadata(makeNode('node-a')))?.instanceType).toBe('gp.large');
     expect((await instances.instanceMetadata(makeNode('node-b')))?.instanceType).toBe('m1.small');
     expect((await instances.instanceMetadata(makeNode('node-c')))?.instanceType).toBe('m1.small');
-    expect(harness.compute.callsOf('getFlavor')).toBe(1);
+    expect([harness.compute.callsOf('listFlavors'), harness.compute.callsOf('getFlavor')]).toEqual([1, 0]);
   });
 
   it('falls back to the flavor ID when the flavor name is not a label value', async () => {
@@ -104,8 +106,46 @@ describe('OpenStack InstancesV2', () => {
     expect(harness.compute.callsOf('listServersByName')).toBe(1);
     expect(harness.compute.nameLists[0]).toHaveLength(40);
     expect(harness.network.callsOf('listPorts')).toBe(1);
-    expect(harness.compute.callsOf('getFlavor')).toBe(1);
+    expect(harness.network.deviceLists[0]).toHaveLength(40);
+    expect([harness.compute.callsOf('listFlavors'), harness.compute.callsOf('getFlavor')]).toEqual([1, 0]);
     expect(harness.compute.callsOf('getServer')).toBe(0);
+  });
+
+  it('answers a storm of 200 new nodes with one server list, one port list and one flavor list, each node as when asked alone', async () => {
+    const fakes = { compute: new FakeCompute(), network: new FakeNetwork() };
+    const names = Array.from({ length: 200 }, (_, index) => `ccm-bench-node-${index}`);
+    for (const [index, name] of names.entries()) {
+      const server = fakes.compute.addServer(name, {
+        addresses: { [NODE_NETWORK]: [{ address: `10.0.${index >> 8}.${index & 255}`, version: 4, type: 'fixed' }], public: [{ address: `172.24.${index >> 8}.${index & 255}`, version: 4, type: 'floating' }] },
+        availabilityZone: index % 2 === 0 ? 'az one' : 'az-two',
+      });
+      fakes.network.addPort({ networkId: NODE_NETWORK_ID, deviceId: server.id, fixedIps: [{ subnetId: 'subnet-nodes', ipAddress: `10.0.${index >> 8}.${index & 255}` }] });
+      if (index % 3 === 0) fakes.network.addPort({ networkId: 'net-storage', deviceId: server.id, fixedIps: [{ subnetId: 'subnet-storage', ipAddress: `10.9.${index >> 8}.${index & 255}` }] });
+      if (index % 5 === 0) fakes.network.addPort({ networkId: 'net-down', deviceId: server.id, status: 'DOWN', fixedIps: [{ subnetId: 'subnet-down', ipAddress: `10.8.${index >> 8}.${index & 255}` }] });
+    }
+    fakes.network.addPort({ networkId: NODE_NETWORK_ID, deviceId: 'router-1', fixedIps: [{ subnetId: 'subnet-nodes', ipAddress: '10.0.255.1' }] });
+    const storm = await createHarness(fakes);
+    const together = await Promise.all(names.map((name) => storm.cloud.instancesV2().instanceMetadata(makeNode(name))));
+    // 200 server IDs do not fit in one device_id query: one list of every port, kept per server.
+    expect([fakes.compute.callsOf('listServersByName'), fakes.network.callsOf('listPorts'), fakes.compute.callsOf('listFlavors'), fakes.compute.callsOf('getFlavor')]).toEqual([1, 1, 1, 0]);
+    expect(fakes.compute.nameLists[0]).toHaveLength(200);
+    expect(fakes.network.deviceLists).toEqual([]);
+
+    // Asked one at a time (a batch of one each: device_id lists), every kind of node (its index
+    // modulo 2, 3 and 5) answers the same.
+    const alone = await createHarness(fakes);
+    for (const index of [...Array.from({ length: 30 }, (_, first) => first), 199]) expect(await alone.cloud.instancesV2().instanceMetadata(makeNode(names[index] as string))).toEqual(together[index]);
+    expect(fakes.network.deviceLists.every((deviceIds) => deviceIds.length === 1)).toBe(true);
+    // Node 15: its node port, its storage port, not its DOWN port, then the floating IP.
+    expect(together[15]).toMatchObject({
+      nodeAddresses: [
+        { type: 'InternalIP', address: '10.0.0.15' },
+        { type: 'InternalIP', address: '10.9.0.15' },
+        { type: 'ExternalIP', address: '172.24.0.15' },
+      ],
+      instanceType: 'm1.small',
+      zone: 'az-two',
+    });
   });
 
   it('retries a transient Nova failure and answers', async () => {

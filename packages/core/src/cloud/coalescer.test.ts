@@ -96,6 +96,33 @@ describe('Coalescer', () => {
     await expect(Promise.all(loads)).resolves.toEqual(keys.map((key) => `value-${key}`));
   });
 
+  it('with idleMs, waits while keys keep coming, sends after idleMs of quiet, and at the latest windowMs after the oldest key', async () => {
+    const loader = echoLoader();
+    const coalescer = new Coalescer({ name: 'instances', batchLoad: loader.batchLoad, windowMs: 100, idleMs: 10 });
+    const loads = [coalescer.load('a')];
+    for (const key of ['b', 'c', 'd']) {
+      await vi.advanceTimersByTimeAsync(8);
+      loads.push(coalescer.load(key));
+    }
+    // 33 ms after the first key and 9 ms after the last one: still gathering.
+    await vi.advanceTimersByTimeAsync(9);
+    expect(loader.calls).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(loader.calls).toEqual([['a', 'b', 'c', 'd']]);
+    await Promise.all(loads);
+
+    // A steady trickle never goes quiet: the batch leaves windowMs after its oldest key.
+    const trickle: Promise<string>[] = [];
+    for (let index = 0; index < 20; index++) {
+      trickle.push(coalescer.load(`t${index}`));
+      await vi.advanceTimersByTimeAsync(6);
+    }
+    expect(loader.calls.slice(1).map((call) => call.length)).toEqual([17]);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(loader.calls.slice(1).map((call) => call.length)).toEqual([17, 3]);
+    await Promise.all(trickle);
+  });
+
   it('sends a key that is already queued or in flight only once and shares its answer', async () => {
     const answer = deferred<Map<string, string>>();
     const calls: string[][] = [];

@@ -59,6 +59,12 @@ export interface CoalescerOptions<Key, Value> {
   keyId?(key: Key): string | number;
   /** How long the oldest queued key waits for company before its batch is sent. Default 5 ms. */
   windowMs?: number;
+  /**
+   * With it, the window stretches while keys keep coming: a partial batch is sent once no key
+   * has joined the queue for `idleMs`, and at the latest `windowMs` after its oldest key (upstream
+   * AWS's batcher waits for 100 ms of quiet). Without it, `windowMs` after the oldest key.
+   */
+  idleMs?: number;
   /** Most keys per batch call. Default 100. */
   maxBatchSize?: number;
   /** Most batch calls in flight (fallback lookups of a failed batch count as that batch). Default 4. */
@@ -105,6 +111,7 @@ export class Coalescer<Key, Value> {
   readonly name: string;
   readonly #options: CoalescerOptions<Key, Value>;
   readonly #windowMs: number;
+  readonly #idleMs: number | undefined;
   readonly #maxBatchSize: number;
   readonly #maxConcurrentBatches: number;
   readonly #fallbackConcurrency: number;
@@ -114,6 +121,8 @@ export class Coalescer<Key, Value> {
   /** Keys waiting to be sent, oldest first. */
   readonly #queue = new Set<Entry<Key, Value>>();
   #inFlight = 0;
+  /** When the newest queued key joined. */
+  #lastQueuedAt = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
 
@@ -121,6 +130,7 @@ export class Coalescer<Key, Value> {
     this.name = options.name;
     this.#options = options;
     this.#windowMs = positiveOrDefault(options.windowMs, COALESCER_DEFAULTS.windowMs, 'windowMs', 0);
+    this.#idleMs = options.idleMs === undefined ? undefined : positiveOrDefault(options.idleMs, 0, 'idleMs', 0);
     this.#maxBatchSize = positiveOrDefault(options.maxBatchSize, COALESCER_DEFAULTS.maxBatchSize, 'maxBatchSize', 1);
     this.#maxConcurrentBatches = positiveOrDefault(options.maxConcurrentBatches, COALESCER_DEFAULTS.maxConcurrentBatches, 'maxConcurrentBatches', 1);
     this.#fallbackConcurrency = positiveOrDefault(options.fallbackConcurrency, COALESCER_DEFAULTS.fallbackConcurrency, 'fallbackConcurrency', 1);
@@ -148,6 +158,7 @@ export class Coalescer<Key, Value> {
       entry = { id, key, waiters: new Set(), enqueuedAt: this.#now(), batch: undefined };
       this.#entries.set(id, entry);
       this.#queue.add(entry);
+      this.#lastQueuedAt = entry.enqueuedAt;
     } else {
       this.#options.observer?.deduplicated?.();
     }
@@ -213,12 +224,27 @@ export class Coalescer<Key, Value> {
       return;
     }
     if (this.#timer !== undefined || this.#inFlight >= this.#maxConcurrentBatches) return;
+    this.#armTimer();
+  }
+
+  /** The end of the queue's window: `windowMs` after the oldest key, or sooner after `idleMs` of quiet. */
+  #windowEnd(): number {
     const oldest = this.#queue.values().next().value as Entry<Key, Value>;
-    const delay = Math.max(0, oldest.enqueuedAt + this.#windowMs - this.#now());
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      this.#flush();
-    }, delay);
+    const latest = oldest.enqueuedAt + this.#windowMs;
+    return this.#idleMs === undefined ? latest : Math.min(latest, this.#lastQueuedAt + this.#idleMs);
+  }
+
+  /** A timer for the window's end; when keys joined meanwhile (`idleMs`), it is armed again for the new end. */
+  #armTimer(): void {
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined;
+        if (this.#closed || this.#queue.size === 0) return;
+        if (this.#idleMs !== undefined && this.#windowEnd() > this.#now()) this.#armTimer();
+        else this.#flush();
+      },
+      Math.max(0, this.#windowEnd() - this.#now()),
+    );
   }
 
   /** The oldest key's window is over: send what is queued, as slots allow. */
@@ -346,7 +372,7 @@ export class Coalescer<Key, Value> {
 function positiveOrDefault(value: number | undefined, fallback: number, option: string, minimum: number): number {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value < minimum) throw new RangeError(`coalescer ${option} must be a number >= ${minimum}, got ${value}`);
-  return option === 'windowMs' ? value : Math.floor(value);
+  return option === 'windowMs' || option === 'idleMs' ? value : Math.floor(value);
 }
 
 function describeKey(id: unknown): string {

@@ -31,6 +31,11 @@ export {
   createCoalescerMetrics,
 } from './coalescer-metrics.js';
 export {
+  coalesceBy,
+  type CoalescedMethods,
+  coalescePort,
+} from './coalesce-port.js';
+export {
   Coalescer,
   type CoalescerObserver,
 } from './coalescer.js';

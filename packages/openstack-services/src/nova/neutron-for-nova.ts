@@ -101,9 +101,14 @@ export class NeutronForNova {
   }
 
   async floatingIpsOfPorts(portIds: readonly string[]): Promise<NeutronFloatingIp[]> {
-    if (portIds.length === 0) return [];
-    const query = portIds.map((id) => `port_id=${encodeURIComponent(id)}`).join('&');
-    return (await this.#call<{ floatingips: NeutronFloatingIp[] }>('GET', `/floatingips?${query}`))?.floatingips ?? [];
+    const floatingIps: NeutronFloatingIp[] = [];
+    // Chunks keep the query string short: a list of ~180 servers or more used to send Neutron
+    // a request line over 8 KiB, which it refused (the server list then failed with a 500).
+    for (let index = 0; index < portIds.length; index += 50) {
+      const query = portIds.slice(index, index + 50).map((id) => `port_id=${encodeURIComponent(id)}`).join('&');
+      floatingIps.push(...((await this.#call<{ floatingips: NeutronFloatingIp[] }>('GET', `/floatingips?${query}`))?.floatingips ?? []));
+    }
+    return floatingIps;
   }
 
   async createPort(attributes: Record<string, unknown>): Promise<NeutronPort> {

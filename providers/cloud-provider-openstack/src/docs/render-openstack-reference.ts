@@ -13,7 +13,8 @@ import { DEFAULT_CLOUD_CONFIG_FILE_NAME, DEFAULT_REQUEST_TIMEOUT_MS } from '../c
 import { SERVER_STATUS_SHUTOFF } from '../openstack-instances.js';
 import { HOSTNAME_METADATA_KEY } from '../operations/node-addresses.js';
 import { EXTENSION_ALLOWED_ADDRESS_PAIRS, EXTENSION_EXTRAROUTE, EXTENSION_EXTRAROUTE_ATOMIC } from '../operations/router-routes.js';
-import { MAX_NAMES_PER_SERVER_LIST, MAX_SERVERS_PER_PORT_LIST, SERVER_LOOKUP_COALESCING } from '../operations/server-lookup.js';
+import { MAX_LIST_QUERY_LENGTH } from '../ports/list-query-budget.js';
+import { LOOKUP_COALESCING } from '../ports/openstack-lookup-coalescing.js';
 import { OPENSTACK_API_BUDGET_DEFAULTS, OPENSTACK_RETRY_DEFAULTS } from '../ports/openstack-port-pipeline.js';
 import { OPENSTACK_USER_AGENT } from '../ports/sdk/openstack-sdk-client.js';
 import { REGIONAL_PROVIDER_ID_ENVIRONMENT_VARIABLE } from '../provider-id.js';
@@ -105,7 +106,7 @@ export function renderOpenstackReference(): string {
     '| --- | --- |',
     `| Provider ID | \`openstack:///<server ID>\`; \`openstack://<region>/<server ID>\` with \`${REGIONAL_PROVIDER_ID_ENVIRONMENT_VARIABLE}=true\`; a region other than \`[Global] region\` is refused |`,
     '| Node -> server | by provider ID; a node without one by its name (`^<name>$`, exactly one server) |',
-    '| Instance type | flavor `original_name` (microversion 2.47+) if a valid label value, else the flavor name from `GET /flavors/{id}`, else the flavor ID |',
+    '| Instance type | flavor `original_name` (microversion 2.47+) if a valid label value, else the flavor name (from the flavor list `GET /flavors`, read once; `GET /flavors/{id}` for a flavor not in it) if a valid label value, else the flavor ID |',
     '| Zone | `OS-EXT-AZ:availability_zone`, made a valid label value (other characters become `-`) |',
     '| Route name | the destination CIDR; a route whose next hop is no node address is a blackhole targeting the next hop |',
     '',
@@ -114,7 +115,7 @@ export function renderOpenstackReference(): string {
     '',
     `- One budget per provider: ${OPENSTACK_API_BUDGET_DEFAULTS.qps} requests/s, burst ${OPENSTACK_API_BUDGET_DEFAULTS.burst}, ${OPENSTACK_API_BUDGET_DEFAULTS.maxAttempts} attempts on throttling (HTTP 413/429), backoff from ${OPENSTACK_API_BUDGET_DEFAULTS.initialBackoffMs} ms to ${OPENSTACK_API_BUDGET_DEFAULTS.maxBackoffMs} ms.`,
     `- Transient failures (5xx, transport errors, timeouts) are retried ${OPENSTACK_RETRY_DEFAULTS.maxAttempts} times, from ${OPENSTACK_RETRY_DEFAULTS.initialDelayMs} ms doubling to ${OPENSTACK_RETRY_DEFAULTS.maxDelayMs} ms with full jitter. Upstream retries nothing.`,
-    `- Server lookups are coalesced over ${SERVER_LOOKUP_COALESCING.windowMs} ms, one batch in flight: one \`GET /servers/detail?name=^(a|b|...)$\` for at most ${MAX_NAMES_PER_SERVER_LIST} node names (also for nodes with a provider ID; \`GET /servers/{id}\` only when the list has no server with that ID), and one \`GET /v2.0/ports?device_id=...\` for the ports of at most ${MAX_SERVERS_PER_PORT_LIST} servers. Upstream asks once per node for each. Flavor names are read once per flavor ID.`,
+    `- Server lookups are coalesced until ${LOOKUP_COALESCING.idleMs} ms pass without a new one (at most ${LOOKUP_COALESCING.windowMs.toLocaleString('en-US')} ms), one batch in flight (at most ${LOOKUP_COALESCING.maxBatchSize.toLocaleString('en-US')} keys): one \`GET /servers/detail?name=^(a|b|...)$\` for as many node names as fit in a query string of ${MAX_LIST_QUERY_LENGTH.toLocaleString('en-US')} characters (also for nodes with a provider ID; \`GET /servers/{id}\` only when the list has no server with that ID), and one \`GET /v2.0/ports?device_id=...\` for the ports of the servers whose IDs fit in such a query, or else one \`GET /v2.0/ports\` of every port the user sees, kept for those servers. A query of ${MAX_LIST_QUERY_LENGTH.toLocaleString('en-US')} characters keeps the request line under 8,190 bytes (Apache's \`LimitRequestLine\`; eventlet's limit, Nova's and Neutron's own servers, is 8,192; nginx's header buffer 8 KiB) for endpoint and resource paths up to 1,000 characters; a uWSGI front needs a \`buffer-size\` above its 4 KiB default (devstack sets 65535). A refused list falls back to one call per key. Upstream asks once per node for each. Flavor names are read once per process.`,
     '',
     renderUpstreamMetricsSection(OPENSTACK_ALL_UPSTREAM_METRICS),
     '',

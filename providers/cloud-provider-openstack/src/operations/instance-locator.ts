@@ -4,21 +4,21 @@
  * its name, which must match exactly one server. A node with a provider ID is first looked up in
  * the batched list by its name (the server of a node is nearly always named after it), and by
  * `GET /servers/{id}` only when that list has no server with its ID: one batched call per many
- * nodes instead of one call per node, with upstream's answer.
+ * nodes instead of one call per node, with upstream's answer. The batching is the compute port's
+ * coalesce stage (`serversNamed`, `ports/openstack-lookup-coalescing.ts`).
  */
 import type { V1Node } from '@kubernetes/client-node';
-import { CloudStateError } from '../errors.js';
+import { CloudStateError, isOpenStackErrorKind } from '../errors.js';
 import type { CallOptions } from '@ccm/core/cloud';
-import type { OpenStackServer } from '../ports/compute-port.js';
+import type { ComputePort, OpenStackServer } from '../ports/compute-port.js';
 import { serverIdOfProviderId } from '../provider-id.js';
-import type { ServerLookup } from './server-lookup.js';
 
 export class InstanceLocator {
-  readonly #lookup: ServerLookup;
+  readonly #compute: ComputePort;
   readonly #region: string;
 
-  constructor(lookup: ServerLookup, options: { region: string }) {
-    this.#lookup = lookup;
+  constructor(compute: ComputePort, options: { region: string }) {
+    this.#compute = compute;
     this.#region = options.region;
   }
 
@@ -27,15 +27,20 @@ export class InstanceLocator {
     const name = node.metadata?.name ?? '';
     const providerId = node.spec?.providerID ?? '';
     if (providerId === '') {
-      const servers = await this.#lookup.serversNamed(name, options);
+      const servers = await this.#compute.serversNamed(name, options);
       if (servers.length > 1) throw new CloudStateError(`getInstance: multiple instances found: ${servers.length} servers are named ${JSON.stringify(name)}`);
       return servers[0];
     }
     const serverId = serverIdOfProviderId(providerId, this.#region);
     if (name !== '') {
-      const named = (await this.#lookup.serversNamed(name, options)).find((server) => server.id === serverId);
+      const named = (await this.#compute.serversNamed(name, options)).find((server) => server.id === serverId);
       if (named !== undefined) return named;
     }
-    return this.#lookup.serverById(serverId, options);
+    try {
+      return await this.#compute.getServer(serverId, options);
+    } catch (error) {
+      if (isOpenStackErrorKind(error, 'NotFound')) return undefined;
+      throw error;
+    }
   }
 }

@@ -38,6 +38,13 @@ export interface ComputePort {
   getServer(serverId: string, options?: CallOptions): Promise<OpenStackServer>;
   /** `GET /servers/detail` with the name filter `^(name1|name2|...)$`: the servers named exactly so. */
   listServersByName(names: readonly string[], options?: CallOptions): Promise<OpenStackServer[]>;
+  /**
+   * Every server named exactly `name` (Nova allows duplicates): `listServersByName([name])`, which
+   * the port's coalesce stage turns into one list for many names (`openstack-lookup-coalescing.ts`).
+   */
+  serversNamed(name: string, options?: CallOptions): Promise<OpenStackServer[]>;
   /** `GET /flavors/{id}`. */
   getFlavor(flavorId: string, options?: CallOptions): Promise<OpenStackFlavor>;
+  /** `GET /flavors`, every page: the flavors the project may use (public ones and those shared with it). */
+  listFlavors(options?: CallOptions): Promise<OpenStackFlavor[]>;
 }

@@ -47,6 +47,11 @@ export interface PortFilter {
 
 export interface NetworkPort {
   listPorts(filter: PortFilter, options?: CallOptions): Promise<NeutronPort[]>;
+  /**
+   * The ports whose `device_id` is `deviceId`: `listPorts({ deviceIds: [deviceId] })`, which the
+   * port's coalesce stage turns into one list for many devices (`openstack-lookup-coalescing.ts`).
+   */
+  portsOfDevice(deviceId: string, options?: CallOptions): Promise<NeutronPort[]>;
   /** Replaces the allowed address pairs of a port. */
   updatePortAllowedAddressPairs(portId: string, pairs: readonly NeutronAllowedAddressPair[], options?: CallOptions): Promise<NeutronPort>;
   getRouter(routerId: string, options?: CallOptions): Promise<NeutronRouter>;

@@ -2,7 +2,7 @@
  * An in-memory ComputePort with Nova's semantics the operations rely on: `getServer` answers
  * NotFound for a missing server, the name list matches exact names only (Nova's filter is a
  * regular expression; the adapter keeps exact matches), duplicate names are allowed, flavors by
- * ID. It logs every call and lets a test inject failures.
+ * ID and listed (except the unlisted ones). It logs every call and lets a test inject failures.
  */
 import type { ComputePort, OpenStackFlavor, OpenStackServer, OpenStackServerAddress } from '../../src/ports/compute-port.js';
 import { FakeCalls, fakeError } from './fake-errors.js';
@@ -24,6 +24,8 @@ export interface AddServerOptions {
 export class FakeCompute extends FakeCalls<Method> implements ComputePort {
   readonly servers = new Map<string, OpenStackServer>();
   readonly flavors = new Map<string, OpenStackFlavor>([['f-small', { id: 'f-small', name: 'm1.small' }]]);
+  /** Flavors `getFlavor` finds but `listFlavors` does not show (private to another project, disabled). */
+  readonly unlistedFlavors = new Set<string>();
   /** The names asked for by each `listServersByName` call. */
   readonly nameLists: string[][] = [];
   #nextId = 1;
@@ -56,6 +58,16 @@ export class FakeCompute extends FakeCalls<Method> implements ComputePort {
     this.enter('listServersByName');
     this.nameLists.push([...names]);
     return [...this.servers.values()].filter((server) => names.includes(server.name)).map((server) => structuredClone(server));
+  }
+
+  /** Unbatched, as the SDK adapter: the port's coalesce stage answers it with `listServersByName`. */
+  serversNamed(name: string): Promise<OpenStackServer[]> {
+    return this.listServersByName([name]);
+  }
+
+  async listFlavors(): Promise<OpenStackFlavor[]> {
+    this.enter('listFlavors');
+    return [...this.flavors.values()].filter((flavor) => !this.unlistedFlavors.has(flavor.id)).map((flavor) => ({ ...flavor }));
   }
 
   async getFlavor(flavorId: string): Promise<OpenStackFlavor> {

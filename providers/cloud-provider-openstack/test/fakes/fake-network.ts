@@ -48,6 +48,11 @@ export class FakeNetwork extends FakeCalls<Method> implements NetworkPort {
       .map((port) => structuredClone(port));
   }
 
+  /** Unbatched, as the SDK adapter: the port's coalesce stage answers it with `listPorts`. */
+  portsOfDevice(deviceId: string): Promise<NeutronPort[]> {
+    return this.listPorts({ deviceIds: [deviceId] });
+  }
+
   async updatePortAllowedAddressPairs(portId: string, pairs: readonly NeutronAllowedAddressPair[]): Promise<NeutronPort> {
     this.enter('updatePortAllowedAddressPairs');
     const port = this.ports.get(portId);

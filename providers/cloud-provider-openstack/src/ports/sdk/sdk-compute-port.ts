@@ -1,7 +1,8 @@
 /** The Compute port over openstack-client-ts's Nova client: the only code that sees Nova's JSON. */
-import { exactNameFilter, type NovaClient, type Server } from 'openstack-client-ts';
+import type { NovaClient, Server } from 'openstack-client-ts';
 import type { CallOptions } from '@ccm/core/cloud';
 import type { ComputePort, OpenStackFlavor, OpenStackServer, OpenStackServerAddress } from '../compute-port.js';
+import { serverNamesFilter } from '../list-query-budget.js';
 import { callOpenStack } from './sdk-errors.js';
 
 function toServerAddress(address: Server['addresses'][string][number]): OpenStackServerAddress {
@@ -26,28 +27,26 @@ export function toOpenStackServer(server: Server): OpenStackServer {
   };
 }
 
-/** `^(a|b|c)$` with each name escaped: one Nova name filter for many nodes. */
-export function serverNamesFilter(names: readonly string[]): string {
-  if (names.length === 1) return exactNameFilter(names[0] as string);
-  return `^(${names.map((name) => exactNameFilter(name).slice(1, -1)).join('|')})$`;
-}
-
 export function createSdkComputePort(nova: NovaClient): ComputePort {
   const signalOf = (options: CallOptions | undefined): AbortSignal | undefined => options?.signal;
+  const listOptions = (options: CallOptions | undefined): { signal?: AbortSignal } => (options?.signal === undefined ? {} : { signal: options.signal });
+  const listServersByName = (names: readonly string[], options: CallOptions | undefined): Promise<OpenStackServer[]> =>
+    callOpenStack('compute.listServersByName', async () => {
+      if (names.length === 0) return [];
+      const wanted = new Set(names);
+      const servers = await nova.listServersDetail({ name: serverNamesFilter(names) }, listOptions(options));
+      // The filter is a regular expression on the server side: keep exact matches only.
+      return servers.filter((server) => wanted.has(server.name)).map(toOpenStackServer);
+    });
   return {
     getServer: (serverId, options) => callOpenStack('compute.getServer', async () => toOpenStackServer(await nova.getServer(serverId, signalOf(options)))),
-    listServersByName: (names, options) =>
-      callOpenStack('compute.listServersByName', async () => {
-        if (names.length === 0) return [];
-        const wanted = new Set(names);
-        const servers = await nova.listServersDetail({ name: serverNamesFilter(names) }, options?.signal === undefined ? {} : { signal: options.signal });
-        // The filter is a regular expression on the server side: keep exact matches only.
-        return servers.filter((server) => wanted.has(server.name)).map(toOpenStackServer);
-      }),
+    listServersByName,
+    serversNamed: (name, options) => listServersByName([name], options),
     getFlavor: (flavorId, options) =>
       callOpenStack('compute.getFlavor', async (): Promise<OpenStackFlavor> => {
         const flavor = await nova.getFlavor(flavorId, signalOf(options));
         return { id: flavor.id, name: flavor.name };
       }),
+    listFlavors: (options) => callOpenStack('compute.listFlavors', async () => (await nova.listFlavors({}, listOptions(options))).map((flavor): OpenStackFlavor => ({ id: flavor.id, name: flavor.name }))),
   };
 }

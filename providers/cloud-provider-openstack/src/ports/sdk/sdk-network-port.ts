@@ -32,8 +32,11 @@ function portQuery(filter: PortFilter): Record<string, readonly string[] | undef
 export function createSdkNetworkPort(neutron: NeutronClient): NetworkPort {
   const signalOf = (options: CallOptions | undefined): AbortSignal | undefined => options?.signal;
   const listOptions = (options: CallOptions | undefined): { signal?: AbortSignal } => (options?.signal === undefined ? {} : { signal: options.signal });
+  const listPorts = (filter: PortFilter, options: CallOptions | undefined): Promise<NeutronPort[]> =>
+    callOpenStack('network.listPorts', async () => (await neutron.ports.list(portQuery(filter), listOptions(options))).map(toNeutronPort));
   return {
-    listPorts: (filter, options) => callOpenStack('network.listPorts', async () => (await neutron.ports.list(portQuery(filter), listOptions(options))).map(toNeutronPort)),
+    listPorts,
+    portsOfDevice: (deviceId, options) => listPorts({ deviceIds: [deviceId] }, options),
     updatePortAllowedAddressPairs: (portId, pairs, options) =>
       callOpenStack('network.updatePortAllowedAddressPairs', async () =>
         toNeutronPort(
