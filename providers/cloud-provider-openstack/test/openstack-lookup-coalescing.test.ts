@@ -1,6 +1,6 @@
 import { coalescePort } from '@ccm/core/cloud';
 import { describe, expect, it } from 'vitest';
-import { serverNamesFilter } from '../src/ports/list-query-budget.js';
+import { serverNamesFilter } from '../src/ports/sdk/list-query-budget.js';
 import { coalescePortLookups, coalesceServerLookups } from '../src/ports/openstack-lookup-coalescing.js';
 import { FakeCompute } from './fakes/fake-compute.js';
 import { fakeError } from './fakes/fake-errors.js';

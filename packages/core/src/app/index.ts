@@ -36,7 +36,7 @@ export {
   parseCommandLine,
 } from './options/parse-command-line.js';
 export {
-  renderFlagsDoc,
+  renderFlagsSection,
 } from './options/render-flags-doc.js';
 export {
   runCloudControllerManager,

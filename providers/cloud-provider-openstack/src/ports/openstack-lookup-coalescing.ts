@@ -15,7 +15,7 @@
  */
 import { coalesceBy, Coalescer, notThrottled, type CoalescedMethods, type CoalescerObserver } from '@ccm/core/cloud';
 import type { ComputePort, OpenStackServer } from './compute-port.js';
-import { deviceIdsFitOneQuery, MAX_LIST_QUERY_LENGTH, serverNameGroups } from './list-query-budget.js';
+import { deviceIdsFitOneQuery, MAX_LIST_QUERY_LENGTH, serverNameGroups } from './sdk/list-query-budget.js';
 import type { NetworkPort, NeutronPort } from './network-port.js';
 
 /**

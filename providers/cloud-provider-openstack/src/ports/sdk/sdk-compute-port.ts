@@ -2,7 +2,7 @@
 import type { NovaClient, Server } from 'openstack-client-ts';
 import type { CallOptions } from '@ccm/core/cloud';
 import type { ComputePort, OpenStackFlavor, OpenStackServer, OpenStackServerAddress } from '../compute-port.js';
-import { serverNamesFilter } from '../list-query-budget.js';
+import { serverNamesFilter } from './list-query-budget.js';
 import { callOpenStack } from './sdk-errors.js';
 
 function toServerAddress(address: Server['addresses'][string][number]): OpenStackServerAddress {
