@@ -6,7 +6,7 @@
  * observer -> the SDK adapter), the cached instance lookups, and the capabilities:
  * InstancesV2 and LoadBalancer (Standard SKU) always, Routes when `routeTableName` is set.
  */
-import type { CloudApiBudget, CloudApiBudgetOverrides, CloudRetryPolicy } from '@ccm/core/cloud';
+import { createUpstreamObserver, type CloudApiBudget, type CloudApiBudgetOverrides, type CloudRetryPolicy } from '@ccm/core/cloud';
 import { CloudConfigError } from '@ccm/core/config';
 import {
   defineCloudProvider,
@@ -34,7 +34,7 @@ import { NodeAddressOperations } from './operations/node-addresses.js';
 import { RouteTableOperations } from './operations/route-table.js';
 import type { ComputePort } from './ports/compute-port.js';
 import type { NetworkPort } from './ports/network-port.js';
-import { azureUpstreamMetrics } from './metrics/upstream-metrics.js';
+import { azureUpstreamMetrics, azureUpstreamOperationMetrics } from './metrics/upstream-metrics.js';
 import { AZURE_PIPELINE } from './ports/azure-port-pipeline.js';
 import { createAzureSdkClients, type AzureSdkClients } from './ports/sdk/azure-sdk-clients.js';
 import { createSdkComputePort } from './ports/sdk/sdk-compute-port.js';
@@ -256,6 +256,9 @@ function createAzureCloudFromConfig(read: AzureConfigFile, context: CloudProvide
     notFoundGracePeriodMs: notFoundGracePeriodSeconds(config, options) * 1000,
     ...(options.now === undefined ? {} : { now: options.now }),
   });
+  // Upstream's whole-operation series (load balancers, routes), labelled like its ARM calls.
+  const operationMetrics =
+    context.metrics === undefined ? undefined : createUpstreamObserver(context.metrics, azureUpstreamOperationMetrics({ resourceGroup: config.resourceGroup, subscriptionId: () => subscriptionId }));
   const routes =
     config.routeTableName === ''
       ? undefined
@@ -265,6 +268,7 @@ function createAzureCloudFromConfig(read: AzureConfigFile, context: CloudProvide
           addresses,
           resourceGroup: config.resourceGroup,
           logger,
+          ...(operationMetrics === undefined ? {} : { operationMetrics }),
         });
   const loadBalancers = new AzureLoadBalancers({
     operations: new ServiceLoadBalancerOperations({
@@ -289,6 +293,7 @@ function createAzureCloudFromConfig(read: AzureConfigFile, context: CloudProvide
       logger,
     }),
     excludeControlPlane: config.excludeMasterFromStandardLB,
+    ...(operationMetrics === undefined ? {} : { operationMetrics }),
   });
   // Never log the secret: only where the provider talks to.
   if (config.ignoredCredentialKeys.length > 0) {

@@ -7,9 +7,12 @@
  * (with `excludeMasterFromStandardLB`) and unmanaged nodes never join the backend pool either.
  */
 import type { V1Node, V1Service } from '@kubernetes/client-node';
+import type { CloudApiObserver } from '@ccm/core/cloud';
 import { ImplementedElsewhereError, type CloudCallOptions, type LoadBalancer, type LoadBalancerStatus } from '@ccm/core/provider';
 import { isUnmanaged, resourceGroupsOf } from './azure-instances.js';
+import { AZURE_UPSTREAM_OPERATIONS } from './metrics/upstream-metrics.js';
 import type { InstanceLocator } from './operations/instance-locator.js';
+import { serviceKey } from './operations/load-balancer/load-balancer-names.js';
 import type { ServiceLoadBalancerOperations } from './operations/load-balancer/service-load-balancer-operations.js';
 import type { AzureVirtualMachine } from './ports/compute-port.js';
 import { parseAzureProviderId } from './provider-id.js';
@@ -26,6 +29,8 @@ export function excludedFromLoadBalancers(node: V1Node, excludeControlPlane: boo
 export interface AzureLoadBalancersDependencies {
   operations: ServiceLoadBalancerOperations;
   excludeControlPlane: boolean;
+  /** Times each ensure, update and delete into upstream's `cloudprovider_azure_op_*` series (none without metrics). */
+  operationMetrics?: CloudApiObserver;
 }
 
 export class AzureLoadBalancers implements LoadBalancer {
@@ -47,17 +52,23 @@ export class AzureLoadBalancers implements LoadBalancer {
 
   async ensureLoadBalancer(clusterName: string, service: V1Service, nodes: V1Node[], options?: CloudCallOptions): Promise<LoadBalancerStatus> {
     checkImplementedHere(service);
-    return this.#dependencies.operations.ensure(clusterName, service, this.#members(nodes), options);
+    return this.#timed(AZURE_UPSTREAM_OPERATIONS.ensureLoadBalancer, service, () => this.#dependencies.operations.ensure(clusterName, service, this.#members(nodes), options));
   }
 
   async updateLoadBalancer(clusterName: string, service: V1Service, nodes: V1Node[], options?: CloudCallOptions): Promise<void> {
     checkImplementedHere(service);
-    await this.#dependencies.operations.update(clusterName, service, this.#members(nodes), options);
+    await this.#timed(AZURE_UPSTREAM_OPERATIONS.updateLoadBalancer, service, () => this.#dependencies.operations.update(clusterName, service, this.#members(nodes), options));
   }
 
   async ensureLoadBalancerDeleted(clusterName: string, service: V1Service, options?: CloudCallOptions): Promise<void> {
     if (service.spec?.loadBalancerClass !== undefined) return;
-    await this.#dependencies.operations.delete(clusterName, service, options);
+    await this.#timed(AZURE_UPSTREAM_OPERATIONS.ensureLoadBalancerDeleted, service, () => this.#dependencies.operations.delete(clusterName, service, options));
+  }
+
+  /** Runs `run` as upstream's operation `request` of `service` (its `source`). */
+  #timed<T>(request: string, service: V1Service, run: () => Promise<T>): Promise<T> {
+    const observer = this.#dependencies.operationMetrics;
+    return observer === undefined ? run() : observer.observe(request, run, [serviceKey(service)]);
   }
 
   #members(nodes: readonly V1Node[]): V1Node[] {

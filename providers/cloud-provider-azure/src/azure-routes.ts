@@ -4,9 +4,11 @@
  * family. Listing maps route names back to node names; the route controller deletes only routes
  * inside the cluster CIDR whose node is gone.
  */
+import type { CloudApiObserver } from '@ccm/core/cloud';
 import type { Logger } from '@ccm/core/logging';
 import type { CloudCallOptions, Route, Routes } from '@ccm/core/provider';
 import { CloudStateError } from './errors.js';
+import { AZURE_UPSTREAM_OPERATIONS } from './metrics/upstream-metrics.js';
 import type { InstanceLocator } from './operations/instance-locator.js';
 import type { NodeAddressOperations } from './operations/node-addresses.js';
 import { nextHopFor, type RouteTableOperations } from './operations/route-table.js';
@@ -17,6 +19,8 @@ export interface AzureRoutesDependencies {
   addresses: NodeAddressOperations;
   resourceGroup: string;
   logger: Logger;
+  /** Times each create and delete into upstream's `cloudprovider_azure_op_*` series (none without metrics). */
+  operationMetrics?: CloudApiObserver;
 }
 
 export class AzureRoutes implements Routes {
@@ -32,6 +36,10 @@ export class AzureRoutes implements Routes {
   }
 
   async createRoute(_clusterName: string, nameHint: string, route: Route, _options?: CloudCallOptions): Promise<void> {
+    await this.#timed(AZURE_UPSTREAM_OPERATIONS.createRoute, route, () => this.#create(nameHint, route));
+  }
+
+  async #create(nameHint: string, route: Route): Promise<void> {
     const { locator, addresses, routeTable, logger, resourceGroup } = this.#dependencies;
     const vm = await locator.byNodeName(route.targetNode, [resourceGroup]);
     if (vm === undefined) throw new CloudStateError(`cannot create the route of node ${JSON.stringify(route.targetNode)}: its VM was not found in resource group ${resourceGroup}`);
@@ -43,6 +51,12 @@ export class AzureRoutes implements Routes {
 
   async deleteRoute(_clusterName: string, route: Route, _options?: CloudCallOptions): Promise<void> {
     this.#dependencies.logger.info('deleting route', { name: route.name, node: route.targetNode, destinationCidr: route.destinationCidr });
-    await this.#dependencies.routeTable.deleteRoute(route.name);
+    await this.#timed(AZURE_UPSTREAM_OPERATIONS.deleteRoute, route, () => this.#dependencies.routeTable.deleteRoute(route.name));
+  }
+
+  /** Runs `run` as upstream's operation `request`, its `source` the route's node. */
+  #timed(request: string, route: Route, run: () => Promise<void>): Promise<void> {
+    const observer = this.#dependencies.operationMetrics;
+    return observer === undefined ? run() : observer.observe(request, run, [route.targetNode]);
   }
 }

@@ -10,7 +10,7 @@ export { routeNameOf, nodeNameOfRoute, ROUTE_NAME_SEPARATOR } from './operations
 export type { AzureVirtualMachine, ComputePort } from './ports/compute-port.js';
 export type { AzureNetworkInterface, AzureRoute, AzureRouteTable, NetworkPort } from './ports/network-port.js';
 export { AZURE_API_BUDGET_DEFAULTS, AZURE_RETRY_DEFAULTS } from './ports/azure-port-pipeline.js';
-export { AZURE_UPSTREAM_METRICS } from './metrics/upstream-metrics.js';
+export { AZURE_ALL_UPSTREAM_METRICS, AZURE_UPSTREAM_METRICS, AZURE_UPSTREAM_OPERATION_METRICS, AZURE_UPSTREAM_OPERATIONS } from './metrics/upstream-metrics.js';
 export { createAzureSdkClients } from './ports/sdk/azure-sdk-clients.js';
 export { createSdkComputePort } from './ports/sdk/sdk-compute-port.js';
 export { createSdkNetworkPort } from './ports/sdk/sdk-network-port.js';

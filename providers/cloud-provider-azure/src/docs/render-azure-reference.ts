@@ -8,7 +8,7 @@ import { CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, renderFlagsSection } from '@ccm/c
 import { renderUpstreamMetricsSection } from '@ccm/core/cloud';
 import { markdownCell, renderAnnotationTable, renderConfigKeyTable } from '@ccm/core/service-input';
 import { ALL_ANNOTATIONS } from '../annotations.js';
-import { AZURE_UPSTREAM_METRICS } from '../metrics/upstream-metrics.js';
+import { AZURE_ALL_UPSTREAM_METRICS } from '../metrics/upstream-metrics.js';
 import { CONTROL_PLANE_LABELS } from '../azure-load-balancers.js';
 import { LABEL_MANAGED, LABEL_RESOURCE_GROUP } from '../azure-instances.js';
 import { AZURE_FLAG_GROUPS } from '../cloud-controller-manager/azure-flags.js';
@@ -88,7 +88,7 @@ export function renderAzureReference(): string {
     '',
     `Every ARM call goes through core's port pipeline (\`composeCloudPort\`). **One cloud API budget**: ${AZURE_API_BUDGET_DEFAULTS.qps} requests/s with a burst of ${AZURE_API_BUDGET_DEFAULTS.burst}, halved on each HTTP 429 and climbing back while calls succeed; a throttled call waits for ARM's Retry-After and is retried by the budget (${AZURE_API_BUDGET_DEFAULTS.maxAttempts} attempts in all, backoff ${AZURE_API_BUDGET_DEFAULTS.initialBackoffMs} ms to ${AZURE_API_BUDGET_DEFAULTS.maxBackoffMs / 1000} s). Transient failures (5xx, 409 conflicts, network errors) are retried outside it: ${AZURE_RETRY_DEFAULTS.maxAttempts} attempts, ${AZURE_RETRY_DEFAULTS.initialDelayMs} ms doubling with full jitter, at most ${AZURE_RETRY_DEFAULTS.maxDelayMs / 1000} s. Wrong credentials (Entra errors, 401/403) are not retried by the pipeline: the controllers requeue with their own backoff; a throttled (429) or failing (5xx) token endpoint is retried like ARM. The SDK's own retries are off; long-running operations of the route table are polled every ${LRO_POLL_INTERVAL_MS} ms unless ARM's Retry-After says otherwise; those of the load-balancing writes (load balancers, public IPs, security groups, NICs, scale sets) with the SDK pollers first after ${LRO_FIRST_POLL_MS} ms, then four times later each time up to ${LRO_POLL_INTERVAL_MS} ms. Metrics, all with \`provider="azure"\`: \`cloudprovider_api_request_duration_seconds\` and \`cloudprovider_api_request_errors_total\` per attempt (\`request="compute.listVirtualMachines"\`, \`network.putRoute\`, ...) and the budget's \`cloudprovider_api_*\` family.`,
     '',
-    renderUpstreamMetricsSection(AZURE_UPSTREAM_METRICS),
+    renderUpstreamMetricsSection(AZURE_ALL_UPSTREAM_METRICS),
     '',
     '## Flags',
     '',

@@ -101,7 +101,6 @@ export function azureUpstreamMetrics(subscriptionId: () => string): UpstreamClou
         .join(', ')}. \`source\` is empty, as for upstream's calls outside a named operation.`,
     ],
     notExported: [
-      { name: 'cloudprovider_azure_op_duration_seconds, cloudprovider_azure_op_failure_count', reason: 'upstream times whole service operations (ensure a load balancer, create a route) outside the ARM calls; not exported yet.' },
       { name: 'cloudprovider_azure_api_request_ratelimited_delays', reason: "upstream's client-side limiter delay; ours is `cloudprovider_api_rate_limiter_wait_seconds`." },
       { name: 'cloudprovider_azure_api_request_batch_sizes', reason: 'upstream batches VMSS updates; we make no batch calls.' },
     ],
@@ -110,3 +109,69 @@ export function azureUpstreamMetrics(subscriptionId: () => string): UpstreamClou
 
 /** The series as the docs and the conformance suite list them (the subscription read at each call). */
 export const AZURE_UPSTREAM_METRICS = azureUpstreamMetrics(() => '');
+
+/**
+ * Upstream's `request` of a whole service operation (`NewMetricContext(prefix, request, ...)`:
+ * `<prefix>_<request>`), by the method of ours that does it.
+ */
+export const AZURE_UPSTREAM_OPERATIONS = {
+  ensureLoadBalancer: 'services_ensure_loadbalancer',
+  updateLoadBalancer: 'services_update_loadbalancer',
+  ensureLoadBalancerDeleted: 'services_ensure_loadbalancer_deleted',
+  createRoute: 'routes_create_route',
+  deleteRoute: 'routes_delete_route',
+} as const;
+
+/** What labels an operation: the cluster's resource group and subscription as the config has them. */
+export interface AzureOperationScope {
+  resourceGroup: string;
+  /** Read at each operation (the connection config may change it). */
+  subscriptionId: () => string;
+}
+
+/**
+ * Upstream's operation series (`ObserveOperationWithResult`): the latency of each whole
+ * load-balancer or route operation, and a count of the failed ones. The observer is called with
+ * the operation's `request` (`AZURE_UPSTREAM_OPERATIONS`) and its `source` as only argument: the
+ * service `<namespace>/<name>`, or the route's node.
+ */
+export function azureUpstreamOperationMetrics(scope: AzureOperationScope): UpstreamCloudMetrics {
+  const labels = (call: UpstreamCallOutcome): Record<(typeof LABEL_NAMES)[number], string> => ({
+    request: call.operation,
+    resource_group: scope.resourceGroup.toLowerCase(),
+    subscription_id: scope.subscriptionId(),
+    source: typeof call.args[0] === 'string' ? call.args[0] : '',
+  });
+  return defineUpstreamCloudMetrics({
+    provider: AZURE_PROVIDER_NAME,
+    sources: [{ repository: 'kubernetes-sigs/cloud-provider-azure', path: 'pkg/metrics/azure_metrics.go', commit: '1beb27f8c8fc3d38df60b080d19ca7c2343a87cd' }],
+    series: [
+      upstreamHistogram({
+        name: 'cloudprovider_azure_op_duration_seconds',
+        help: '[ALPHA] Latency of an Azure service operation',
+        labelNames: LABEL_NAMES,
+        buckets: [0.1, 0.2, 0.5, 1, 5, 10, 15, 20, 30, 40, 50, 60, 100, 200, 300, 600, 1200],
+        recordedWhen: `every load-balancer or route operation, failed or not (\`request\` ${Object.values(AZURE_UPSTREAM_OPERATIONS)
+          .map((request) => `\`${request}\``)
+          .join(', ')}; \`source\` the service \`<namespace>/<name>\` or the route's node)`,
+        labelsOf: labels,
+      }),
+      upstreamCounter({
+        name: 'cloudprovider_azure_op_failure_count',
+        help: '[ALPHA] Number of failed Azure service operations',
+        labelNames: LABEL_NAMES,
+        recordedWhen: 'a load-balancer or route operation failed',
+        labelsOf: (call) => (call.failed ? labels(call) : undefined),
+      }),
+    ],
+  });
+}
+
+/** The operation series as the docs and the conformance suite list them. */
+export const AZURE_UPSTREAM_OPERATION_METRICS = azureUpstreamOperationMetrics({ resourceGroup: '', subscriptionId: () => '' });
+
+/** Every upstream series of the Azure CCM: the ARM calls' and the whole operations' (docs, conformance). */
+export const AZURE_ALL_UPSTREAM_METRICS = defineUpstreamCloudMetrics({
+  ...AZURE_UPSTREAM_METRICS,
+  series: [...AZURE_UPSTREAM_METRICS.series, ...AZURE_UPSTREAM_OPERATION_METRICS.series],
+});

@@ -11,7 +11,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AZURE_UPSTREAM_METRICS, formatAzureProviderId, nodeNameOfRoute, parseAzureProviderId, routeNameOf } from '@ccm/cloud-provider-azure';
+import { AZURE_ALL_UPSTREAM_METRICS, formatAzureProviderId, nodeNameOfRoute, parseAzureProviderId, routeNameOf } from '@ccm/cloud-provider-azure';
 import type {
   BenchCcmOptions,
   CcmProcessSpec,
@@ -58,7 +58,7 @@ export interface AzureDriverOptions {
 
 export class AzureDriver implements ProviderDriver {
   readonly name = 'azure';
-  readonly upstreamMetrics = AZURE_UPSTREAM_METRICS;
+  readonly upstreamMetrics = AZURE_ALL_UPSTREAM_METRICS;
   readonly capabilities: ProviderDriverCapabilities = {
     loadBalancer: true,
     routes: true,
