@@ -56,6 +56,8 @@ export interface Harness {
   network: FakeNetwork;
   logger: RecordingLogger;
   clock: { now: number };
+  /** The registry the cloud records its metrics in. */
+  metrics: ReturnType<typeof createMetricsRegistry>;
 }
 
 export async function createHarness(config: Record<string, unknown> = CONFIG, options: AzureCloudOptions = {}): Promise<Harness> {
@@ -65,9 +67,10 @@ export async function createHarness(config: Record<string, unknown> = CONFIG, op
   compute.addResourceGroup(RESOURCE_GROUP);
   const logger = new RecordingLogger();
   const clock = { now: 1_000_000 };
+  const metrics = createMetricsRegistry();
   const cloud = await createAzureCloud(
     JSON.stringify(config, null, 2),
-    { logger, metrics: createMetricsRegistry(), configPath: 'azure.json' },
+    { logger, metrics, configPath: 'azure.json' },
     {
       ports: { compute, network },
       apiBudget: { qps: 1_000_000, burst: 1_000_000, initialBackoffMs: 0, ...options.apiBudget },
@@ -77,7 +80,7 @@ export async function createHarness(config: Record<string, unknown> = CONFIG, op
       ...(options.notFoundGracePeriodSeconds === undefined ? {} : { notFoundGracePeriodSeconds: options.notFoundGracePeriodSeconds }),
     },
   );
-  return { cloud, compute, network, logger, clock };
+  return { cloud, compute, network, logger, clock, metrics };
 }
 
 const computeBase = (resourceGroup: string) => `/subscriptions/${SUBSCRIPTION}/resourceGroups/${resourceGroup}/providers/Microsoft.Compute`;
