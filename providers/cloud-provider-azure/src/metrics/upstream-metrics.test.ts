@@ -3,7 +3,16 @@ import { silentLogger } from '@ccm/core/logging';
 import { describe, expect, it } from 'vitest';
 import { AZURE_API_ERROR_KINDS, AzureApiError } from '../ports/azure-api-error.js';
 import { AZURE_PIPELINE } from '../ports/azure-port-pipeline.js';
-import { AZURE_UPSTREAM_METRICS, azureResourceGroupOf, azureUpstreamMetrics } from './upstream-metrics.js';
+import { createUpstreamObserver } from '@ccm/core/cloud';
+import {
+  AZURE_ALL_UPSTREAM_METRICS,
+  AZURE_UPSTREAM_METRICS,
+  AZURE_UPSTREAM_OPERATION_METRICS,
+  AZURE_UPSTREAM_OPERATIONS,
+  azureResourceGroupOf,
+  azureUpstreamMetrics,
+  azureUpstreamOperationMetrics,
+} from './upstream-metrics.js';
 
 const armError = (kind: keyof typeof AZURE_API_ERROR_KINDS, code: string, httpStatus: number) => new AzureApiError(`${code}: failed`, { kind, code, operation: 'network.getLoadBalancer', retryable: false, httpStatus });
 
@@ -45,5 +54,41 @@ describe('Azure upstream metric series', () => {
     expect(text).not.toContain('cloudprovider_azure_api_request_throttled_count{request="load_balancers_get"');
     expect(text).toContain('# TYPE cloudprovider_azure_api_request_ratelimited_count counter');
     expect(text).toContain('cloudprovider_azure_api_request_duration_seconds_bucket{le="1200",request="vm_list"');
+  });
+});
+
+describe("Azure upstream operation series (upstream's ObserveOperationWithResult)", () => {
+  it("declares upstream's names, help, label names and buckets; the docs and conformance table holds both families", () => {
+    expect(AZURE_UPSTREAM_OPERATION_METRICS.series.map(({ name, type, help, labelNames }) => ({ name, type, help, labelNames }))).toEqual([
+      { name: 'cloudprovider_azure_op_duration_seconds', type: 'histogram', help: '[ALPHA] Latency of an Azure service operation', labelNames: ['request', 'resource_group', 'subscription_id', 'source'] },
+      { name: 'cloudprovider_azure_op_failure_count', type: 'counter', help: '[ALPHA] Number of failed Azure service operations', labelNames: ['request', 'resource_group', 'subscription_id', 'source'] },
+    ]);
+    const duration = AZURE_UPSTREAM_OPERATION_METRICS.series[0]!;
+    expect(duration.type === 'histogram' ? duration.buckets : undefined).toEqual([0.1, 0.2, 0.5, 1, 5, 10, 15, 20, 30, 40, 50, 60, 100, 200, 300, 600, 1200]);
+    expect(AZURE_ALL_UPSTREAM_METRICS.series.map((series) => series.name)).toEqual([...AZURE_UPSTREAM_METRICS.series, ...AZURE_UPSTREAM_OPERATION_METRICS.series].map((series) => series.name));
+    expect(AZURE_ALL_UPSTREAM_METRICS.notExported?.map((entry) => entry.name).join(' ')).not.toContain('cloudprovider_azure_op_');
+  });
+
+  it.each([
+    ['ensureLoadBalancer', 'services_ensure_loadbalancer', 'shop/web'],
+    ['updateLoadBalancer', 'services_update_loadbalancer', 'shop/web'],
+    ['ensureLoadBalancerDeleted', 'services_ensure_loadbalancer_deleted', 'shop/web'],
+    ['createRoute', 'routes_create_route', 'node-a'],
+    ['deleteRoute', 'routes_delete_route', 'node-a'],
+  ] as const)('%s is upstream request %s, labelled with the cluster resource group (lower case), the subscription read at the call and source %s', async (method, request, source) => {
+    expect(AZURE_UPSTREAM_OPERATIONS[method]).toBe(request);
+    let subscription = 'sub-1';
+    const metrics = createMetricsRegistry();
+    const observer = createUpstreamObserver(metrics, azureUpstreamOperationMetrics({ resourceGroup: 'Cluster-RG', subscriptionId: () => subscription }));
+    await observer.observe(request, async () => undefined, [source]);
+    subscription = 'sub-2';
+    await expect(observer.observe(request, async () => Promise.reject(new Error('failed')), [source])).rejects.toThrow('failed');
+    const text = await metrics.metrics();
+    const labels = (subscriptionId: string) => `request="${request}",resource_group="cluster-rg",subscription_id="${subscriptionId}",source="${source}"`;
+    expect(text).toContain(`cloudprovider_azure_op_duration_seconds_count{${labels('sub-1')}} 1`);
+    expect(text).toContain(`cloudprovider_azure_op_duration_seconds_count{${labels('sub-2')}} 1`);
+    expect(text).not.toContain(`cloudprovider_azure_op_failure_count{${labels('sub-1')}}`);
+    expect(text).toContain(`cloudprovider_azure_op_failure_count{${labels('sub-2')}} 1`);
+    expect(text).toContain(`cloudprovider_azure_op_duration_seconds_bucket{le="1200",${labels('sub-1')}} 1`);
   });
 });
