@@ -42,33 +42,19 @@ async function routeCluster(): Promise<{ harness: Harness; routes: Routes }> {
 }
 
 describe("upstream's whole-operation series (cloudprovider_azure_op_*)", () => {
-  it('ensureLoadBalancer: services_ensure_loadbalancer of <namespace>/<name>, timed on success and counted as failed on failure', async () => {
+  it.each([
+    ['ensureLoadBalancer', 'services_ensure_loadbalancer', (lb: LoadBalancer) => lb.ensureLoadBalancer('kubernetes', SERVICE, [node('node-a')])],
+    ['updateLoadBalancer', 'services_update_loadbalancer', (lb: LoadBalancer) => lb.updateLoadBalancer('kubernetes', SERVICE, [node('node-a')])],
+    ['ensureLoadBalancerDeleted', 'services_ensure_loadbalancer_deleted', (lb: LoadBalancer) => lb.ensureLoadBalancerDeleted('kubernetes', SERVICE)],
+  ] as const)('%s: %s of <namespace>/<name>, timed on success and counted as failed on failure', async (_method, request, run) => {
     const { harness, lb } = await loadBalancerCluster();
     await lb.ensureLoadBalancer('kubernetes', SERVICE, [node('node-a')]);
-    expect(await observed(harness, 'services_ensure_loadbalancer', 'shop/web')).toEqual({ timed: 1, failed: undefined });
+    const before = request === 'services_ensure_loadbalancer' ? 1 : 0;
+    await run(lb);
+    expect(await observed(harness, request, 'shop/web')).toEqual({ timed: before + 1, failed: undefined });
     harness.network.log.failNext('network.getLoadBalancer', forbidden('network.getLoadBalancer'));
-    await expect(lb.ensureLoadBalancer('kubernetes', SERVICE, [node('node-a')])).rejects.toThrow('AuthorizationFailed');
-    expect(await observed(harness, 'services_ensure_loadbalancer', 'shop/web')).toEqual({ timed: 2, failed: 1 });
-  });
-
-  it('updateLoadBalancer: services_update_loadbalancer, timed on success and counted as failed on failure', async () => {
-    const { harness, lb } = await loadBalancerCluster();
-    await lb.ensureLoadBalancer('kubernetes', SERVICE, [node('node-a')]);
-    await lb.updateLoadBalancer('kubernetes', SERVICE, [node('node-a')]);
-    expect(await observed(harness, 'services_update_loadbalancer', 'shop/web')).toEqual({ timed: 1, failed: undefined });
-    harness.network.log.failNext('network.getLoadBalancer', forbidden('network.getLoadBalancer'));
-    await expect(lb.updateLoadBalancer('kubernetes', SERVICE, [node('node-a')])).rejects.toThrow('AuthorizationFailed');
-    expect(await observed(harness, 'services_update_loadbalancer', 'shop/web')).toEqual({ timed: 2, failed: 1 });
-  });
-
-  it('ensureLoadBalancerDeleted: services_ensure_loadbalancer_deleted, timed on success and counted as failed on failure', async () => {
-    const { harness, lb } = await loadBalancerCluster();
-    await lb.ensureLoadBalancer('kubernetes', SERVICE, [node('node-a')]);
-    harness.network.log.failNext('network.getLoadBalancer', forbidden('network.getLoadBalancer'));
-    await expect(lb.ensureLoadBalancerDeleted('kubernetes', SERVICE)).rejects.toThrow('AuthorizationFailed');
-    expect(await observed(harness, 'services_ensure_loadbalancer_deleted', 'shop/web')).toEqual({ timed: 1, failed: 1 });
-    await lb.ensureLoadBalancerDeleted('kubernetes', SERVICE);
-    expect(await observed(harness, 'services_ensure_loadbalancer_deleted', 'shop/web')).toEqual({ timed: 2, failed: 1 });
+    await expect(run(lb)).rejects.toThrow('AuthorizationFailed');
+    expect(await observed(harness, request, 'shop/web')).toEqual({ timed: before + 2, failed: 1 });
   });
 
   it('createRoute: routes_create_route of the target node, timed on success and counted as failed on failure', async () => {

@@ -50,6 +50,9 @@ export function azureResourceGroupOf(args: readonly unknown[]): string {
   return (inId === null ? first : inId[1]!).toLowerCase();
 }
 
+/** Where upstream declares its series (both families). */
+const AZURE_METRICS_SOURCE = { repository: 'kubernetes-sigs/cloud-provider-azure', path: 'pkg/metrics/azure_metrics.go', commit: '1beb27f8c8fc3d38df60b080d19ca7c2343a87cd' };
+
 const LABEL_NAMES = ['request', 'resource_group', 'subscription_id', 'source'] as const;
 
 /** The upstream series, labelled with the subscription `subscriptionId()` reads at each call (the connection config may change it). */
@@ -60,7 +63,7 @@ export function azureUpstreamMetrics(subscriptionId: () => string): UpstreamClou
   };
   return defineUpstreamCloudMetrics({
     provider: AZURE_PROVIDER_NAME,
-    sources: [{ repository: 'kubernetes-sigs/cloud-provider-azure', path: 'pkg/metrics/azure_metrics.go', commit: '1beb27f8c8fc3d38df60b080d19ca7c2343a87cd' }],
+    sources: [AZURE_METRICS_SOURCE],
     series: [
       upstreamHistogram({
         name: 'cloudprovider_azure_api_request_duration_seconds',
@@ -144,7 +147,7 @@ export function azureUpstreamOperationMetrics(scope: AzureOperationScope): Upstr
   });
   return defineUpstreamCloudMetrics({
     provider: AZURE_PROVIDER_NAME,
-    sources: [{ repository: 'kubernetes-sigs/cloud-provider-azure', path: 'pkg/metrics/azure_metrics.go', commit: '1beb27f8c8fc3d38df60b080d19ca7c2343a87cd' }],
+    sources: [AZURE_METRICS_SOURCE],
     series: [
       upstreamHistogram({
         name: 'cloudprovider_azure_op_duration_seconds',
