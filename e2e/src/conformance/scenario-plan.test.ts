@@ -21,7 +21,7 @@ describe('planScenarios', () => {
 
   it('keeps the node and runtime groups for a provider without LB and routes', () => {
     const plan = planScenarios({ loadBalancer: false, routes: false });
-    expect(names(plan.included)).toEqual(['node initialization', 'node lifecycle', 'serving', 'leader election', 'leader migration']);
+    expect(names(plan.included)).toEqual(['node initialization', 'node lifecycle', 'serving', 'leader election', 'leader migration', 'swap from the upstream CCM']);
     expect(names(plan.omitted.map(({ group }) => group))).toEqual(['service load balancers', 'routes']);
   });
 });

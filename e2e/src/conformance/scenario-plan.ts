@@ -7,6 +7,7 @@ import { registerNodeInitializationScenarios } from './scenarios/node-initializa
 import { registerNodeLifecycleScenarios } from './scenarios/node-lifecycle.js';
 import { registerRouteScenarios } from './scenarios/routes.js';
 import { registerServingScenarios } from './scenarios/serving.js';
+import { registerSwapScenarios } from './scenarios/swap.js';
 
 type Capability = keyof ProviderDriverCapabilities;
 
@@ -25,6 +26,7 @@ export const SCENARIO_GROUPS: readonly ScenarioGroup[] = [
   { name: 'serving', requires: [], register: registerServingScenarios },
   { name: 'leader election', requires: [], register: registerLeaderElectionScenarios },
   { name: 'leader migration', requires: [], register: registerLeaderMigrationScenarios },
+  { name: 'swap from the upstream CCM', requires: [], register: registerSwapScenarios },
 ];
 
 export interface ScenarioPlan {

@@ -185,6 +185,10 @@ export class KubeTestClient {
     return this.request('PATCH', servicePath(namespace, name), patch, PATCH_CONTENT_TYPES[kind]);
   }
 
+  patchServiceStatus(namespace: string, name: string, patch: unknown, kind: PatchKind = 'merge'): Promise<KubeService> {
+    return this.request('PATCH', `${servicePath(namespace, name)}/status`, patch, PATCH_CONTENT_TYPES[kind]);
+  }
+
   /** Asks for deletion (the object stays while finalizers remain); a missing service is fine. */
   async deleteService(namespace: string, name: string): Promise<void> {
     try {

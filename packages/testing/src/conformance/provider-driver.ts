@@ -116,6 +116,100 @@ export interface BenchCcmOptions {
   apiQps: number;
 }
 
+/**
+ * One Service of the swap scenario as its user wrote it while the upstream CCM ran: external or
+ * internal, with or without a requested IP, in the cloud's own way of asking.
+ */
+export interface SwapServiceVariant {
+  /** A short DNS-1123 label naming the variant (`external`, `internal-requested-ip`, ...); part of the Service name. */
+  label: string;
+  /** The annotations the user set (the internal annotation, a requested-IP annotation...). */
+  annotations?: Record<string, string>;
+  /** `spec.loadBalancerIP`, when the variant requests its IP that way (reserve it in `userServices`). */
+  loadBalancerIP?: string;
+  /** `spec.externalTrafficPolicy` (default `Cluster`). */
+  externalTrafficPolicy?: 'Cluster' | 'Local';
+}
+
+/** One Service as the API server holds it, for the fixture to write upstream's resources for it. */
+export interface SwapServiceSeed {
+  namespace: string;
+  name: string;
+  /** The Service's UID (upstream derives most resource names from it). */
+  uid: string;
+  variant: SwapServiceVariant;
+  /** The Service's ports with the node ports the API server allocated. */
+  ports: Array<{ name?: string; protocol: string; port: number; nodePort: number }>;
+  /** `spec.healthCheckNodePort` of an `externalTrafficPolicy: Local` Service. */
+  healthCheckNodePort?: number;
+}
+
+/** One Node the upstream CCM initialized: its instance and the pod CIDR upstream's route controller programmed. */
+export interface SwapNodeSeed {
+  instance: DriverInstance;
+  /** `spec.podCIDR` (inside the suite's cluster CIDR); set only when the provider has routes. */
+  podCidr?: string;
+}
+
+/** What the upstream CCM left on one Service besides the cloud resources. */
+export interface UpstreamServiceState {
+  /** `status.loadBalancer.ingress` as upstream published it; ours must publish the same. */
+  ingress: Array<{ ip?: string; hostname?: string }>;
+  /**
+   * Finalizers upstream's CCM added besides `service.kubernetes.io/load-balancer-cleanup`
+   * (GCP: `gke.networking.io/l4-netlb-v1`, `l4-ilb-v1`); ours must remove them on delete.
+   */
+  extraFinalizers: string[];
+  /** Annotations upstream's CCM wrote on the Service (OpenStack: `loadbalancer.openstack.org/load-balancer-id`, ...). */
+  writtenAnnotations: Record<string, string>;
+}
+
+/**
+ * Cloud resources by a stable description (`<kind>/<name>`), each valued by what must not
+ * change while they are adopted: the resource's ID and the addresses it holds. A resource deleted
+ * and made again gets a new ID, so two equal inventories mean nothing was recreated.
+ */
+export type CloudInventory = Record<string, string>;
+
+export interface SwapInventory {
+  /** Load balancers and everything upstream made for them for this cluster (addresses, rules, groups, pools...). */
+  loadBalancers: CloudInventory;
+  /** Routes upstream programmed for this cluster's nodes. */
+  routes: CloudInventory;
+  /** What the user made and upstream only used (a reserved static IP): never deleted. */
+  user: CloudInventory;
+  /** What another cluster in the same project, account or tenant owns (its load balancer...): never touched. */
+  foreign: CloudInventory;
+}
+
+/**
+ * The swap scenario's fixture: writes in the cloud for tests exactly what the upstream CCM at the
+ * pinned commit (docs/parity.md) leaves behind, citing upstream's code for every name, tag and
+ * description in a comment, so the suite can start our CCM on top of it.
+ */
+export interface ProviderSwapFixture {
+  /**
+   * The `--cluster-name` both CCMs run with: 42 characters or more where the cloud's names
+   * depend on it (names cut to fit are where adoption breaks).
+   */
+  readonly clusterName: string;
+  /**
+   * The Services of the scenario as the user wrote them; reserves what the user made in the
+   * cloud (a static IP to request). Empty for a provider without load balancers.
+   */
+  userServices(): Promise<SwapServiceVariant[]>;
+  /**
+   * Writes upstream's leftovers for these Services (which exist in the API server, with their
+   * UIDs) and for these nodes (routes for their pod CIDRs), and a load balancer of another
+   * cluster; returns what upstream left on each Service, in `services` order.
+   */
+  seedUpstream(input: { services: SwapServiceSeed[]; nodes: SwapNodeSeed[] }): Promise<UpstreamServiceState[]>;
+  /** Reads the four inventories from the cloud. */
+  inventory(): Promise<SwapInventory>;
+  /** Removes the user's and the other cluster's resources (at the end of the scenario). */
+  cleanUp(): Promise<void>;
+}
+
 export interface ProviderDriver {
   readonly name: string;
   readonly capabilities: ProviderDriverCapabilities;
@@ -166,6 +260,11 @@ export interface ProviderDriver {
   readonly upstreamMetrics?: UpstreamCloudMetrics;
   /** Optional (benchmarks, with `benchCcmProcess`): the simulator's endpoint for a counting proxy. */
   cloudEndpoint?(): CloudEndpoint;
+  /**
+   * The swap scenario (`e2e/src/conformance/scenarios/swap.ts`): what the upstream CCM leaves in
+   * the cloud, so the suite can check our CCM adopts it, deletes it cleanly and touches nothing else.
+   */
+  readonly swap?: ProviderSwapFixture;
   /** Optional (benchmarks): the CCM of a benchmark row; the benchmark appends the common flags and the policy's. */
   benchCcmProcess?(options: BenchCcmOptions): Promise<CcmProcessSpec>;
 }
