@@ -61,6 +61,30 @@ const ISOLATED_FILES = [
   'scripts/quick-check.test.ts',
 ];
 
+/**
+ * Files that use the real OpenStack services without testing their start-up (project
+ * `openstack-services`): its global setup starts them once for all of these files, which use
+ * names unique to their run and tolerate each other's resources (they may run side by side).
+ * `packages/openstack-services/src/openstack-services.test.ts` keeps its own start: the start and
+ * the close are what it tests.
+ */
+const OPENSTACK_SERVICES_FILES = [
+  'e2e/src/conformance/openstack.conformance.test.ts',
+  'e2e/src/chaos/openstack.chaos.test.ts',
+  'e2e/src/image/openstack.image.test.ts',
+  'packages/openstack-client-ts/src/integration/openstack-client.integration.test.ts',
+  'providers/cloud-provider-openstack/test/load-balancer-sdk.integration.test.ts',
+];
+
+/**
+ * Files at a time in a process of their own: the e2e files mostly wait (on API servers, simulators,
+ * lease periods, convergence), so three share the two cores; the shared project's files are CPU-bound
+ * and run two at a time. vitest runs groups of different worker counts one after the other
+ * (`sequence.groupOrder`): first every file that runs in its own process, then the shared ones.
+ */
+const ISOLATED_WORKERS = 3;
+const SHARED_WORKERS = 2;
+
 const EXCLUDED = ['**/node_modules/**', '**/dist/**'];
 
 export default defineConfig({
@@ -70,12 +94,16 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    maxWorkers: 2,
+    maxWorkers: SHARED_WORKERS,
     // Slowest first from the checked-in timings (a clean clone has no results cache).
     sequence: { sequencer: SlowestFirstSequencer },
     projects: [
-      { extends: true, test: { name: 'isolated', include: ISOLATED_FILES, isolate: true } },
-      { extends: true, test: { name: 'shared', include: TEST_FILES, exclude: [...EXCLUDED, ...ISOLATED_FILES], isolate: false } },
+      { extends: true, test: { name: 'isolated', include: ISOLATED_FILES, exclude: [...EXCLUDED, ...OPENSTACK_SERVICES_FILES], isolate: true, maxWorkers: ISOLATED_WORKERS, sequence: { groupOrder: 0 } } },
+      {
+        extends: true,
+        test: { name: 'openstack-services', include: OPENSTACK_SERVICES_FILES, isolate: true, maxWorkers: ISOLATED_WORKERS, sequence: { groupOrder: 0 }, globalSetup: ['./scripts/vitest/openstack-services-global-setup.ts'] },
+      },
+      { extends: true, test: { name: 'shared', include: TEST_FILES, exclude: [...EXCLUDED, ...ISOLATED_FILES, ...OPENSTACK_SERVICES_FILES], isolate: false, maxWorkers: SHARED_WORKERS, sequence: { groupOrder: 1 } } },
     ],
   },
 });

@@ -1,6 +1,6 @@
 /**
- * The order in which the test files reach the two workers: the files that run in their own process
- * first, then those that share one; within each, the slowest first. Two workers take files from
+ * The order in which the test files reach the workers: the files that run in their own process
+ * first, then those that share one; within each, the slowest first. The workers take files from
  * the front of this queue, so a long file never starts last and leaves the other worker idle
  * (longest-processing-time-first scheduling). A file's seconds come from vitest's results cache of
  * an earlier run on this machine when there is one, else from the checked-in

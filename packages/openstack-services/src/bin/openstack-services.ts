@@ -4,7 +4,7 @@
  * Starts the services, writes the endpoint JSON to FILE (mode 0600) and runs until SIGINT or
  * SIGTERM, then stops every process and removes its temporary directory.
  */
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { openStackServicesUnavailableReason } from '../openstack-services-availability.js';
 import { startOpenStackServices, type OpenStackEndpoint } from '../start-openstack-services.js';
@@ -61,7 +61,9 @@ async function main(): Promise<number> {
     projectDomainName: services.projectDomainName,
     ...(services.caFile === undefined ? {} : { caFile: services.caFile }),
   };
-  writeFileSync(endpointFile, `${JSON.stringify(endpoint, null, 2)}\n`, { mode: 0o600 });
+  // Written whole, then renamed: a reader waiting for the file never sees half of it.
+  writeFileSync(`${endpointFile}.partial`, `${JSON.stringify(endpoint, null, 2)}\n`, { mode: 0o600 });
+  renameSync(`${endpointFile}.partial`, endpointFile);
   console.error(`openstack-services: ready (${services.timings['total']?.toFixed(1)} s); endpoint in ${endpointFile}; logs in ${services.directory}`);
   await stopped;
   await services.close();
