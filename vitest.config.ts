@@ -65,12 +65,13 @@ const ISOLATED_FILES = [
  * Files that use the real OpenStack services without testing their start-up (project
  * `openstack-services`): its global setup starts them once for all of these files, which use
  * names unique to their run and tolerate each other's resources (they may run side by side).
- * `packages/openstack-services/src/openstack-services.test.ts` keeps its own start: the start and
- * the close are what it tests.
+ * Two files keep their own start: `packages/openstack-services/src/openstack-services.test.ts`
+ * (the start and the close are what it tests) and `e2e/src/chaos/openstack.chaos.test.ts` (its
+ * convergence budget is about the CCM: with the services shared, the other files' calls queue in
+ * the same single-process Neutron and Octavia API, and its teardown timed out there at load 24).
  */
 const OPENSTACK_SERVICES_FILES = [
   'e2e/src/conformance/openstack.conformance.test.ts',
-  'e2e/src/chaos/openstack.chaos.test.ts',
   'e2e/src/image/openstack.image.test.ts',
   'packages/openstack-client-ts/src/integration/openstack-client.integration.test.ts',
   'providers/cloud-provider-openstack/test/load-balancer-sdk.integration.test.ts',
