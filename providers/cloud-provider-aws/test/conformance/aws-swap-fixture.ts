@@ -198,7 +198,8 @@ export class AwsSwapFixture implements ProviderSwapFixture {
   }
 
   /**
-   * An internet-facing and an internal Classic ELB, and an NLB on two Elastic IPs the user
+   * An internet-facing and an internal Classic ELB, one for `externalTrafficPolicy: Local` (HTTP
+   * health check on the health check node port), and an NLB on two Elastic IPs the user
    * reserved (one per subnet, as `ensureLoadBalancerv2` requires). AWS has no `loadBalancerIP`
    * (`EnsureLoadBalancer`: "LoadBalancerIP cannot be specified for AWS ELB"): the EIP annotation is
    * how a user requests addresses.
@@ -215,6 +216,7 @@ export class AwsSwapFixture implements ProviderSwapFixture {
     return [
       { label: 'external' },
       { label: 'internal', annotations: { [ANNOTATION_INTERNAL]: 'true' } },
+      { label: 'local', externalTrafficPolicy: 'Local' },
       { label: 'nlb-eip', annotations: { [ANNOTATION_TYPE]: 'nlb', [ANNOTATION_EIP_ALLOCATIONS]: this.#allocationIds.join(',') } },
     ];
   }
@@ -255,8 +257,7 @@ export class AwsSwapFixture implements ProviderSwapFixture {
   }
 
   /**
-   * The Classic ELB path of `EnsureLoadBalancer` (`aws.go`) for a Service with one TCP port and
-   * `externalTrafficPolicy: Cluster`: its security group with ingress, the ELB, its attributes and
+   * The Classic ELB path of `EnsureLoadBalancer` (`aws.go`) for a Service with one TCP port: its security group with ingress, the ELB, its attributes and
    * health check, the node rule, the instances. Returns the DNS name.
    */
   async #seedClassic(service: SwapServiceSeed): Promise<string> {
@@ -308,13 +309,14 @@ export class AwsSwapFixture implements ProviderSwapFixture {
         },
       }),
     );
-    // `ensureLoadBalancerHealthCheck` without a health check node port: TCP on the first listener's
-    // instance port; `getExpectedHealthCheck` defaults healthy 2, unhealthy 6, timeout 5, interval 10.
-    const firstNodePort = service.ports[0]?.nodePort ?? 0;
+    // `ensureLoadBalancerHealthCheck`: with `externalTrafficPolicy: Local`, HTTP on the health check
+    // node port at `/healthz` (`GetServiceHealthCheckPathPort`); else TCP on the first listener's
+    // instance port. `getExpectedHealthCheck` defaults: healthy 2, unhealthy 6, timeout 5, interval 10.
+    const target = service.healthCheckNodePort === undefined ? `TCP:${service.ports[0]?.nodePort ?? 0}` : `HTTP:${service.healthCheckNodePort}/healthz`;
     await elb.send(
       new ConfigureHealthCheckCommand({
         LoadBalancerName: name,
-        HealthCheck: { Target: `TCP:${firstNodePort}`, HealthyThreshold: 2, UnhealthyThreshold: 6, Timeout: 5, Interval: 10 },
+        HealthCheck: { Target: target, HealthyThreshold: 2, UnhealthyThreshold: 6, Timeout: 5, Interval: 10 },
       }),
     );
     // `updateInstanceSecurityGroupsForLoadBalancer`: all traffic from the ELB's group into the
