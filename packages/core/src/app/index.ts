@@ -36,7 +36,9 @@ export {
   parseCommandLine,
 } from './options/parse-command-line.js';
 export {
+  type ReferencePageFlags,
   renderFlagsSection,
+  renderReferencePage,
 } from './options/render-flags-doc.js';
 export {
   runCloudControllerManager,

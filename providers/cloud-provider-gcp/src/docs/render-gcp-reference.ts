@@ -3,7 +3,7 @@
  * schema with every upstream key's status, the annotation registry, the names, the IAM
  * permissions of the ports, and the budget and coalescing constants.
  */
-import { CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, renderFlagsSection } from '@ccm/core/app';
+import { CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, renderReferencePage } from '@ccm/core/app';
 import { renderUpstreamMetricsSection } from '@ccm/core/cloud';
 import { describeGcfgKeyDefault, describeGcfgKeyType } from '@ccm/core/config';
 import { INPUT_STATUS_LEGEND, renderAnnotationTable, renderConfigKeyTable } from '@ccm/core/service-input';
@@ -24,7 +24,6 @@ import { computePermissions } from './iam-permissions.js';
 
 export function renderGcpReference(): string {
   const { global } = GCE_CLOUD_CONFIG_SCHEMA.sections;
-  const flags = renderFlagsSection([...CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, ...GCP_FLAG_GROUPS]);
   const keys = renderConfigKeyTable(
     Object.entries(global.keys).map(([property, key]) => ({
       name: key.name,
@@ -131,8 +130,8 @@ export function renderGcpReference(): string {
     '- `api-endpoint` sets the protocol, host and port of the Compute API; the clients run in REST mode',
     '  (JSON over HTTP/1.1). `http://` endpoints work (simulators).',
     '',
-    '## Command-line flags',
-    '',
+  ];
+  const flagsIntro = [
     'Besides the k8s.io/cloud-provider flags, the binary accepts the flags upstream\'s GCP binary adds: the',
     '"GCE Cloud Provider" and "nodeipam controller" sections of `cmd/cloud-controller-manager`, and the',
     '`providers/gce` flags `--cloud-provider-gce-lb-src-cidrs` (the source ranges of the health-check',
@@ -140,11 +139,8 @@ export function renderGcpReference(): string {
     '*ignored* switch on upstream features this CCM does not have; each is logged once at start-up when',
     'set away from its default. `--enable-l4-deny-firewall` without',
     '`--enable-l4-deny-firewall-rollback-cleanup` stops the command, as upstream.',
-    '',
-    flags,
-    '',
-  ];
-  return lines.join('\n');
+  ].join('\n');
+  return renderReferencePage(lines, { groups: [...CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, ...GCP_FLAG_GROUPS], intro: flagsIntro });
 }
 
 /** The generated pages of docs/, by file name: what scripts/generate-docs.mjs writes. */

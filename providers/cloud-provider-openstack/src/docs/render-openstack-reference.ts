@@ -3,7 +3,7 @@
  * schema with every upstream key's status, the provider ID and names, the routes' extensions, and
  * the budget and coalescing constants.
  */
-import { CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, renderFlagsSection } from '@ccm/core/app';
+import { CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, renderReferencePage } from '@ccm/core/app';
 import { renderUpstreamMetricsSection } from '@ccm/core/cloud';
 import { describeGcfgKeyDefault, describeGcfgKeyType } from '@ccm/core/config';
 import { INPUT_STATUS_LEGEND, renderConfigKeyTable, type KeyStatus } from '@ccm/core/service-input';
@@ -44,7 +44,6 @@ function sectionTable(property: SectionProperty): string[] {
 }
 
 export function renderOpenstackReference(): string {
-  const flags = renderFlagsSection([...CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, OPENSTACK_FLAGS]);
   const sections = Object.keys(OPENSTACK_CLOUD_CONFIG_SCHEMA.sections) as SectionProperty[];
   const lines = [
     '# openstack-cloud-controller-manager reference',
@@ -115,12 +114,8 @@ export function renderOpenstackReference(): string {
     '',
     renderUpstreamMetricsSection(OPENSTACK_ALL_UPSTREAM_METRICS),
     '',
-    '## Command-line flags',
-    '',
-    flags,
-    '',
   ];
-  return lines.join('\n');
+  return renderReferencePage(lines, { groups: [...CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, OPENSTACK_FLAGS] });
 }
 
 /** The generated pages of docs/, by file name: what scripts/generate-docs.mjs writes. */

@@ -4,7 +4,7 @@
  * settings and core's flag registry. `pnpm --filter @ccm/cloud-provider-sandbox run docs` writes
  * it; scripts/provider-layout.test.ts fails when the file is stale.
  */
-import { renderFlagsSection } from '@ccm/core/app';
+import { CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, renderReferencePage } from '@ccm/core/app';
 import { renderGcfgSchemaDoc } from '@ccm/core/config';
 import { SANDBOX_CLOUD_CONFIG_SCHEMA } from '../config/sandbox-cloud-config.js';
 import { SANDBOX_PROVIDER_NAME } from '../provider-id.js';
@@ -12,7 +12,6 @@ import { LOOKUP_COALESCING } from '../sandbox-cloud.js';
 import { SANDBOX_TAGS } from '../tags.js';
 
 export function renderSandboxReference(): string {
-  const flags = renderFlagsSection();
   const lines = [
     '# sandbox-cloud-controller-manager reference',
     '',
@@ -60,12 +59,8 @@ export function renderSandboxReference(): string {
     '  `cloudprovider_api_request_errors_total` (per attempt, `request="<port method>"`), the budget\'s',
     '  `cloudprovider_api_*` family and the `cloudprovider_coalescer_*` family with `coalescer="batchGetInstances"`.',
     '',
-    '## Command-line flags',
-    '',
-    flags,
-    '',
   ];
-  return lines.join('\n');
+  return renderReferencePage(lines, { groups: CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS });
 }
 
 /** The generated pages of docs/, by file name: what scripts/generate-docs.mjs writes. */
