@@ -301,7 +301,9 @@ export class AzureSwapFixture implements ProviderSwapFixture {
   /**
    * securitygroup.RuleHelper.addAllowRule: one allow rule per protocol, sources and destination
    * ports (floating IP: the service ports), next free priority from 500, the Services' addresses
-   * as destinations; sources `Internet` (external) or `*` (internal) when no range is set.
+   * as destinations; sources `Internet` (external) or `*` (internal) when no range is set. One
+   * source or destination goes in the singular property, several in the plural one
+   * (`SetDestinationPrefixes`); the port ranges always in the plural one.
    */
   async #addSecurityRules(services: PlannedService[]): Promise<void> {
     const seeder = this.#context.seeder();
