@@ -216,7 +216,10 @@ export function registerSwapScenarios(driver: ProviderDriver, suite: SuiteSettin
           expect.arrayContaining([FINALIZER_LOAD_BALANCER_CLEANUP, ...(upstream[index]?.extraFinalizers ?? [])]),
         );
         const events = await client.eventsFor('Service', seed.name, seed.namespace);
-        expect(events.filter((event) => event.type === 'Warning').map((event) => `${event.reason}: ${event.message}`), `warnings on ${seed.name}`).toEqual([]);
+        // Not the API server's ClusterIP repair (`ipallocator-repair-controller`, ClusterIPNotAllocated): its
+        // informers lag the Service on a busy machine; the Warnings checked are the CCM's.
+        const warnings = events.filter((event) => event.type === 'Warning' && event.component !== 'ipallocator-repair-controller');
+        expect(warnings.map((event) => `${event.reason}: ${event.message}`), `warnings on ${seed.name}`).toEqual([]);
         const view = await driver.readLoadBalancer(serviceReference(service));
         expect(view.exists, `the load balancer of ${seed.name}`).toBe(true);
         expect(sortedNames(view.backendNodeNames), `backends of ${seed.name}`).toEqual(eligibleBackendNames(await client.listNodes()));
