@@ -37,6 +37,7 @@ export {
 } from './options/parse-command-line.js';
 export {
   type ReferencePageFlags,
+  renderCapabilitiesSection,
   renderFlagsSection,
   renderReferencePage,
 } from './options/render-flags-doc.js';

@@ -94,6 +94,14 @@ export interface ReferencePageFlags {
   intro?: string;
 }
 
+/**
+ * The "Capabilities" section of a provider's reference page: one row per interface of
+ * `CloudProvider` (and provider-specific features), with what the provider does for it.
+ */
+export function renderCapabilitiesSection(rows: ReadonlyArray<readonly [capability: string, status: string]>): string[] {
+  return ['## Capabilities', '', '| Interface | Status |', '| --- | --- |', ...rows.map(([capability, status]) => `| ${capability} | ${status} |`)];
+}
+
 /** A provider's reference page: its own sections (`body`, lines), then the flags section. */
 export function renderReferencePage(body: readonly string[], flags: ReferencePageFlags): string {
   const intro = flags.intro === undefined ? [] : [flags.intro, ''];
