@@ -115,6 +115,14 @@ describe('VsphereInstances', () => {
     expect(vc.calls).toContain('findVmByIp');
   });
 
+  it('sets the providerID of a new node to vsphere:// and the UUID exactly as vCenter reports it (upstream getProviderID)', async () => {
+    const vc = new FakeVcenter('vc1');
+    vc.addVm({ name: 'vm-upper', uuid: '422E4956-AD22-1139-6D72-59CC8F26BC90', guestHostName: 'worker-upper' });
+    const { instances } = setup(ONE_VCENTER, [vc]);
+    const metadata = await instances.instanceMetadata(makeNode('worker-upper', { uninitialized: true }));
+    expect(metadata?.providerId).toBe('vsphere://422E4956-AD22-1139-6D72-59CC8F26BC90');
+  });
+
   it('finds a storm of new nodes in one VM inventory read (datacenter list once, no search per node), their VMs in one batch', async () => {
     const vc = new FakeVcenter('vc1');
     const names = Array.from({ length: 30 }, (_, index) => vc.addVm({ name: `worker-${index}`, uuid: `uuid-${index}`, ip: `10.0.1.${index + 1}` }).name);
