@@ -101,6 +101,10 @@ describe('VsphereInstances', () => {
     vc.addVm({ name: 'photon-1', uuid: UUID });
     const { instances } = setup(ONE_VCENTER, [vc]);
     await expect(instances.instanceExists(makeNode('photon-1', { providerId: `vsphere://${SWAPPED}` }))).resolves.toBe(true);
+    // Metadata too (upstream indexes its node map by the swapped UUID and finds no entry): the Node keeps its providerID.
+    const metadata = await instances.instanceMetadata(makeNode('photon-1', { providerId: `vsphere://${SWAPPED}` }));
+    expect(metadata?.providerId).toBe(`vsphere://${SWAPPED}`);
+    expect(metadata?.nodeAddresses.length).toBeGreaterThan(0);
   });
 
   it('finds a node without providerID by lower-cased guest hostname, then by IP, and sets the providerID', async () => {
