@@ -42,7 +42,8 @@ export function upstreamProviderId(vm: Pick<VcsimVm, 'uuid'>): string {
   return `vsphere://${vm.uuid}`;
 }
 
-function vmState(vm: VcsimVm): string {
+/** What deleting or adopting must not change of a VM: its UUID, power state and host. */
+export function vcsimVmState(vm: VcsimVm): string {
   return `uuid=${vm.uuid} power=${vm.powerState} host=${vm.host.name}`;
 }
 
@@ -90,7 +91,7 @@ export class VsphereSwapFixture implements ProviderSwapFixture {
       const states: Record<string, string> = {};
       for (const name of names) {
         const vm = vms.get(name);
-        if (vm !== undefined) states[`vm/${name}`] = vmState(vm);
+        if (vm !== undefined) states[`vm/${name}`] = vcsimVmState(vm);
       }
       return states;
     };

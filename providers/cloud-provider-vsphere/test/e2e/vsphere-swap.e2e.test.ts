@@ -33,6 +33,7 @@ import { TestCluster, type CcmInstance } from '../../../../e2e/src/harness/test-
 import { outputLines, stackTraceLines } from '../support/ccm-log-assertions.js';
 import { buildVcsim, startVcsim, vcsimSuite, type Vcsim, type VcsimCreateVm } from '../support/vcsim.js';
 import { VSPHERE_CCM_BIN } from '../conformance/vsphere-driver.js';
+import { vcsimVmState } from '../conformance/vsphere-swap-fixture.js';
 
 const TEST_TIMEOUT_MS = 90_000;
 const ZONE_CATEGORY = 'k8s-zone';
@@ -111,24 +112,20 @@ interface Seeded {
 }
 
 vcsimSuite('swap from the upstream vSphere CPI (binary, kube-emulator, vCenter simulator)', () => {
-  let vcsim: Vcsim | undefined;
-  let cluster: TestCluster | undefined;
+  let started: { vcsim: Vcsim; cluster: TestCluster } | undefined;
   let ccm: CcmInstance | undefined;
   const seeded = new Map<string, Seeded>();
+  const simulator = (): Vcsim => running().vcsim;
+  const testCluster = (): TestCluster => running().cluster;
 
-  function simulator(): Vcsim {
-    if (vcsim === undefined) throw new Error('the simulator is not started');
-    return vcsim;
-  }
-
-  function testCluster(): TestCluster {
-    if (cluster === undefined) throw new Error('the cluster is not started');
-    return cluster;
+  function running(): { vcsim: Vcsim; cluster: TestCluster } {
+    if (started === undefined) throw new Error('the simulator and the cluster did not start (see the hook error)');
+    return started;
   }
 
   async function vmStates(): Promise<Map<string, string>> {
     const inventory = await simulator().admin.inventory();
-    return new Map(inventory.virtualMachines.map((vm) => [vm.name, `uuid=${vm.uuid} power=${vm.powerState} host=${vm.host.name}`]));
+    return new Map(inventory.virtualMachines.map((vm) => [vm.name, vcsimVmState(vm)]));
   }
 
   /** Tags as an operator set them for the upstream CPI: the zone on the cluster, the region on the datacenter. */
@@ -186,8 +183,13 @@ vcsimSuite('swap from the upstream vSphere CPI (binary, kube-emulator, vCenter s
       throw new Error(`the vSphere CCM is not built: ${VSPHERE_CCM_BIN} is missing (run \`pnpm exec turbo run build\` at the repository root)`);
     }
     await buildVcsim();
-    vcsim = await startVcsim();
-    cluster = await TestCluster.start({ manifestsOverlay: 'vsphere' });
+    const vcsim = await startVcsim();
+    try {
+      started = { vcsim, cluster: await TestCluster.start({ manifestsOverlay: 'vsphere' }) };
+    } catch (error) {
+      await vcsim.stop();
+      throw error;
+    }
     await tagZones();
     for (const upstream of [...NODES, LIFECYCLE_CANARY]) await seed(upstream);
     const configPath = join(testCluster().directory, 'vsphere.yaml');
@@ -221,22 +223,20 @@ vcsimSuite('swap from the upstream vSphere CPI (binary, kube-emulator, vCenter s
   }, 300_000);
 
   afterAll(async () => {
-    if (process.env['CCM_E2E_SHOW_OUTPUT'] === '1' && cluster !== undefined) console.log(`CCM output:\n${cluster.report(5_000)}`);
-    const stopping = [cluster?.close(), vcsim?.stop()];
-    cluster = undefined;
-    vcsim = undefined;
-    await Promise.allSettled(stopping);
+    if (process.env['CCM_E2E_SHOW_OUTPUT'] === '1') console.log(`CCM output:\n${started?.cluster.report(5_000)}`);
+    await Promise.allSettled([started?.cluster.close(), started?.vcsim.stop()]);
+    started = undefined;
   });
 
   it(
     'writes nothing on the Nodes upstream initialized (providerID, labels, addresses, taints), deletes none, and leaves every VM as it was',
     async (context) => {
       context.onTestFailed(() => {
-        if (cluster !== undefined) console.error(`CCM output:\n${cluster.report(400)}`);
+        if (started !== undefined) console.error(`CCM output:\n${started.cluster.report(400)}`);
       });
       const client = testCluster().client;
-      const running = ccm;
-      if (running === undefined) throw new Error('the CCM did not start');
+      const swapCcm = ccm;
+      if (swapCcm === undefined) throw new Error('the CCM did not start');
       // Our lifecycle passes ran: the NotReady node whose VM is off got the shutdown taint.
       await testCluster().waitFor(`the shutdown taint on ${LIFECYCLE_CANARY.name}`, async (observe) => {
         const node = await client.getNode(LIFECYCLE_CANARY.name);
@@ -244,8 +244,8 @@ vcsimSuite('swap from the upstream vSphere CPI (binary, kube-emulator, vCenter s
         return (node.spec?.taints ?? []).some((taint) => taint.key === TAINT_SHUTDOWN);
       });
       // Two node status passes over every Node after that (addresses read again from vCenter).
-      const passesBefore = statusPasses(running);
-      await testCluster().waitFor('two node status passes over every Node', () => statusPasses(running) >= passesBefore + 2);
+      const passesBefore = statusPasses(swapCcm);
+      await testCluster().waitFor('two node status passes over every Node', () => statusPasses(swapCcm) >= passesBefore + 2);
 
       const nodes = new Map((await client.listNodes()).map((node) => [node.metadata.name ?? '', node]));
       expect([...nodes.keys()].sort(), 'no Node deleted').toEqual([...NODES, LIFECYCLE_CANARY].map((entry) => entry.name).sort());
@@ -257,7 +257,7 @@ vcsimSuite('swap from the upstream vSphere CPI (binary, kube-emulator, vCenter s
       }
       const states = await vmStates();
       for (const [name, entry] of seeded) expect(states.get(name), `the VM of ${name}`).toBe(entry.vmState);
-      expect(stackTraceLines(outputLines(running))).toEqual([]);
+      expect(stackTraceLines(outputLines(swapCcm))).toEqual([]);
     },
     TEST_TIMEOUT_MS,
   );
