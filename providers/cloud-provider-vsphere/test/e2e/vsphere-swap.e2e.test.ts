@@ -19,6 +19,9 @@
  * - the shutdown taint of a NotReady node whose VM is off: k8s.io/cloud-provider's node lifecycle
  *   controller.
  *
+ * The API server is the real kube-apiserver under CI=true (kube-emulator where it cannot run; see
+ * docs/testing.md "Which Kubernetes API server each suite uses").
+ *
  * Needs Go >= the go line of e2e/vcsim/go.mod (see docs/testing.md) and the built CCM (`pnpm exec turbo run build`).
  */
 import { existsSync } from 'node:fs';
@@ -111,7 +114,7 @@ interface Seeded {
   vmState: string;
 }
 
-vcsimSuite('swap from the upstream vSphere CPI (binary, kube-emulator, vCenter simulator)', () => {
+vcsimSuite('swap from the upstream vSphere CPI (binary, Kubernetes API server, vCenter simulator)', () => {
   let started: { vcsim: Vcsim; cluster: TestCluster } | undefined;
   let ccm: CcmInstance | undefined;
   const seeded = new Map<string, Seeded>();
