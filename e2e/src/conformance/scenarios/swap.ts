@@ -70,9 +70,21 @@ function counterTotal(metricsText: string, family: string): number {
   return (parsed?.samples ?? []).reduce((sum, sample) => sum + Number(sample.value), 0);
 }
 
+/** What a Node carries that our CCM must keep as upstream left it. */
+function nodeSnapshot(node: KubeNode): { providerID: string | undefined; labels: Record<string, string>; addresses: unknown; taints: unknown } {
+  return { providerID: node.spec?.providerID, labels: node.metadata.labels ?? {}, addresses: node.status?.addresses ?? [], taints: node.spec?.taints ?? [] };
+}
+
+/** Node status passes of the CCM that went over at least `nodes` Nodes (core logs one line per pass at --v=2). */
+function nodeStatusPasses(ccm: CcmInstance, nodes: number): number {
+  return [...ccm.process.output().matchAll(/Update (\d+) nodes status took/g)].filter((match) => Number(match[1]) >= nodes).length;
+}
+
 interface SwapState {
   fixture: ProviderSwapFixture;
   nodes: SwapNodeSeed[];
+  /** Each Node as it was before our CCM started (the API server's admission adds `node.kubernetes.io/not-ready` at create; no kube-controller-manager runs to remove it). */
+  nodesBefore: Map<string, ReturnType<typeof nodeSnapshot>>;
   services: SwapServiceSeed[];
   upstream: UpstreamServiceState[];
   before: SwapInventory;
@@ -176,11 +188,13 @@ export function registerSwapScenarios(driver: ProviderDriver, suite: SuiteSettin
       const upstream = await fixture.seedUpstream({ services, nodes });
       await applyUpstreamServiceState(context, services, upstream);
       const before = await fixture.inventory();
+      const nodesBefore = new Map<string, ReturnType<typeof nodeSnapshot>>();
+      for (const seed of nodes) nodesBefore.set(seed.instance.nodeName, nodeSnapshot(await client.getNode(seed.instance.nodeName)));
       console.info(
         `[conformance: ${driver.name}] swap fixture (cluster ${fixture.clusterName}): ${Object.keys(before.loadBalancers).length} load-balancer resources, ${Object.keys(before.routes).length} routes, ${Object.keys(before.user).length} user and ${Object.keys(before.foreign).length} foreign resources`,
       );
       const ccm = await context.cluster.startCcm(driver.ccmProcess(), { label: `${driver.name}-swap-ccm`, extraFlags: [`--cluster-name=${fixture.clusterName}`] });
-      state = { fixture, nodes, services, upstream, before, ccm };
+      state = { fixture, nodes, nodesBefore, services, upstream, before, ccm };
     }, GROUP_HOOK_TIMEOUT_MS * 2);
 
     // Registered after useGroupCluster's: vitest runs afterAll hooks last-registered first, so the
@@ -190,7 +204,7 @@ export function registerSwapScenarios(driver: ProviderDriver, suite: SuiteSettin
     }, GROUP_HOOK_TIMEOUT_MS);
 
     it('adopts what the upstream CCM made: every Service ensured with the same ingress, nothing created, deleted or recreated in the cloud', async () => {
-      const { services, upstream, before, ccm, nodes } = current();
+      const { services, upstream, before, ccm, nodes, nodesBefore } = current();
       const client = context.cluster.client;
       // Every Service is synced at start: its EnsuredLoadBalancer event says our CCM went through it.
       for (const seed of services) {
@@ -224,6 +238,8 @@ export function registerSwapScenarios(driver: ProviderDriver, suite: SuiteSettin
         expect(view.exists, `the load balancer of ${seed.name}`).toBe(true);
         expect(sortedNames(view.backendNodeNames), `backends of ${seed.name}`).toEqual(eligibleBackendNames(await client.listNodes()));
       }
+      // Two node status passes over every Node (addresses refreshed from the cloud, labels reconciled).
+      await context.cluster.waitFor('two node status passes of the CCM', () => nodeStatusPasses(ccm, nodes.length) >= 2);
       const after = await fixture.inventory();
       expect([
         ...describeDifference('load balancers', before.loadBalancers, after.loadBalancers),
@@ -235,6 +251,7 @@ export function registerSwapScenarios(driver: ProviderDriver, suite: SuiteSettin
         const node = await client.getNode(seed.instance.nodeName);
         expect(node.spec?.providerID, `providerID of ${seed.instance.nodeName}`).toBe(seed.instance.expectedProviderId);
         expect(isInitialized(node), `${seed.instance.nodeName} without the uninitialized taint`).toBe(true);
+        expect(nodeSnapshot(node), `providerID, labels, addresses and taints of ${seed.instance.nodeName}`).toEqual(nodesBefore.get(seed.instance.nodeName));
       }
     });
 
