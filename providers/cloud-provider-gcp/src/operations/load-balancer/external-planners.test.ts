@@ -65,7 +65,7 @@ describe('healthCheckFirewallNeedsUpdate (upstream ensureHTTPHealthCheckFirewall
 });
 
 describe('planHealthCheck', () => {
-  const spec = { name: 'k8s-c-node', port: 10256, path: '/healthz', description: 'd', shared: true, firewallName: 'f' };
+  const spec = { name: 'k8s-c-node', port: 10256, path: '/healthz', description: 'd', firewallDescription: 'fd', shared: true, firewallName: 'f' };
   const current = { name: 'k8s-c-node', port: 10256, requestPath: '/healthz', description: 'd', checkIntervalSec: 8, timeoutSec: 1, healthyThreshold: 1, unhealthyThreshold: 3 };
   it('creates a missing check with the upstream timing', () => {
     expect(planHealthCheck(spec, undefined)).toEqual(current);
