@@ -171,9 +171,6 @@ export function registerSwapScenarios(driver: ProviderDriver, suite: SuiteSettin
             conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: new Date().toISOString(), lastTransitionTime: new Date().toISOString() }],
           },
         });
-        // The real kube-apiserver's TaintNodesByCondition admission adds node.kubernetes.io/not-ready
-        // on create; in a running cluster the node lifecycle controller removed it once Ready.
-        await client.patchNode(seed.instance.nodeName, { spec: { taints: [] } });
       }
       const variants = driver.capabilities.loadBalancer ? await fixture.userServices() : [];
       const services = await createUserServices(context, variants);
