@@ -175,7 +175,8 @@ export function registerSwapScenarios(driver: ProviderDriver, suite: SuiteSettin
         nodes.push({ instance, ...(driver.capabilities.routes ? { podCidr: `10.244.${SWAP_POD_CIDR_BASE + index}.0/24` } : {}) });
       }
       for (const seed of nodes) {
-        await client.createNode(upstreamInitializedNode(seed));
+        const created = await client.createNode(upstreamInitializedNode(seed));
+        if (created.metadata.uid !== undefined) seed.uid = created.metadata.uid;
         await client.patchNodeStatus(seed.instance.nodeName, {
           status: {
             addresses: seed.instance.expectedAddresses,
@@ -187,6 +188,15 @@ export function registerSwapScenarios(driver: ProviderDriver, suite: SuiteSettin
       const services = await createUserServices(context, variants);
       const upstream = await fixture.seedUpstream({ services, nodes });
       await applyUpstreamServiceState(context, services, upstream);
+      for (const configMap of fixture.upstreamConfigMaps?.() ?? []) {
+        await client.ensureNamespace(configMap.namespace);
+        await client.request('POST', `/api/v1/namespaces/${configMap.namespace}/configmaps`, {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: configMap.name, namespace: configMap.namespace },
+          data: configMap.data,
+        });
+      }
       const before = await fixture.inventory();
       const nodesBefore = new Map<string, ReturnType<typeof nodeSnapshot>>();
       for (const seed of nodes) nodesBefore.set(seed.instance.nodeName, nodeSnapshot(await client.getNode(seed.instance.nodeName)));
