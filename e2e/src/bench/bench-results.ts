@@ -18,9 +18,12 @@ export interface MetricDefinition {
   target?: number;
 }
 
+/** A row of a CCM run with a policy, or the plain-client baseline (no CCM: the API server's pace). */
+export type RowKind = PolicyName | 'baseline';
+
 export interface RowResult {
   scenario: ScenarioName;
-  policy: PolicyName;
+  policy: RowKind;
   label: string;
   /** The size the row actually ran at (nodes or services, the scenario's scaled dimension). */
   measuredSize: number;

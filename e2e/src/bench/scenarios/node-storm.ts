@@ -4,7 +4,7 @@
  * Measured from the moment the Nodes are created until every taint is gone.
  */
 import type { ScenarioName } from '../bench-arguments.js';
-import type { BenchProvider } from '../bench-cloud.js';
+import type { BenchInstance, BenchProvider } from '../bench-cloud.js';
 import { BenchEnvironment } from '../bench-environment.js';
 import type { BenchKubeApiKind } from '../bench-kube-api.js';
 import { hasUninitializedTaint, uninitializedNode } from '../bench-objects.js';
@@ -49,38 +49,11 @@ export async function runNodeStorm(policy: CcmPolicy, parameters: NodeStormParam
     const ccm = await environment.startCcm(policy);
     await environment.resetCounters();
 
-    const createdAt = new Map<string, number>();
-    const delays: number[] = [];
-    let initialized = 0;
-    const unsubscribe = await environment.kube.watchNodes((change) => {
-      if (change.type !== 'MODIFIED') return;
-      const name = (change.object.metadata as { name?: string } | undefined)?.name ?? '';
-      const started = createdAt.get(name);
-      if (started === undefined || hasUninitializedTaint(change.object as never)) return;
-      createdAt.delete(name);
-      delays.push((performance.now() - started) / 1000);
-      initialized++;
+    const { allInitializedSeconds, delays } = await measureNodeStorm(environment, instances, parameters, {
+      check: () => ccm.assertRunning(),
+      describeContext: () => ccm.process.report(30),
+      abortIf: ccm.exitedReport,
     });
-    const started = performance.now();
-    try {
-      await environment.kube.createNodes(
-        instances.map((instance) => uninitializedNode(instance)),
-        (name) => createdAt.set(name, performance.now()),
-      );
-      await waitFor(
-        `all ${parameters.nodes} nodes to lose the uninitialized taint`,
-        (observe) => {
-          ccm.assertRunning();
-          observe(`${initialized}/${parameters.nodes} initialized`);
-          return initialized >= parameters.nodes;
-        },
-        parameters.timeoutMs,
-        { intervalMs: 20, describeContext: () => ccm.process.report(30), abortIf: ccm.exitedReport },
-      );
-    } finally {
-      unsubscribe();
-    }
-    const allInitializedSeconds = (performance.now() - started) / 1000;
     // The address patches and Synced events follow the taint removal: count them too.
     await waitForQuiet(environment, ccm, parameters.timeoutMs);
     const calls = await environment.cloudCalls();
@@ -106,6 +79,59 @@ export async function runNodeStorm(policy: CcmPolicy, parameters: NodeStormParam
   } finally {
     await environment.close();
   }
+}
+
+/** Who initializes the nodes of a storm: the CCM, or the plain-client baseline. */
+export interface StormInitializer {
+  /** Throws when the initializer has failed (the CCM exited). */
+  check(): void;
+  describeContext(): string;
+  abortIf(): string | undefined;
+}
+
+/**
+ * Registers a Node per instance as kubelets do, all at once, and waits until every one has lost
+ * the uninitialized taint: the seconds from the first registration to the last taint removal,
+ * and each node's delay from its registration to its taint removal.
+ */
+export async function measureNodeStorm(
+  environment: BenchEnvironment,
+  instances: readonly BenchInstance[],
+  parameters: Pick<NodeStormParameters, 'nodes' | 'timeoutMs'>,
+  initializer: StormInitializer,
+): Promise<{ allInitializedSeconds: number; delays: number[] }> {
+  const createdAt = new Map<string, number>();
+  const delays: number[] = [];
+  let initialized = 0;
+  const unsubscribe = await environment.kube.watchNodes((change) => {
+    if (change.type !== 'MODIFIED') return;
+    const name = (change.object.metadata as { name?: string } | undefined)?.name ?? '';
+    const started = createdAt.get(name);
+    if (started === undefined || hasUninitializedTaint(change.object as never)) return;
+    createdAt.delete(name);
+    delays.push((performance.now() - started) / 1000);
+    initialized++;
+  });
+  const started = performance.now();
+  try {
+    await environment.kube.createNodes(
+      instances.map((instance) => uninitializedNode(instance)),
+      (name) => createdAt.set(name, performance.now()),
+    );
+    await waitFor(
+      `all ${parameters.nodes} nodes to lose the uninitialized taint`,
+      (observe) => {
+        initializer.check();
+        observe(`${initialized}/${parameters.nodes} initialized`);
+        return initialized >= parameters.nodes;
+      },
+      parameters.timeoutMs,
+      { intervalMs: 20, describeContext: () => initializer.describeContext(), abortIf: () => initializer.abortIf() },
+    );
+  } finally {
+    unsubscribe();
+  }
+  return { allInitializedSeconds: (performance.now() - started) / 1000, delays };
 }
 
 /** `nodes: {update: 5000}` etc., writes only. */

@@ -5,7 +5,8 @@
  */
 import type { ScenarioName } from '../bench-arguments.js';
 import { BenchEnvironment } from '../bench-environment.js';
-import { createBenchInstances, initializedNode } from '../bench-objects.js';
+import type { BenchKubeApiKind } from '../bench-kube-api.js';
+import { initializedNode } from '../bench-objects.js';
 import type { MetricDefinition, RowResult } from '../bench-results.js';
 import type { CcmPolicy } from '../ccm-policies.js';
 import { waitFor } from '../../harness/wait-for.js';
@@ -27,13 +28,15 @@ export interface SteadyStateParameters {
   apiQps: number;
   periodSeconds: number;
   timeoutMs: number;
+  /** The Kubernetes API server (default: the emulator). */
+  kubeApi?: BenchKubeApiKind;
 }
 
 export async function runSteadyState(policy: CcmPolicy, parameters: SteadyStateParameters): Promise<Omit<RowResult, 'values' | 'extrapolated' | 'reportedSize'>> {
-  const environment = await BenchEnvironment.start({ latencyMs: parameters.latencyMs, rate: parameters.rate, apiQps: parameters.apiQps });
+  const environment = await BenchEnvironment.start({ latencyMs: parameters.latencyMs, rate: parameters.rate, apiQps: parameters.apiQps, kubeApi: parameters.kubeApi ?? 'emulator' });
   try {
-    const instances = createBenchInstances(environment.cloud.sandbox, parameters.nodes);
-    for (const instance of instances) environment.emulator.create('nodes', initializedNode(instance));
+    const instances = environment.cloud.createSandboxInstances(parameters.nodes);
+    await environment.kube.createNodes(instances.map((instance) => initializedNode(instance)), () => {});
     const ccm = await environment.startCcm(policy, { nodeStatusUpdateFrequencySeconds: parameters.periodSeconds });
     // The first refresh runs at start-up; wait for it to begin and finish, then count the next one.
     await waitFor('the start-up refresh to begin', async () => (await environment.cloudCalls()).calls > 0, parameters.timeoutMs, { intervalMs: 50, abortIf: ccm.exitedReport });
@@ -52,7 +55,7 @@ export async function runSteadyState(policy: CcmPolicy, parameters: SteadyStateP
     firstCallAt = performance.now();
     const lastActivityAt = await waitForQuiet(environment, ccm, parameters.timeoutMs);
     const calls = await environment.cloudCalls();
-    const kube = environment.emulator.requestCounts();
+    const kube = environment.kube.requestCounts();
     const peakRss = await ccm.peakRssBytes();
     return {
       scenario: STEADY_STATE,
@@ -66,7 +69,7 @@ export async function runSteadyState(policy: CcmPolicy, parameters: SteadyStateP
         kubeWritesPerPeriod: kube.writes,
         ccmPeakRssMegabytes: peakRss === undefined ? undefined : peakRss / 1024 / 1024,
       },
-      notes: [`cloud calls by operation: ${JSON.stringify(calls.byOperation)}`, `period: --node-status-update-frequency=${parameters.periodSeconds}s`],
+      notes: [`Kubernetes API: ${environment.kube.kind === 'real' ? 'the real kube-apiserver' : '@ccm/kube-emulator'}`, `cloud calls by operation: ${JSON.stringify(calls.byOperation)}`, `period: --node-status-update-frequency=${parameters.periodSeconds}s`],
     };
   } finally {
     await environment.close();
