@@ -88,6 +88,7 @@ function formatValue(metric: MetricDefinition, value: number | undefined): strin
   if (value === undefined) return 'n/a';
   if (metric.unit === 'count') return value >= 100 ? String(Math.round(value)) : value.toFixed(value % 1 === 0 ? 0 : 1);
   if (metric.unit === 'megabytes') return value.toFixed(0);
+  if (metric.unit === 'kilobytes') return value.toFixed(1);
   return value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
 }
 

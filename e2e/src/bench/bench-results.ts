@@ -12,7 +12,7 @@ export type Scaling = 'linear' | 'constant' | 'normalized';
 export interface MetricDefinition {
   key: string;
   label: string;
-  unit: 'seconds' | 'count' | 'megabytes' | 'per-second';
+  unit: 'seconds' | 'count' | 'megabytes' | 'kilobytes' | 'per-second';
   scaling: Scaling;
   /** Lower is better; a target is an upper bound. */
   target?: number;

@@ -26,6 +26,8 @@ describe('pnpm bench (smoke)', () => {
     // Per node: the initializing update and the address patch (events may be dropped under load).
     expect(ours.values['kubeWrites']).toBeGreaterThanOrEqual(40);
     expect(ours.values['ccmPeakRssMegabytes']).toBeGreaterThan(10);
+    expect(ours.values['ccmCpuSeconds']).toBeGreaterThan(0);
+    expect(ours.values['ccmMemoryPerNodeKilobytes']).toBeGreaterThanOrEqual(0);
 
     // The upstream policy makes exactly one lookup per node, and is extrapolated from 5 to 20 nodes.
     expect(upstream).toMatchObject({ measuredSize: 5, reportedSize: 20, extrapolated: true });

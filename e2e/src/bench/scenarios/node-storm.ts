@@ -24,6 +24,8 @@ export const NODE_STORM_METRICS: MetricDefinition[] = [
   { key: 'throttledCalls', label: 'throttled cloud calls', unit: 'count', scaling: 'linear' },
   { key: 'kubeWrites', label: 'kube API writes', unit: 'count', scaling: 'linear' },
   { key: 'ccmPeakRssMegabytes', label: 'CCM peak RSS (MB)', unit: 'megabytes', scaling: 'constant', target: 300 },
+  { key: 'ccmMemoryPerNodeKilobytes', label: 'CCM memory per node (KB, peak RSS growth / nodes)', unit: 'kilobytes', scaling: 'normalized' },
+  { key: 'ccmCpuSeconds', label: 'CCM CPU time (s, user + system)', unit: 'seconds', scaling: 'linear' },
 ];
 
 export interface NodeStormParameters {
@@ -48,6 +50,9 @@ export async function runNodeStorm(policy: CcmPolicy, parameters: NodeStormParam
     const instances = await environment.cloud.createInstances(parameters.nodes);
     const ccm = await environment.startCcm(policy);
     await environment.resetCounters();
+    const rssBefore = await ccm.rssBytes();
+    const cpuBefore = await ccm.cpuSeconds();
+    const benchCpuBefore = process.cpuUsage();
 
     const { allInitializedSeconds, delays } = await measureNodeStorm(environment, instances, parameters, {
       check: () => ccm.assertRunning(),
@@ -59,6 +64,8 @@ export async function runNodeStorm(policy: CcmPolicy, parameters: NodeStormParam
     const calls = await environment.cloudCalls();
     const kube = environment.kube.requestCounts();
     const peakRss = await ccm.peakRssBytes();
+    const cpuAfter = await ccm.cpuSeconds();
+    const benchCpu = process.cpuUsage(benchCpuBefore);
     return {
       scenario: NODE_STORM,
       policy: policy.name,
@@ -73,8 +80,15 @@ export async function runNodeStorm(policy: CcmPolicy, parameters: NodeStormParam
         throttledCalls: calls.throttled,
         kubeWrites: kube.writes,
         ccmPeakRssMegabytes: peakRss === undefined ? undefined : peakRss / 1024 / 1024,
+        ccmMemoryPerNodeKilobytes: memoryPerNodeKilobytes(rssBefore, peakRss, parameters.nodes),
+        ccmCpuSeconds: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
       },
-      notes: [`Kubernetes API: ${environment.kube.kind === 'real' ? 'the real kube-apiserver' : '@ccm/kube-emulator'}`, `cloud calls by operation: ${JSON.stringify(calls.byOperation)}`, `kube writes by verb: ${JSON.stringify(writesByResource(kube.byResource))}`],
+      notes: [
+        `Kubernetes API: ${environment.kube.kind === 'real' ? 'the real kube-apiserver' : '@ccm/kube-emulator'}`,
+        `CCM RSS before the storm: ${rssBefore === undefined ? 'n/a' : `${(rssBefore / 1024 / 1024).toFixed(0)} MB`}; the benchmark process (${environment.kube.kind === 'real' ? 'counting proxy' : 'kube API emulator'}, kubelets, cloud) used ${((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)} s of CPU`,
+        `cloud calls by operation: ${JSON.stringify(calls.byOperation)}`,
+        `kube writes by verb: ${JSON.stringify(writesByResource(kube.byResource))}`,
+      ],
     };
   } finally {
     await environment.close();
@@ -132,6 +146,12 @@ export async function measureNodeStorm(
     unsubscribe();
   }
   return { allInitializedSeconds: (performance.now() - started) / 1000, delays };
+}
+
+/** How much the CCM's resident memory grew per node from before the storm to its peak, in KB. */
+export function memoryPerNodeKilobytes(rssBeforeBytes: number | undefined, peakRssBytes: number | undefined, nodes: number): number | undefined {
+  if (rssBeforeBytes === undefined || peakRssBytes === undefined || nodes <= 0) return undefined;
+  return Math.max(0, peakRssBytes - rssBeforeBytes) / 1024 / nodes;
 }
 
 /** `nodes: {update: 5000}` etc., writes only. */

@@ -19,6 +19,7 @@ export const STEADY_STATE_METRICS: MetricDefinition[] = [
   { key: 'refreshSeconds', label: 'refresh pass duration (s)', unit: 'seconds', scaling: 'linear' },
   { key: 'kubeWritesPerPeriod', label: 'kube API writes per period', unit: 'count', scaling: 'linear' },
   { key: 'ccmPeakRssMegabytes', label: 'CCM peak RSS (MB)', unit: 'megabytes', scaling: 'constant' },
+  { key: 'ccmCpuSecondsPerPeriod', label: 'CCM CPU time per refresh (s, user + system)', unit: 'seconds', scaling: 'linear' },
 ];
 
 export interface SteadyStateParameters {
@@ -42,6 +43,7 @@ export async function runSteadyState(policy: CcmPolicy, parameters: SteadyStateP
     await waitFor('the start-up refresh to begin', async () => (await environment.cloudCalls()).calls > 0, parameters.timeoutMs, { intervalMs: 50, abortIf: ccm.exitedReport });
     await waitForQuiet(environment, ccm, parameters.timeoutMs);
     await environment.resetCounters();
+    const cpuBefore = await ccm.cpuSeconds();
     let firstCallAt = 0;
     await waitFor(
       'the next refresh to begin',
@@ -57,6 +59,7 @@ export async function runSteadyState(policy: CcmPolicy, parameters: SteadyStateP
     const calls = await environment.cloudCalls();
     const kube = environment.kube.requestCounts();
     const peakRss = await ccm.peakRssBytes();
+    const cpuAfter = await ccm.cpuSeconds();
     return {
       scenario: STEADY_STATE,
       policy: policy.name,
@@ -68,6 +71,8 @@ export async function runSteadyState(policy: CcmPolicy, parameters: SteadyStateP
         refreshSeconds: Math.max(0, (lastActivityAt - firstCallAt) / 1000),
         kubeWritesPerPeriod: kube.writes,
         ccmPeakRssMegabytes: peakRss === undefined ? undefined : peakRss / 1024 / 1024,
+        // From the end of the start-up refresh to the end of the next: the idle wait and one refresh.
+        ccmCpuSecondsPerPeriod: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
       },
       notes: [`Kubernetes API: ${environment.kube.kind === 'real' ? 'the real kube-apiserver' : '@ccm/kube-emulator'}`, `cloud calls by operation: ${JSON.stringify(calls.byOperation)}`, `period: --node-status-update-frequency=${parameters.periodSeconds}s`],
     };
