@@ -32,6 +32,7 @@ export class PlainKubeClient {
   readonly #agent: HttpAgent | HttpsAgent;
   readonly #bucket: TokenBucket;
   readonly #streams = new Set<IncomingMessage>();
+  #closed = false;
 
   private constructor(server: URL, token: string | undefined, ca: string | undefined, options: PlainKubeClientOptions) {
     this.#server = server;
@@ -65,8 +66,8 @@ export class PlainKubeClient {
     return JSON.parse(text) as unknown;
   }
 
-  /** Watches `path` (a list path) from `resourceVersion`, calling `onEvent` per event line. */
-  async watch(path: string, resourceVersion: string, onEvent: (event: { type: string; object: unknown }) => void): Promise<void> {
+  /** Watches `path` (a list path) from `resourceVersion`, calling `onEvent` per event line and `onEnd` when the server ends the stream. */
+  async watch(path: string, resourceVersion: string, onEvent: (event: { type: string; object: unknown }) => void, onEnd: () => void): Promise<void> {
     await this.#bucket.take();
     const url = new URL(`${path}?watch=true&allowWatchBookmarks=false&resourceVersion=${encodeURIComponent(resourceVersion)}`, this.#server);
     const response = await new Promise<IncomingMessage>((resolve, reject) => {
@@ -87,10 +88,14 @@ export class PlainKubeClient {
       }
     });
     response.on('error', () => undefined);
-    response.on('close', () => this.#streams.delete(response));
+    response.on('close', () => {
+      const ended = this.#streams.delete(response);
+      if (ended && !this.#closed) onEnd();
+    });
   }
 
   close(): void {
+    this.#closed = true;
     for (const stream of this.#streams) stream.destroy();
     this.#agent.destroy();
   }

@@ -81,6 +81,7 @@ class PlainClientInitializer {
   readonly #pending: RegisteredNode[] = [];
   readonly #events: KubeWrite[] = [];
   #inFlight = 0;
+  #resourceVersion = '0';
   #writingEvents = false;
   #lastNanos = 0n;
   #error: unknown;
@@ -93,13 +94,40 @@ class PlainClientInitializer {
     this.#concurrency = concurrency;
   }
 
-  /** Lists the Nodes, then watches them from the list's version (the informer's start). */
+  /**
+   * Lists the Nodes, then watches them from the list's version (the informer's start). A watch
+   * the server ends is opened again from the last version seen; after a 410 the Nodes are
+   * listed again (the informer's relist).
+   */
   async start(): Promise<void> {
+    await this.#list();
+    await this.#watch();
+  }
+
+  async #list(): Promise<void> {
     const list = (await this.#client.get('/api/v1/nodes')) as { metadata?: { resourceVersion?: string }; items?: RegisteredNode[] };
     for (const node of list.items ?? []) this.#offer(node);
-    await this.#client.watch('/api/v1/nodes', list.metadata?.resourceVersion ?? '0', (event) => {
-      if (event.type === 'ADDED' || event.type === 'MODIFIED') this.#offer(event.object as RegisteredNode);
-    });
+    this.#resourceVersion = list.metadata?.resourceVersion ?? '0';
+  }
+
+  async #watch(): Promise<void> {
+    let gone = false;
+    await this.#client.watch(
+      '/api/v1/nodes',
+      this.#resourceVersion,
+      (event) => {
+        if (event.type === 'ERROR') gone = (event.object as { code?: number }).code === 410;
+        if (event.type !== 'ADDED' && event.type !== 'MODIFIED') return;
+        const node = event.object as RegisteredNode;
+        this.#resourceVersion = (node.metadata.resourceVersion as string | undefined) ?? this.#resourceVersion;
+        this.#offer(node);
+      },
+      () => {
+        void (gone ? this.#list() : Promise.resolve())
+          .then(() => this.#watch())
+          .catch((error: unknown) => (this.#error ??= error));
+      },
+    );
   }
 
   check(): void {
