@@ -51,12 +51,27 @@ export class PlainKubeClient {
     return new PlainKubeClient(new URL(cluster.server), config.getCurrentUser()?.token, ca, options);
   }
 
-  /** Sends `write`; resolves with the answer's JSON, rejects with PlainKubeClientError on a non-2xx answer. */
+  /**
+   * Sends `write`; resolves with the answer's JSON, rejects with PlainKubeClientError on a non-2xx
+   * answer. A connection the server closed while idle (ECONNRESET, EPIPE on a reused keep-alive
+   * socket) is retried up to twice; a retried write answered with a conflict (409) was written
+   * by the attempt the connection lost, and counts as written.
+   */
   async write(write: KubeWrite): Promise<unknown> {
-    await this.#bucket.take();
-    const { status, text } = await this.#send(write.method, write.path, { 'content-type': write.contentType }, JSON.stringify(write.body));
-    if (status < 200 || status > 299) throw new PlainKubeClientError(`${write.method} ${write.path}`, status, text);
-    return JSON.parse(text) as unknown;
+    const body = JSON.stringify(write.body);
+    for (let attempt = 1; ; attempt++) {
+      await this.#bucket.take();
+      let answer: { status: number; text: string };
+      try {
+        answer = await this.#send(write.method, write.path, { 'content-type': write.contentType }, body);
+      } catch (error) {
+        if (attempt < 3 && isConnectionLost(error)) continue;
+        throw error;
+      }
+      if (attempt > 1 && answer.status === 409) return undefined;
+      if (answer.status < 200 || answer.status > 299) throw new PlainKubeClientError(`${write.method} ${write.path}`, answer.status, answer.text);
+      return JSON.parse(answer.text) as unknown;
+    }
   }
 
   async get(path: string): Promise<unknown> {
@@ -114,4 +129,9 @@ export class PlainKubeClient {
       request.end(body);
     });
   }
+}
+
+function isConnectionLost(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE';
 }
