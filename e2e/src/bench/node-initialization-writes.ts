@@ -5,8 +5,8 @@
  * Node (provider ID, the cloud's labels, the uninitialized taint gone), the strategic merge patch
  * of its addresses (only when they change) and the `Synced` Event.
  */
+import { TAINT_UNINITIALIZED } from './bench-objects.js';
 
-const TAINT_UNINITIALIZED = 'node.cloudprovider.kubernetes.io/uninitialized';
 const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
 
 /** What the cloud says about a node's instance (the CCM's `InstanceMetadata`). */
