@@ -170,9 +170,6 @@ export function registerSwapScenarios(driver: ProviderDriver, suite: SuiteSettin
             conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: new Date().toISOString(), lastTransitionTime: new Date().toISOString() }],
           },
         });
-        // A real API server's NodeTaint admission adds node.kubernetes.io/not-ready on create; in the
-        // cluster upstream ran, kube-controller-manager removed it once the node was Ready.
-        await client.patchNode(seed.instance.nodeName, { spec: { taints: [] } });
       }
       const variants = driver.capabilities.loadBalancer ? await fixture.userServices() : [];
       const services = await createUserServices(context, variants);
