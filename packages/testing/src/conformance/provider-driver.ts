@@ -272,7 +272,7 @@ export interface ProviderDriver {
    * The swap scenario (`e2e/src/conformance/scenarios/swap.ts`): what the upstream CCM leaves in
    * the cloud, so the suite can check our CCM adopts it, deletes it cleanly and touches nothing else.
    */
-  readonly swap?: ProviderSwapFixture;
+  readonly swap: ProviderSwapFixture;
   /** Optional (benchmarks): the CCM of a benchmark row; the benchmark appends the common flags and the policy's. */
   benchCcmProcess?(options: BenchCcmOptions): Promise<CcmProcessSpec>;
 }
