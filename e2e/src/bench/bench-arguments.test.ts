@@ -72,9 +72,14 @@ describe('--kube-api', () => {
     expect(parseBenchArguments(['node-storm', '--kube-api=real']).kubeApi).toBe('real');
   });
 
-  it('names a bad value and refuses real for the scenarios that drive the emulator in process', () => {
+  it('takes real for steady-state too', () => {
+    expect(parseBenchArguments(['steady-state', '--kube-api', 'real'])).toMatchObject({ scenarios: ['steady-state'], kubeApi: 'real' });
+    expect(parseBenchArguments(['node-storm', 'steady-state', '--kube-api', 'real']).scenarios).toEqual(['node-storm', 'steady-state']);
+  });
+
+  it('names a bad value and refuses real for the scenario that drives the emulator in process', () => {
     expect(() => parseBenchArguments(['node-storm', '--kube-api', 'kind'])).toThrow('--kube-api must be "emulator" or "real", got "kind"');
-    expect(() => parseBenchArguments(['--kube-api', 'real'])).toThrow(/node-storm only/);
-    expect(() => parseBenchArguments(['service-storm', '--kube-api', 'real'])).toThrow(/node-storm only/);
+    expect(() => parseBenchArguments(['--kube-api', 'real'])).toThrow(/node-storm and steady-state only/);
+    expect(() => parseBenchArguments(['service-storm', '--kube-api', 'real'])).toThrow(/node-storm and steady-state only/);
   });
 });

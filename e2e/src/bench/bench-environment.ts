@@ -134,11 +134,31 @@ export class BenchCcm {
   }
 
   /** VmHWM (peak RSS) of the process in bytes, while it runs; undefined off Linux. */
-  async peakRssBytes(): Promise<number | undefined> {
+  peakRssBytes(): Promise<number | undefined> {
+    return this.#statusField('VmHWM');
+  }
+
+  /** VmRSS (resident memory now) of the process in bytes, while it runs; undefined off Linux. */
+  rssBytes(): Promise<number | undefined> {
+    return this.#statusField('VmRSS');
+  }
+
+  /**
+   * CPU seconds (user + system) the process has used so far, from /proc/<pid>/stat; undefined
+   * off Linux. Unlike wall-clock times, it does not grow when other work shares the machine.
+   */
+  async cpuSeconds(): Promise<number | undefined> {
+    const pid = this.process.pid;
+    if (pid === undefined || !this.process.isRunning()) return undefined;
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+    return stat === undefined ? undefined : cpuSecondsOfProcStat(stat);
+  }
+
+  async #statusField(field: 'VmHWM' | 'VmRSS'): Promise<number | undefined> {
     const pid = this.process.pid;
     if (pid === undefined || !this.process.isRunning()) return undefined;
     const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => undefined);
-    const match = status === undefined ? null : /^VmHWM:\s+(\d+)\s+kB$/m.exec(status);
+    const match = status === undefined ? null : new RegExp(`^${field}:\\s+(\\d+)\\s+kB$`, 'm').exec(status);
     return match === null ? undefined : Number(match[1]) * 1024;
   }
 
@@ -153,4 +173,16 @@ export class BenchCcm {
   async stop(): Promise<void> {
     await this.process.stop(10_000);
   }
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on every Linux architecture Node runs on). */
+const USER_HZ = 100;
+
+/** utime + stime of a `/proc/<pid>/stat` line, in seconds (fields 14 and 15, after the command in parentheses). */
+export function cpuSecondsOfProcStat(stat: string): number | undefined {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // fields[0] is the state (field 3): utime and stime are fields 14 and 15.
+  const user = Number(fields[11]);
+  const system = Number(fields[12]);
+  return Number.isFinite(user) && Number.isFinite(system) ? (user + system) / USER_HZ : undefined;
 }

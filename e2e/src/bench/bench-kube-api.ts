@@ -142,32 +142,57 @@ class RealBenchKubeApi implements BenchKubeApi {
     await Promise.all(workers);
   }
 
+  /**
+   * Watches Nodes until unsubscribed. The API server closes a watch whose reader falls behind (on
+   * a busy machine, in a storm of thousands of nodes) and ends every watch after its timeout: the
+   * watch is then opened again from the last version seen, and after a 410 (that version is gone)
+   * the Nodes are listed and each is reported as MODIFIED before watching from the list's version.
+   */
   async watchNodes(listener: (change: ObservedNodeChange) => void): Promise<() => void> {
     const abort = new AbortController();
     this.streams.add(abort);
-    const response = await fetch(`${this.backend.testClientUrl}/api/v1/nodes?watch=true&allowWatchBookmarks=false`, { signal: abort.signal });
-    if (!response.ok || response.body === null) throw new Error(`watching nodes on the real kube-apiserver: HTTP ${response.status}`);
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-    void (async () => {
+    const baseUrl = this.backend.testClientUrl;
+    let resourceVersion: string | undefined;
+    const relist = async (): Promise<void> => {
+      const list = (await (await fetch(`${baseUrl}/api/v1/nodes`, { signal: abort.signal })).json()) as { metadata: { resourceVersion: string }; items: Array<Record<string, unknown>> };
+      for (const object of list.items) listener({ type: 'MODIFIED', object });
+      resourceVersion = list.metadata.resourceVersion;
+    };
+    const watchOnce = async (): Promise<void> => {
+      const query = resourceVersion === undefined ? '' : `&resourceVersion=${encodeURIComponent(resourceVersion)}`;
+      const response = await fetch(`${baseUrl}/api/v1/nodes?watch=true&allowWatchBookmarks=true${query}`, { signal: abort.signal });
+      if (!response.ok || response.body === null) throw new Error(`watching nodes on the real kube-apiserver: HTTP ${response.status}`);
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = '';
-      try {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) return;
-          buffer += value;
-          let newline = buffer.indexOf('\n');
-          while (newline >= 0) {
-            const line = buffer.slice(0, newline).trim();
-            buffer = buffer.slice(newline + 1);
-            if (line !== '') {
-              const event = JSON.parse(line) as ObservedNodeChange | { type: string };
-              if (event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED') listener(event as ObservedNodeChange);
-            }
-            newline = buffer.indexOf('\n');
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += value;
+        for (let newline = buffer.indexOf('\n'); newline >= 0; newline = buffer.indexOf('\n')) {
+          const line = buffer.slice(0, newline).trim();
+          buffer = buffer.slice(newline + 1);
+          if (line === '') continue;
+          const event = JSON.parse(line) as { type: string; object: Record<string, unknown> & { code?: number; metadata?: { resourceVersion?: string } } };
+          if (event.type === 'ERROR') {
+            if (event.object.code === 410) await relist();
+            return;
           }
+          resourceVersion = event.object.metadata?.resourceVersion ?? resourceVersion;
+          if (event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED') listener(event as ObservedNodeChange);
         }
-      } catch {
-        // aborted
+      }
+    };
+    // Changes after this version are reported, however late the first watch opens.
+    const first = await fetch(`${baseUrl}/api/v1/nodes?limit=1`, { signal: abort.signal });
+    resourceVersion = ((await first.json()) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+    void (async () => {
+      while (!abort.signal.aborted) {
+        try {
+          await watchOnce();
+        } catch {
+          if (abort.signal.aborted) return;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
       }
     })();
     return () => {

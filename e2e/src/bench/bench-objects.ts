@@ -2,7 +2,7 @@
 import type { SandboxCloud, SandboxInstance } from '@ccm/testing';
 import type { BenchInstance } from './bench-cloud.js';
 
-const TAINT_UNINITIALIZED = 'node.cloudprovider.kubernetes.io/uninitialized';
+export const TAINT_UNINITIALIZED = 'node.cloudprovider.kubernetes.io/uninitialized';
 
 /** Zero-padded so names sort like their numbers. */
 export function benchNodeName(index: number): string {

@@ -54,10 +54,33 @@ export function ratios(result: ScenarioResult): Record<string, number | undefine
   return output;
 }
 
+/**
+ * Ours / the plain-client baseline for every metric both rows have (how many times the API
+ * server's own pace ours took: 1 is as fast as the server takes the writes); empty without a
+ * baseline row.
+ */
+export function baselineRatios(result: ScenarioResult): Record<string, number | undefined> {
+  const ours = result.rows.find((row) => row.policy === 'ours');
+  const baseline = result.rows.find((row) => row.policy === 'baseline');
+  if (ours === undefined || baseline === undefined) return {};
+  const output: Record<string, number | undefined> = {};
+  for (const metric of result.metrics) {
+    const mine = ours.values[metric.key];
+    const theirs = baseline.values[metric.key];
+    output[metric.key] = mine !== undefined && theirs !== undefined && theirs > 0 ? mine / theirs : undefined;
+  }
+  return output;
+}
+
 export function benchJson(results: readonly ScenarioResult[], machine: MachineDescription): unknown {
   return {
     machine,
-    scenarios: results.map((result) => ({ ...result, ratios: ratios(result), targets: checkTargets(result) })),
+    scenarios: results.map((result) => ({
+      ...result,
+      ratios: ratios(result),
+      ...(result.rows.some((row) => row.policy === 'baseline') ? { oursOverBaseline: baselineRatios(result) } : {}),
+      targets: checkTargets(result),
+    })),
   };
 }
 
@@ -65,6 +88,7 @@ function formatValue(metric: MetricDefinition, value: number | undefined): strin
   if (value === undefined) return 'n/a';
   if (metric.unit === 'count') return value >= 100 ? String(Math.round(value)) : value.toFixed(value % 1 === 0 ? 0 : 1);
   if (metric.unit === 'megabytes') return value.toFixed(0);
+  if (metric.unit === 'kilobytes') return value.toFixed(1);
   return value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
 }
 
@@ -83,8 +107,17 @@ export function formatScenario(result: ScenarioResult): string {
     .map(([key, value]) => `${key}=${value}`)
     .join(' ');
   const ratio = ratios(result);
+  const overBaseline = baselineRatios(result);
+  const hasUpstream = result.rows.some((row) => row.policy === 'upstream');
+  const hasBaseline = result.rows.some((row) => row.policy === 'baseline');
   const targets = new Map(checkTargets(result).map((check) => [check.metric, check]));
-  const header = ['metric', ...result.rows.map((row) => rowHeading(row, result.sizeUnit)), ...(result.rows.length > 1 ? ['ratio'] : []), 'target'];
+  const header = [
+    'metric',
+    ...result.rows.map((row) => rowHeading(row, result.sizeUnit)),
+    ...(hasUpstream ? ['ratio'] : []),
+    ...(hasBaseline ? ['ours/baseline'] : []),
+    'target',
+  ];
   const lines = [header];
   for (const metric of result.metrics) {
     const check = targets.get(metric.key);
@@ -92,7 +125,8 @@ export function formatScenario(result: ScenarioResult): string {
     lines.push([
       metric.label,
       ...result.rows.map((row) => formatValue(metric, row.values[metric.key])),
-      ...(result.rows.length > 1 ? [ratioValue === undefined ? '-' : `${ratioValue >= 10 ? ratioValue.toFixed(0) : ratioValue.toFixed(1)}x`] : []),
+      ...(hasUpstream ? [ratioValue === undefined ? '-' : `${ratioValue >= 10 ? ratioValue.toFixed(0) : ratioValue.toFixed(1)}x`] : []),
+      ...(hasBaseline ? [overBaseline[metric.key] === undefined ? '-' : `${overBaseline[metric.key]!.toFixed(2)}x`] : []),
       check !== undefined ? `< ${check.target} ${check.met ? 'met' : 'MISSED'}` : metric.target === undefined ? '' : `(< ${metric.target} at target size)`,
     ]);
   }

@@ -12,15 +12,18 @@ export type Scaling = 'linear' | 'constant' | 'normalized';
 export interface MetricDefinition {
   key: string;
   label: string;
-  unit: 'seconds' | 'count' | 'megabytes' | 'per-second';
+  unit: 'seconds' | 'count' | 'megabytes' | 'kilobytes' | 'per-second';
   scaling: Scaling;
   /** Lower is better; a target is an upper bound. */
   target?: number;
 }
 
+/** A row of a CCM run with a policy, or the plain-client baseline (no CCM: the API server's pace). */
+export type RowKind = PolicyName | 'baseline';
+
 export interface RowResult {
   scenario: ScenarioName;
-  policy: PolicyName;
+  policy: RowKind;
   label: string;
   /** The size the row actually ran at (nodes or services, the scenario's scaled dimension). */
   measuredSize: number;

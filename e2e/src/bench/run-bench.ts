@@ -4,6 +4,7 @@ import type { BenchProvider } from './bench-cloud.js';
 import { scaleRow, type MetricDefinition, type RowResult, type ScenarioResult } from './bench-results.js';
 import { OUR_POLICY, UPSTREAM_POLICY, type CcmPolicy } from './ccm-policies.js';
 import { NODE_STORM_METRICS, runNodeStorm } from './scenarios/node-storm.js';
+import { runPlainClientNodeStorm } from './scenarios/plain-client-node-storm.js';
 import { runServiceStorm, SERVICE_STORM_METRICS } from './scenarios/service-storm.js';
 import { runSteadyState, STEADY_STATE_METRICS } from './scenarios/steady-state.js';
 
@@ -51,6 +52,10 @@ async function runScenario(scenario: ScenarioName, options: BenchArguments, prog
         options,
         progress,
         nodes === defaults.nodes && latencyMs === defaults.latencyMs && rate === defaults.rate,
+        // On the real kube-apiserver: the server's own pace for the same writes, at full size.
+        options.kubeApi === 'real'
+          ? () => runPlainClientNodeStorm(OUR_POLICY, { provider: 'sandbox', nodes, latencyMs, rate, apiQps, timeoutMs, kubeApi: options.kubeApi })
+          : undefined,
       );
     }
     case 'service-storm': {
@@ -89,7 +94,7 @@ async function runScenario(scenario: ScenarioName, options: BenchArguments, prog
         STEADY_STATE_METRICS,
         nodes,
         referenceNodes,
-        (policy, size) => runSteadyState(policy, { nodes: size, latencyMs, rate, apiQps, periodSeconds, timeoutMs }),
+        (policy, size) => runSteadyState(policy, { nodes: size, latencyMs, rate, apiQps, periodSeconds, timeoutMs, kubeApi: options.kubeApi }),
         options,
         progress,
         nodes === defaults.nodes && latencyMs === defaults.latencyMs && rate === defaults.rate,
@@ -134,6 +139,7 @@ async function runRows(
   options: BenchArguments,
   progress: Progress,
   atTarget: boolean,
+  baseline?: () => Promise<Omit<RowResult, 'values' | 'extrapolated' | 'reportedSize'>>,
 ): Promise<ScenarioResult> {
   const rows: RowResult[] = [];
   progress(`${scenario}: our policy, ${size} ${sizeUnit} ...`);
@@ -141,6 +147,10 @@ async function runRows(
   if (options.reference) {
     progress(`${scenario}: upstream default policy, ${referenceSize} ${sizeUnit}${referenceSize === size ? '' : ` (extrapolated to ${size})`} ...`);
     rows.push(scaleRow(await run(UPSTREAM_POLICY, referenceSize), metrics, size));
+  }
+  if (baseline !== undefined) {
+    progress(`${scenario}: plain-client baseline (no CCM: the same writes at the API server's pace), ${size} ${sizeUnit} ...`);
+    rows.push(scaleRow(await baseline(), metrics, size));
   }
   return { scenario, sizeUnit, parameters, metrics, rows, atTarget };
 }

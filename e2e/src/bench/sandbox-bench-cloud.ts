@@ -2,7 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SANDBOX_CCM_BIN } from '@ccm/cloud-provider-sandbox/conformance';
-import { startSandboxCloud, SANDBOX_OPERATIONS, type SandboxCloud } from '@ccm/testing';
+import { startSandboxCloud, SANDBOX_OPERATIONS, type SandboxCloud, type SandboxInstance } from '@ccm/testing';
 import type { CcmProcessSpec } from '@ccm/testing/conformance';
 import type { BenchCloud, BenchInstance, CloudCallTotals } from './bench-cloud.js';
 import { createBenchInstances } from './bench-objects.js';
@@ -43,11 +43,14 @@ export class SandboxBenchCloud implements BenchCloud {
   }
 
   createInstances(count: number): Promise<BenchInstance[]> {
+    return Promise.resolve(this.createSandboxInstances(count).map(benchInstanceOf));
+  }
+
+  /** Instances for `count` new nodes, as the sandbox cloud holds them (what the CCM will learn). */
+  createSandboxInstances(count: number): SandboxInstance[] {
     const instances = createBenchInstances(this.sandbox, count, this.#created);
     this.#created += count;
-    return Promise.resolve(
-      instances.map((instance) => ({ name: instance.name, hostname: instance.hostname, internalIp: instance.addresses.find((address) => address.type === 'InternalIP')?.address ?? '' })),
-    );
+    return instances;
   }
 
   async ccmProcess(policy: CcmPolicy, directory: string): Promise<CcmProcessSpec> {
@@ -74,6 +77,10 @@ export class SandboxBenchCloud implements BenchCloud {
   async close(): Promise<void> {
     await this.sandbox.close().catch(() => undefined);
   }
+}
+
+export function benchInstanceOf(instance: SandboxInstance): BenchInstance {
+  return { name: instance.name, hostname: instance.hostname, internalIp: instance.addresses.find((address) => address.type === 'InternalIP')?.address ?? '' };
 }
 
 export function benchCloudConfig(url: string, policy: CcmPolicy, apiQps: number): string {

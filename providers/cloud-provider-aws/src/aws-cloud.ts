@@ -12,19 +12,8 @@
 import { createCoalescerMetrics, type CloudApiBudget, type CloudApiBudgetOverrides, type CloudRetryPolicy } from '@ccm/core/cloud';
 import { CloudConfigError } from '@ccm/core/config';
 import type { Logger } from '@ccm/core/logging';
-import {
-  cloudProviders,
-  defineCloudProvider,
-  type CloudInitializeContext,
-  type CloudProvider,
-  type CloudProviderCreateContext,
-  type CloudProviderFactoryContext,
-  type CloudProviderRegistry,
-  type DefinedCloudProvider,
-  type InstancesV2,
-  type LoadBalancer,
-  type Routes,
-} from '@ccm/core/provider';
+import { ComposedCloudProvider, defineCloudProvider } from '@ccm/core/provider';
+import type { CloudInitializeContext, CloudProviderCreateContext, CloudProviderFactoryContext, CloudProviderRegistry, DefinedCloudProvider } from '@ccm/core/provider';
 import { errorMessage, parseGoDuration } from '@ccm/core/util';
 import { AwsInstances } from './aws-instances.js';
 import { AwsLoadBalancers } from './aws-load-balancers.js';
@@ -116,18 +105,15 @@ export interface AwsIdentity {
   offAws: boolean;
 }
 
-export class AwsCloud implements CloudProvider {
-  readonly providerName = AWS_PROVIDER_NAME;
+export class AwsCloud extends ComposedCloudProvider<{ instancesV2: AwsInstances; loadBalancer: AwsLoadBalancers; routes: AwsRoutes }> {
   readonly identity: AwsIdentity;
   /** The budget every AWS call of this provider goes through. */
   readonly apiBudget: CloudApiBudget;
-  readonly #instancesV2: AwsInstances;
-  readonly #loadBalancers: AwsLoadBalancers;
-  readonly #routes: AwsRoutes;
   readonly #instanceTags: InstanceTagOperations;
   readonly #createNodeDirectory: AwsCloudOptions['createNodeDirectory'];
   readonly #setNodeDirectory: (directory: NodeDirectory | undefined) => void;
 
+  /** Upstream `HasClusterID`: false without a cluster ID (config or the instance's cluster tag). */
   constructor(parts: {
     identity: AwsIdentity;
     apiBudget: CloudApiBudget;
@@ -138,11 +124,9 @@ export class AwsCloud implements CloudProvider {
     createNodeDirectory: AwsCloudOptions['createNodeDirectory'];
     setNodeDirectory: (directory: NodeDirectory | undefined) => void;
   }) {
+    super(AWS_PROVIDER_NAME, { instancesV2: parts.instancesV2, loadBalancer: parts.loadBalancers, routes: parts.routes }, () => parts.identity.clusterId !== '');
     this.identity = parts.identity;
     this.apiBudget = parts.apiBudget;
-    this.#instancesV2 = parts.instancesV2;
-    this.#loadBalancers = parts.loadBalancers;
-    this.#routes = parts.routes;
     this.#instanceTags = parts.instanceTags;
     this.#createNodeDirectory = parts.createNodeDirectory;
     this.#setNodeDirectory = parts.setNodeDirectory;
@@ -152,28 +136,9 @@ export class AwsCloud implements CloudProvider {
     this.#setNodeDirectory(this.#createNodeDirectory?.(context));
   }
 
-  loadBalancer(): LoadBalancer {
-    return this.#loadBalancers;
-  }
-
-  // Instances (v1) and Zones are not offered (every controller uses InstancesV2), nor Clusters
-  // (upstream returns false too): the optional capabilities are left out.
-
-  instancesV2(): InstancesV2 {
-    return this.#instancesV2;
-  }
-
-  routes(): Routes {
-    return this.#routes;
-  }
-
   /** The tagging controller's cloud steps (CreateTags / DeleteTags on instances). */
   instanceTags(): InstanceTagOperations {
     return this.#instanceTags;
-  }
-
-  hasClusterId(): boolean {
-    return this.identity.clusterId !== '';
   }
 }
 
@@ -345,6 +310,6 @@ function optionalGracePeriod(value: number | undefined): { instanceExistsGracePe
 }
 
 /** Registers `aws` in a provider registry (default: the process-wide one). */
-export function registerAwsCloudProvider(registry: CloudProviderRegistry = cloudProviders): CloudProviderRegistry {
+export function registerAwsCloudProvider(registry?: CloudProviderRegistry): CloudProviderRegistry {
   return awsCloudProvider.register(registry);
 }

@@ -8,18 +8,8 @@
  */
 import { createUpstreamObserver, type CloudApiBudget, type CloudApiBudgetOverrides, type CloudRetryPolicy } from '@ccm/core/cloud';
 import { CloudConfigError } from '@ccm/core/config';
-import {
-  defineCloudProvider,
-  type CloudInitializeContext,
-  type CloudProvider,
-  type CloudProviderCreateContext,
-  type CloudProviderFactoryContext,
-  type CloudProviderRegistry,
-  type DefinedCloudProvider,
-  type InstancesV2,
-  type LoadBalancer,
-  type Routes,
-} from '@ccm/core/provider';
+import { ComposedCloudProvider, defineCloudProvider } from '@ccm/core/provider';
+import type { CloudInitializeContext, CloudProviderCreateContext, CloudProviderFactoryContext, CloudProviderRegistry, DefinedCloudProvider } from '@ccm/core/provider';
 import { AzureInstances } from './azure-instances.js';
 import { AzureLoadBalancers, nodeVirtualMachines } from './azure-load-balancers.js';
 import { BackendPoolOperations } from './operations/load-balancer/backend-pool-operations.js';
@@ -65,47 +55,22 @@ export interface AzureCloudOptions {
   notFoundGracePeriodSeconds?: () => number;
 }
 
-export class AzureCloud implements CloudProvider {
-  readonly providerName = AZURE_PROVIDER_NAME;
+export class AzureCloud extends ComposedCloudProvider<{ instancesV2: AzureInstances; loadBalancer: AzureLoadBalancers; routes: AzureRoutes | undefined }> {
   readonly config: AzureCloudConfig;
   readonly apiBudget: CloudApiBudget;
-  readonly #instancesV2: AzureInstances;
-  readonly #routes: AzureRoutes | undefined;
-  readonly #loadBalancers: AzureLoadBalancers;
   readonly #connection: ConnectionConfigSource;
 
+  /** `routes` is undefined when no `routeTableName` is configured (upstream: routes need a route table). */
   constructor(parts: { config: AzureCloudConfig; apiBudget: CloudApiBudget; instancesV2: AzureInstances; routes: AzureRoutes | undefined; loadBalancers: AzureLoadBalancers; connection: ConnectionConfigSource }) {
+    super(AZURE_PROVIDER_NAME, { instancesV2: parts.instancesV2, loadBalancer: parts.loadBalancers, routes: parts.routes });
     this.config = parts.config;
     this.apiBudget = parts.apiBudget;
-    this.#instancesV2 = parts.instancesV2;
-    this.#routes = parts.routes;
-    this.#loadBalancers = parts.loadBalancers;
     this.#connection = parts.connection;
   }
 
   /** Follows the `azure-cloud-provider` Secret through the shared informer (cloudConfigType merge / secret). */
   initialize(context: CloudInitializeContext): void {
     this.#connection.attach(context.informers);
-  }
-
-  // Instances (v1), Zones and Clusters are not offered (every controller uses InstancesV2;
-  // upstream has no Clusters): the capabilities are left out.
-
-  instancesV2(): InstancesV2 {
-    return this.#instancesV2;
-  }
-
-  loadBalancer(): LoadBalancer {
-    return this.#loadBalancers;
-  }
-
-  /** `undefined` when no `routeTableName` is configured (upstream: routes need a route table). */
-  routes(): Routes | undefined {
-    return this.#routes;
-  }
-
-  hasClusterId(): boolean {
-    return true;
   }
 }
 

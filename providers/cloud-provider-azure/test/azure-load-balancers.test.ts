@@ -254,11 +254,18 @@ describe('LoadBalancer: internal Services and switching kinds', () => {
     expect(managedRules(harness)).toHaveLength(1);
   });
 
-  it('externalTrafficPolicy Local probes HTTP /healthz on the health check NodePort', async () => {
+  it('externalTrafficPolicy Local probes HTTP /healthz on the health check NodePort: one probe named as a TCP rule of that port, shared by every rule (upstream getExpectedLBRules)', async () => {
     const { harness, lb, nodes } = await cluster();
-    await lb.ensureLoadBalancer(CLUSTER, service({ externalTrafficPolicy: 'Local', healthCheckNodePort: 32000, annotations: internal }), nodes);
-    expect(harness.network.loadBalancer(RESOURCE_GROUP, `${CLUSTER}-internal`)?.probes).toEqual([
-      { name: `${BASE}-TCP-80`, protocol: 'Http', port: 32000, requestPath: '/healthz', intervalInSeconds: 5, probeThreshold: 2 },
+    const ports = [
+      { name: 'http', port: 80, nodePort: 30080, protocol: 'TCP' },
+      { name: 'https', port: 443, nodePort: 30443, protocol: 'TCP' },
+    ];
+    await lb.ensureLoadBalancer(CLUSTER, service({ externalTrafficPolicy: 'Local', healthCheckNodePort: 32000, annotations: internal, ports }), nodes);
+    const balancer = harness.network.loadBalancer(RESOURCE_GROUP, `${CLUSTER}-internal`);
+    expect(balancer?.probes).toEqual([{ name: `${BASE}-TCP-32000`, protocol: 'Http', port: 32000, requestPath: '/healthz', intervalInSeconds: 5, probeThreshold: 2 }]);
+    expect(balancer?.loadBalancingRules.map((rule) => [rule.name, rule.probeName])).toEqual([
+      [`${BASE}-TCP-80`, `${BASE}-TCP-32000`],
+      [`${BASE}-TCP-443`, `${BASE}-TCP-32000`],
     ]);
   });
 });

@@ -8,19 +8,8 @@
  * coalescers -> retries (5xx, network, token source) -> budget -> observer -> SDK adapter.
  */
 import { createCoalescerMetrics, type CloudApiBudget, type CloudApiBudgetOverrides, type CloudRetryPolicy } from '@ccm/core/cloud';
-import {
-  cloudProviders,
-  defineCloudProvider,
-  type CloudInitializeContext,
-  type CloudProvider,
-  type CloudProviderCreateContext,
-  type CloudProviderFactoryContext,
-  type CloudProviderRegistry,
-  type DefinedCloudProvider,
-  type InstancesV2,
-  type LoadBalancer,
-  type Routes,
-} from '@ccm/core/provider';
+import { ComposedCloudProvider, defineCloudProvider } from '@ccm/core/provider';
+import type { CloudInitializeContext, CloudProviderCreateContext, CloudProviderFactoryContext, CloudProviderRegistry, DefinedCloudProvider } from '@ccm/core/provider';
 import { completeFromMetadata } from './config/complete-from-metadata.js';
 import { DEFAULT_CLOUD_CONFIG_FILE_NAME, readGceCloudConfig, type GceCloudConfig } from './config/read-gce-cloud-config.js';
 import { GcpInstances } from './gcp-instances.js';
@@ -73,17 +62,14 @@ export interface GcpCloudOptions {
   healthCheckSourceRanges?: () => readonly string[];
 }
 
-export class GcpCloud implements CloudProvider {
-  readonly providerName = GCE_PROVIDER_NAME;
+export class GcpCloud extends ComposedCloudProvider<{ instancesV2: GcpInstances; loadBalancer: GcpLoadBalancers; routes: GcpRoutes }> {
   readonly config: GceCloudConfig;
   readonly apiBudget: CloudApiBudget;
-  readonly #instancesV2: GcpInstances;
-  readonly #loadBalancers: GcpLoadBalancers;
-  readonly #routes: GcpRoutes;
   readonly #clusterIdStore: ConfigMapClusterId | undefined;
   readonly #serviceFinalizers: KubeServiceFinalizers | undefined;
   readonly #serviceEvents: KubeServiceEvents | undefined;
 
+  /** Upstream `HasClusterID` is always true (the ID comes from the ingress-uid ConfigMap). */
   constructor(parts: {
     config: GceCloudConfig;
     apiBudget: CloudApiBudget;
@@ -94,11 +80,9 @@ export class GcpCloud implements CloudProvider {
     serviceFinalizers: KubeServiceFinalizers | undefined;
     serviceEvents: KubeServiceEvents | undefined;
   }) {
+    super(GCE_PROVIDER_NAME, { instancesV2: parts.instancesV2, loadBalancer: parts.loadBalancers, routes: parts.routes });
     this.config = parts.config;
     this.apiBudget = parts.apiBudget;
-    this.#instancesV2 = parts.instancesV2;
-    this.#loadBalancers = parts.loadBalancers;
-    this.#routes = parts.routes;
     this.#clusterIdStore = parts.clusterIdStore;
     this.#serviceFinalizers = parts.serviceFinalizers;
     this.#serviceEvents = parts.serviceEvents;
@@ -108,26 +92,6 @@ export class GcpCloud implements CloudProvider {
     this.#clusterIdStore?.attach(context.clientBuilder.kubeConfig('gce-cluster-id'));
     this.#serviceFinalizers?.attach(context.clientBuilder.kubeConfig('gce-service-finalizers'));
     this.#serviceEvents?.attach(context.eventRecorder(GCE_EVENT_COMPONENT));
-  }
-
-  instancesV2(): InstancesV2 {
-    return this.#instancesV2;
-  }
-
-  loadBalancer(): LoadBalancer {
-    return this.#loadBalancers;
-  }
-
-  routes(): Routes {
-    return this.#routes;
-  }
-
-  // Instances (v1), Zones and Clusters (the GKE container API) are not offered: every controller
-  // uses InstancesV2, and the container API is GKE's.
-
-  /** Upstream `HasClusterID` is always true (the ID comes from the ingress-uid ConfigMap). */
-  hasClusterId(): boolean {
-    return true;
   }
 }
 
@@ -225,6 +189,6 @@ function createGcpCloudFromConfig(config: GceCloudConfig, context: CloudProvider
 }
 
 /** Registers `gce` in a provider registry (default: the process-wide one). */
-export function registerGcpCloudProvider(registry: CloudProviderRegistry = cloudProviders): CloudProviderRegistry {
+export function registerGcpCloudProvider(registry?: CloudProviderRegistry): CloudProviderRegistry {
   return gcpCloudProvider.register(registry);
 }

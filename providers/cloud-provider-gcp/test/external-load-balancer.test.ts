@@ -71,11 +71,49 @@ describe('GCE external network load balancer', () => {
     const { cloud, compute } = await harnessWithNodes();
     await cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService(), nodes);
     await cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService({ externalTrafficPolicy: 'Local', healthCheckNodePort: 31000 }), nodes);
-    expect(compute.healthChecks.get(LB)).toMatchObject({ port: 31000, requestPath: '/healthz', description: '{"kubernetes.io/service-name":"default/web"}' });
+    // Upstream makeHTTPHealthCheck: the check is described by its own name; its firewall like the traffic one.
+    const ip = compute.forwardingRules.get(`${REGION}/${LB}`)?.IPAddress ?? '';
+    expect(compute.healthChecks.get(LB)).toMatchObject({ port: 31000, requestPath: '/healthz', description: `{"kubernetes.io/service-name":"${LB}"}` });
     expect(compute.targetPools.get(`${REGION}/${LB}`)?.healthChecks[0]).toMatch(new RegExp(`/httpHealthChecks/${LB}$`));
-    expect(compute.firewalls.get(`k8s-${LB}-http-hc`)).toMatchObject({ allowed: [{ IPProtocol: 'tcp', ports: ['31000'] }] });
+    expect(compute.firewalls.get(`k8s-${LB}-http-hc`)).toMatchObject({
+      allowed: [{ IPProtocol: 'tcp', ports: ['31000'] }],
+      description: `{"kubernetes.io/service-name":"default/web", "kubernetes.io/service-ip":"${ip}"}`,
+      destinationRanges: [ip],
+    });
     expect(compute.healthChecks.has(`k8s-${CLUSTER_ID}-node`)).toBe(false);
     expect(compute.firewalls.has(`k8s-${CLUSTER_ID}-node-http-hc`)).toBe(false);
+  });
+
+  it('adopts the health checks and their firewalls as upstream describes them: a sync after the swap changes nothing, and deleting removes them (issue 23)', async () => {
+    const { cloud, compute } = await harnessWithNodes();
+    const local = makeService({ name: 'local', uid: '99999999-2222-3333-4444-555555555555', externalTrafficPolicy: 'Local', healthCheckNodePort: 31000 });
+    const LOCAL_LB = 'a99999999222233334444555555555555'.slice(0, 32);
+    await cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService(), nodes);
+    await cloud.loadBalancer().ensureLoadBalancer('kubernetes', local, nodes);
+    // What upstream leaves (gce_loadbalancer_external.go makeHTTPHealthCheck, ensureHTTPHealthCheckFirewall):
+    // checks described by their own names, both check firewalls with a load balancer IP as destination.
+    const sharedIp = compute.forwardingRules.get(`${REGION}/${LB}`)?.IPAddress ?? '';
+    const localIp = compute.forwardingRules.get(`${REGION}/${LOCAL_LB}`)?.IPAddress ?? '';
+    const upstream = {
+      sharedCheck: `{"kubernetes.io/service-name":"k8s-${CLUSTER_ID}-node"}`,
+      localCheck: `{"kubernetes.io/service-name":"${LOCAL_LB}"}`,
+      localFirewall: `{"kubernetes.io/service-name":"default/local", "kubernetes.io/service-ip":"${localIp}"}`,
+    };
+    Object.assign(compute.healthChecks.get(`k8s-${CLUSTER_ID}-node`) ?? {}, { description: upstream.sharedCheck });
+    Object.assign(compute.healthChecks.get(LOCAL_LB) ?? {}, { description: upstream.localCheck });
+    Object.assign(compute.firewalls.get(`k8s-${CLUSTER_ID}-node-http-hc`) ?? {}, { destinationRanges: [sharedIp] });
+    Object.assign(compute.firewalls.get(`k8s-${LOCAL_LB}-http-hc`) ?? {}, { description: upstream.localFirewall, destinationRanges: [localIp] });
+    const before = compute.mutations().length;
+    await cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService(), nodes);
+    await cloud.loadBalancer().ensureLoadBalancer('kubernetes', local, nodes);
+    // Only the held addresses, and the Local sync's attempt on the shared check (refused InUse: the other pool uses it).
+    expect(compute.mutations().slice(before)).toEqual(['insertAddress', 'deleteAddress', 'insertAddress', 'deleteAddress', 'deleteHttpHealthCheck']);
+    expect(compute.healthChecks.get(`k8s-${CLUSTER_ID}-node`)?.description).toBe(upstream.sharedCheck);
+    expect(compute.healthChecks.get(LOCAL_LB)?.description).toBe(upstream.localCheck);
+    expect(compute.firewalls.get(`k8s-${CLUSTER_ID}-node-http-hc`)?.destinationRanges).toEqual([sharedIp]);
+    await cloud.loadBalancer().ensureLoadBalancerDeleted('kubernetes', local);
+    await cloud.loadBalancer().ensureLoadBalancerDeleted('kubernetes', makeService());
+    expect([...compute.healthChecks.keys(), ...compute.firewalls.keys(), ...compute.targetPools.keys(), ...compute.forwardingRules.keys()]).toEqual([]);
   });
 
   it('keeps the shared node health check while another load balancer uses it', async () => {

@@ -14,19 +14,9 @@
  */
 import { createCoalescerMetrics, createUpstreamObserver, type CloudApiBudget, type CloudApiBudgetOverrides, type CloudRetryPolicy } from '@ccm/core/cloud';
 import { warnInsecureTls } from '@ccm/core/logging';
-import {
-  cloudProviders,
-  defineCloudProvider,
-  type CloudInitializeContext,
-  type CloudProvider,
-  type CloudProviderCreateContext,
-  type CloudProviderFactoryContext,
-  type CloudProviderRegistry,
-  type DefinedCloudProvider,
-  type InstancesV2,
-  type LoadBalancer,
-  type Routes,
-} from '@ccm/core/provider';
+import { ComposedCloudProvider, defineCloudProvider } from '@ccm/core/provider';
+import type { CloudInitializeContext, CloudProviderCreateContext, CloudProviderFactoryContext, CloudProviderRegistry } from '@ccm/core/provider';
+import type { DefinedCloudProvider, InstancesV2, LoadBalancer, Routes } from '@ccm/core/provider';
 import { DEFAULT_CLOUD_CONFIG_FILE_NAME, readOpenStackCloudConfig, type OpenStackCloudConfig, type ReadOpenStackCloudConfigOptions } from './config/read-openstack-cloud-config.js';
 import { NodeListDirectory } from './kube/node-addresses-directory.js';
 import { KubeServiceAnnotations, type ServiceAnnotationPort } from './kube/service-annotations.js';
@@ -97,24 +87,22 @@ export interface OpenStackCloudParts {
   serviceAnnotations: KubeServiceAnnotations | undefined;
 }
 
-export class OpenStackCloud implements CloudProvider {
-  readonly providerName = OPENSTACK_PROVIDER_NAME;
+export class OpenStackCloud extends ComposedCloudProvider<{ instancesV2: InstancesV2; loadBalancer: LoadBalancer | undefined; routes: Routes | undefined }> {
   readonly config: OpenStackCloudConfig;
   readonly apiBudget: CloudApiBudget;
   readonly ports: OpenStackPorts;
-  readonly #instancesV2: InstancesV2;
-  readonly #loadBalancer: LoadBalancer | undefined;
-  readonly #routes: Routes | undefined;
   readonly #nodes: NodeListDirectory;
   readonly #serviceAnnotations: KubeServiceAnnotations | undefined;
 
+  /**
+   * `loadBalancer` is undefined with `[LoadBalancer] enabled = false` or an `lb-version` other than
+   * `v2`, `routes` without `[Route] router-id` (upstream); `HasClusterID` is true unconditionally.
+   */
   constructor(parts: OpenStackCloudParts) {
+    super(OPENSTACK_PROVIDER_NAME, { instancesV2: parts.instancesV2, loadBalancer: parts.loadBalancer, routes: parts.routes });
     this.config = parts.config;
     this.apiBudget = parts.apiBudget;
     this.ports = parts.ports;
-    this.#instancesV2 = parts.instancesV2;
-    this.#loadBalancer = parts.loadBalancer;
-    this.#routes = parts.routes;
     this.#nodes = parts.nodes;
     this.#serviceAnnotations = parts.serviceAnnotations;
   }
@@ -126,27 +114,6 @@ export class OpenStackCloud implements CloudProvider {
   initialize(context: CloudInitializeContext): void {
     this.#nodes.attach(context.informers.nodes);
     this.#serviceAnnotations?.attach(context.clientBuilder.kubeConfig('openstack-cloud-controller-manager'));
-  }
-
-  // Instances (v1), Zones and Clusters are not offered (upstream: InstancesV2 only).
-
-  instancesV2(): InstancesV2 {
-    return this.#instancesV2;
-  }
-
-  /** `undefined` with `[LoadBalancer] enabled = false` or an `lb-version` other than `v2` (upstream). */
-  loadBalancer(): LoadBalancer | undefined {
-    return this.#loadBalancer;
-  }
-
-  /** `undefined` without `[Route] router-id` (upstream: no routes without a router). */
-  routes(): Routes | undefined {
-    return this.#routes;
-  }
-
-  /** Upstream `HasClusterID` returns true unconditionally. */
-  hasClusterId(): boolean {
-    return true;
   }
 }
 
@@ -166,7 +133,7 @@ export function defineOpenStackCloudProvider(options: OpenStackCloudOptions = {}
 /** The provider the binary registers. */
 export const openStackCloudProvider = defineOpenStackCloudProvider();
 
-export function registerOpenStackCloudProvider(registry: CloudProviderRegistry = cloudProviders): CloudProviderRegistry {
+export function registerOpenStackCloudProvider(registry?: CloudProviderRegistry): CloudProviderRegistry {
   return openStackCloudProvider.register(registry);
 }
 

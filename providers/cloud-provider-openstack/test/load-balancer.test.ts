@@ -187,6 +187,56 @@ describe('OpenStack load balancer: finding what upstream made', () => {
   });
 });
 
+describe('OpenStack load balancer: a cluster name that changed (upstream loadbalancer_rename.go)', () => {
+  const OLD_CLUSTER = 'old-cluster';
+  const OLD_NAME = `kube_service_${OLD_CLUSTER}_default_web`;
+
+  it('renames the load balancer of the load-balancer-id annotation, its listeners, pools, monitors and tags, keeping its ID and floating IP', async () => {
+    const { octavia, network, loadBalancers, nodes } = createHarness({ createMonitor: true });
+    const status = await loadBalancers.ensureLoadBalancer(OLD_CLUSTER, makeService({ ports: [{ port: 80, nodePort: 30080 }, { port: 443, nodePort: 30443 }] }), nodes);
+    const [made] = [...octavia.loadBalancers.values()];
+    expect(made!.name).toBe(OLD_NAME);
+    const floatingIps = [...network.floatingIps.values()].map((floating) => floating.id);
+    const annotated = makeService({ ports: [{ port: 80, nodePort: 30080 }, { port: 443, nodePort: 30443 }], annotations: { 'loadbalancer.openstack.org/load-balancer-id': made!.id } });
+    const before = octavia.mutations().length;
+    expect(await loadBalancers.ensureLoadBalancer(CLUSTER, annotated, nodes)).toEqual(status);
+    const changes = octavia.mutations().slice(before).map((call) => call.split(' ')[0]);
+    expect(changes.filter((call) => /^(create|delete)/.test(call!))).toEqual([]);
+    expect([...octavia.loadBalancers.values()].map((loadBalancer) => [loadBalancer.id, loadBalancer.name, loadBalancer.tags])).toEqual([[made!.id, LB_NAME, [LB_NAME]]]);
+    expect([...octavia.listeners.values()].map((listener) => [listener.name, listener.tags]).sort()).toEqual([
+      [`listener_0_${LB_NAME}`, [LB_NAME]],
+      [`listener_1_${LB_NAME}`, [LB_NAME]],
+    ]);
+    expect([...octavia.pools.values()].map((pool) => pool.name).sort()).toEqual([`pool_0_${LB_NAME}`, `pool_1_${LB_NAME}`]);
+    expect([...octavia.monitors.values()].map((monitor) => monitor.name).sort()).toEqual([`monitor_0_${LB_NAME}`, `monitor_1_${LB_NAME}`]);
+    expect([...network.floatingIps.values()].map((floating) => floating.id)).toEqual(floatingIps);
+    // Renamed once: the next sync changes nothing.
+    const settled = octavia.mutations().length;
+    await loadBalancers.ensureLoadBalancer(CLUSTER, annotated, nodes);
+    expect(octavia.mutations().slice(settled)).toEqual([]);
+  });
+
+  it('deletes a load balancer not renamed yet with its Service', async () => {
+    const { octavia, network, loadBalancers, nodes } = createHarness();
+    await loadBalancers.ensureLoadBalancer(OLD_CLUSTER, makeService(), nodes);
+    const [made] = [...octavia.loadBalancers.values()];
+    await loadBalancers.ensureLoadBalancerDeleted(CLUSTER, makeService({ annotations: { 'loadbalancer.openstack.org/load-balancer-id': made!.id } }));
+    expect(octavia.loadBalancers.size).toBe(0);
+    expect(network.floatingIps.size).toBe(0);
+  });
+
+  it('renames nothing of another Service named by a copied load-balancer-id annotation', async () => {
+    const { octavia, loadBalancers, nodes } = createHarness();
+    await loadBalancers.ensureLoadBalancer(OLD_CLUSTER, makeService({ name: 'other' }), nodes);
+    const [other] = [...octavia.loadBalancers.values()];
+    const before = octavia.mutations().length;
+    const error = await loadBalancers.ensureLoadBalancer(CLUSTER, makeService({ annotations: { 'loadbalancer.openstack.org/load-balancer-id': other!.id } }), nodes).catch((caught: unknown) => caught);
+    expect(isPermanentInvalidInput(error)).toBe(true);
+    expect(octavia.mutations().slice(before)).toEqual([]);
+    expect(other!.name).toBe(`kube_service_${OLD_CLUSTER}_default_other`);
+  });
+});
+
 describe('OpenStack load balancer: updates as diffs', () => {
   it('a node change is one batch member update per pool and touches no listener', async () => {
     const { octavia, loadBalancers, nodes } = createHarness();

@@ -1,16 +1,6 @@
 import { CloudApiBudget, createCloudApiObserver, createCoalescerMetrics, type CloudApiObserver } from '@ccm/core/cloud';
 import type { Logger } from '@ccm/core/logging';
-import {
-  cloudProviders,
-  defineCloudProvider,
-  type CloudProvider,
-  type CloudProviderFactory,
-  type CloudProviderFactoryContext,
-  type CloudProviderRegistry,
-  type InstancesV2,
-  type LoadBalancer,
-  type Routes,
-} from '@ccm/core/provider';
+import { ComposedCloudProvider, defineCloudProvider, type CloudProviderFactory, type CloudProviderFactoryContext, type CloudProviderRegistry } from '@ccm/core/provider';
 import { SANDBOX_CLOUD_CONFIG_READER, type SandboxCloudConfig } from './config/sandbox-cloud-config.js';
 import { BatchedInstanceLookup } from './operations/instance-lookup.js';
 import { InstanceOperations } from './operations/instance-operations.js';
@@ -46,11 +36,7 @@ export interface SandboxCloudDependencies {
 export const LOOKUP_COALESCING = { windowMs: 20, maxBatchSize: 100, maxConcurrentBatches: 1 } as const;
 
 /** The capabilities the sandbox provider offers (LoadBalancer and Routes unless disabled by config). */
-export interface SandboxCloudProvider extends CloudProvider {
-  instancesV2(): InstancesV2;
-  loadBalancer(): LoadBalancer | undefined;
-  routes(): Routes | undefined;
-}
+export type SandboxCloudProvider = ComposedCloudProvider<{ instancesV2: SandboxInstances; loadBalancer: SandboxLoadBalancers | undefined; routes: SandboxRoutes | undefined }>;
 
 /**
  * The composition root: config -> port + the port pipeline (core's `composeCloudPort`) ->
@@ -88,13 +74,7 @@ export function createSandboxCloud(config: SandboxCloudConfig, dependencies: San
     : undefined;
   const routes = config.routes.enabled ? new SandboxRoutes(new RouteOperations(client, instanceOperations), clusterIdentity) : undefined;
 
-  return {
-    providerName: SANDBOX_PROVIDER_NAME,
-    instancesV2: () => instances,
-    loadBalancer: () => loadBalancers,
-    routes: () => routes,
-    hasClusterId: () => config.clusterId !== '',
-  };
+  return new ComposedCloudProvider(SANDBOX_PROVIDER_NAME, { instancesV2: instances, loadBalancer: loadBalancers, routes }, () => config.clusterId !== '');
 }
 
 /** The sandbox provider's definition: reads the `--cloud-config` (required), logs its warnings, builds the provider. */
@@ -110,6 +90,6 @@ export const sandboxCloudProvider = defineCloudProvider({
 export const sandboxCloudProviderFactory: CloudProviderFactory = sandboxCloudProvider.factory;
 
 /** Registers `sandbox` in a provider registry (the process-wide one by default). */
-export function registerSandboxCloudProvider(registry: CloudProviderRegistry = cloudProviders): CloudProviderRegistry {
+export function registerSandboxCloudProvider(registry?: CloudProviderRegistry): CloudProviderRegistry {
   return sandboxCloudProvider.register(registry);
 }

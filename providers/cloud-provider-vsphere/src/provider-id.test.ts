@@ -3,8 +3,9 @@ import { vsphereInstanceType } from './instance-type.js';
 import { convertK8sUuidToNormal, formatVsphereProviderId, uuidFromProviderId } from './provider-id.js';
 
 describe('provider IDs', () => {
-  it('formats lower case and strips the prefix', () => {
-    expect(formatVsphereProviderId('422E4956-AD22-1139-6D72-59CC8F26BC90')).toBe('vsphere://422e4956-ad22-1139-6d72-59cc8f26bc90');
+  it('formats the UUID as vCenter reports it; reads it back trimmed, lower case, without the prefix', () => {
+    expect(formatVsphereProviderId('422E4956-AD22-1139-6D72-59CC8F26BC90')).toBe('vsphere://422E4956-AD22-1139-6D72-59CC8F26BC90');
+    expect(formatVsphereProviderId('422e4956-ad22-1139-6d72-59cc8f26bc90')).toBe('vsphere://422e4956-ad22-1139-6d72-59cc8f26bc90');
     expect(uuidFromProviderId('vsphere://422E4956-AD22-1139-6D72-59CC8F26BC90 ')).toBe('422e4956-ad22-1139-6d72-59cc8f26bc90');
     expect(uuidFromProviderId('422e4956-ad22-1139-6d72-59cc8f26bc90')).toBe('422e4956-ad22-1139-6d72-59cc8f26bc90');
   });

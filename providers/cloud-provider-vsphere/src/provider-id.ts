@@ -1,11 +1,16 @@
 /**
- * vSphere provider IDs: `vsphere://<BIOS UUID, lower case>`. Stable: never change the format.
+ * vSphere provider IDs: `vsphere://<BIOS UUID>`. Stable: never change the format.
  */
 export const VSPHERE_PROVIDER_NAME = 'vsphere';
 const PREFIX = `${VSPHERE_PROVIDER_NAME}://`;
 
+/**
+ * Upstream `instancesV2.getProviderID`: the prefix and the VM's `summary.config.uuid` as vCenter
+ * reports it, case kept (upstream's node manager stores it unchanged), so a node gets the
+ * providerID the upstream CPI would have written. Lookups read it through `uuidFromProviderId`.
+ */
 export function formatVsphereProviderId(uuid: string): string {
-  return `${PREFIX}${uuid.trim().toLowerCase()}`;
+  return `${PREFIX}${uuid}`;
 }
 
 /** Upstream GetUUIDFromProviderID: strips `vsphere://`, trims and lower-cases. */

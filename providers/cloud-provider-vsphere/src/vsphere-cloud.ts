@@ -10,7 +10,6 @@ import type { CloudRetryPolicy } from '@ccm/core/cloud';
 import { CloudConfigError } from '@ccm/core/config';
 import type { Logger } from '@ccm/core/logging';
 import {
-  cloudProviders,
   defineCloudProvider,
   type CloudInitializeContext,
   type CloudProvider,
@@ -205,6 +204,6 @@ export const vsphereCloudProvider = defineVsphereCloudProvider();
 export const vsphereCloudProviderFactory: CloudProviderFactory = vsphereCloudProvider.factory;
 
 /** Registers `vsphere` in a provider registry (the process-wide one by default). */
-export function registerVsphereCloudProvider(registry: CloudProviderRegistry = cloudProviders): CloudProviderRegistry {
+export function registerVsphereCloudProvider(registry?: CloudProviderRegistry): CloudProviderRegistry {
   return vsphereCloudProvider.register(registry);
 }

@@ -101,6 +101,10 @@ describe('VsphereInstances', () => {
     vc.addVm({ name: 'photon-1', uuid: UUID });
     const { instances } = setup(ONE_VCENTER, [vc]);
     await expect(instances.instanceExists(makeNode('photon-1', { providerId: `vsphere://${SWAPPED}` }))).resolves.toBe(true);
+    // Metadata too (upstream indexes its node map by the swapped UUID and finds no entry): the Node keeps its providerID.
+    const metadata = await instances.instanceMetadata(makeNode('photon-1', { providerId: `vsphere://${SWAPPED}` }));
+    expect(metadata?.providerId).toBe(`vsphere://${SWAPPED}`);
+    expect(metadata?.nodeAddresses.length).toBeGreaterThan(0);
   });
 
   it('finds a node without providerID by lower-cased guest hostname, then by IP, and sets the providerID', async () => {
@@ -113,6 +117,14 @@ describe('VsphereInstances', () => {
     const byIp = await instances.instanceMetadata(makeNode('10.0.0.77', { uninitialized: true }));
     expect(byIp?.providerId).toBe(`vsphere://${SWAPPED.replace('5', '6')}`);
     expect(vc.calls).toContain('findVmByIp');
+  });
+
+  it('sets the providerID of a new node to vsphere:// and the UUID exactly as vCenter reports it (upstream getProviderID)', async () => {
+    const vc = new FakeVcenter('vc1');
+    vc.addVm({ name: 'vm-upper', uuid: '422E4956-AD22-1139-6D72-59CC8F26BC90', guestHostName: 'worker-upper' });
+    const { instances } = setup(ONE_VCENTER, [vc]);
+    const metadata = await instances.instanceMetadata(makeNode('worker-upper', { uninitialized: true }));
+    expect(metadata?.providerId).toBe('vsphere://422E4956-AD22-1139-6D72-59CC8F26BC90');
   });
 
   it('finds a storm of new nodes in one VM inventory read (datacenter list once, no search per node), their VMs in one batch', async () => {

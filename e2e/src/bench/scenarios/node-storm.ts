@@ -4,7 +4,7 @@
  * Measured from the moment the Nodes are created until every taint is gone.
  */
 import type { ScenarioName } from '../bench-arguments.js';
-import type { BenchProvider } from '../bench-cloud.js';
+import type { BenchInstance, BenchProvider } from '../bench-cloud.js';
 import { BenchEnvironment } from '../bench-environment.js';
 import type { BenchKubeApiKind } from '../bench-kube-api.js';
 import { hasUninitializedTaint, uninitializedNode } from '../bench-objects.js';
@@ -24,6 +24,8 @@ export const NODE_STORM_METRICS: MetricDefinition[] = [
   { key: 'throttledCalls', label: 'throttled cloud calls', unit: 'count', scaling: 'linear' },
   { key: 'kubeWrites', label: 'kube API writes', unit: 'count', scaling: 'linear' },
   { key: 'ccmPeakRssMegabytes', label: 'CCM peak RSS (MB)', unit: 'megabytes', scaling: 'constant', target: 300 },
+  { key: 'ccmMemoryPerNodeKilobytes', label: 'CCM memory per node (KB, peak RSS growth / nodes)', unit: 'kilobytes', scaling: 'normalized' },
+  { key: 'ccmCpuSeconds', label: 'CCM CPU time (s, user + system)', unit: 'seconds', scaling: 'linear' },
 ];
 
 export interface NodeStormParameters {
@@ -48,44 +50,22 @@ export async function runNodeStorm(policy: CcmPolicy, parameters: NodeStormParam
     const instances = await environment.cloud.createInstances(parameters.nodes);
     const ccm = await environment.startCcm(policy);
     await environment.resetCounters();
+    const rssBefore = await ccm.rssBytes();
+    const cpuBefore = await ccm.cpuSeconds();
+    const benchCpuBefore = process.cpuUsage();
 
-    const createdAt = new Map<string, number>();
-    const delays: number[] = [];
-    let initialized = 0;
-    const unsubscribe = await environment.kube.watchNodes((change) => {
-      if (change.type !== 'MODIFIED') return;
-      const name = (change.object.metadata as { name?: string } | undefined)?.name ?? '';
-      const started = createdAt.get(name);
-      if (started === undefined || hasUninitializedTaint(change.object as never)) return;
-      createdAt.delete(name);
-      delays.push((performance.now() - started) / 1000);
-      initialized++;
+    const { allInitializedSeconds, delays } = await measureNodeStorm(environment, instances, parameters, {
+      check: () => ccm.assertRunning(),
+      describeContext: () => ccm.process.report(30),
+      abortIf: ccm.exitedReport,
     });
-    const started = performance.now();
-    try {
-      await environment.kube.createNodes(
-        instances.map((instance) => uninitializedNode(instance)),
-        (name) => createdAt.set(name, performance.now()),
-      );
-      await waitFor(
-        `all ${parameters.nodes} nodes to lose the uninitialized taint`,
-        (observe) => {
-          ccm.assertRunning();
-          observe(`${initialized}/${parameters.nodes} initialized`);
-          return initialized >= parameters.nodes;
-        },
-        parameters.timeoutMs,
-        { intervalMs: 20, describeContext: () => ccm.process.report(30), abortIf: ccm.exitedReport },
-      );
-    } finally {
-      unsubscribe();
-    }
-    const allInitializedSeconds = (performance.now() - started) / 1000;
     // The address patches and Synced events follow the taint removal: count them too.
     await waitForQuiet(environment, ccm, parameters.timeoutMs);
     const calls = await environment.cloudCalls();
     const kube = environment.kube.requestCounts();
     const peakRss = await ccm.peakRssBytes();
+    const cpuAfter = await ccm.cpuSeconds();
+    const benchCpu = process.cpuUsage(benchCpuBefore);
     return {
       scenario: NODE_STORM,
       policy: policy.name,
@@ -100,12 +80,78 @@ export async function runNodeStorm(policy: CcmPolicy, parameters: NodeStormParam
         throttledCalls: calls.throttled,
         kubeWrites: kube.writes,
         ccmPeakRssMegabytes: peakRss === undefined ? undefined : peakRss / 1024 / 1024,
+        ccmMemoryPerNodeKilobytes: memoryPerNodeKilobytes(rssBefore, peakRss, parameters.nodes),
+        ccmCpuSeconds: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
       },
-      notes: [`Kubernetes API: ${environment.kube.kind === 'real' ? 'the real kube-apiserver' : '@ccm/kube-emulator'}`, `cloud calls by operation: ${JSON.stringify(calls.byOperation)}`, `kube writes by verb: ${JSON.stringify(writesByResource(kube.byResource))}`],
+      notes: [
+        `Kubernetes API: ${environment.kube.kind === 'real' ? 'the real kube-apiserver' : '@ccm/kube-emulator'}`,
+        `CCM RSS before the storm: ${rssBefore === undefined ? 'n/a' : `${(rssBefore / 1024 / 1024).toFixed(0)} MB`}; the benchmark process (${environment.kube.kind === 'real' ? 'counting proxy' : 'kube API emulator'}, kubelets, cloud) used ${((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)} s of CPU`,
+        `cloud calls by operation: ${JSON.stringify(calls.byOperation)}`,
+        `kube writes by verb: ${JSON.stringify(writesByResource(kube.byResource))}`,
+      ],
     };
   } finally {
     await environment.close();
   }
+}
+
+/** Who initializes the nodes of a storm: the CCM, or the plain-client baseline. */
+export interface StormInitializer {
+  /** Throws when the initializer has failed (the CCM exited). */
+  check(): void;
+  describeContext(): string;
+  abortIf(): string | undefined;
+}
+
+/**
+ * Registers a Node per instance as kubelets do, all at once, and waits until every one has lost
+ * the uninitialized taint: the seconds from the first registration to the last taint removal,
+ * and each node's delay from its registration to its taint removal.
+ */
+export async function measureNodeStorm(
+  environment: BenchEnvironment,
+  instances: readonly BenchInstance[],
+  parameters: Pick<NodeStormParameters, 'nodes' | 'timeoutMs'>,
+  initializer: StormInitializer,
+): Promise<{ allInitializedSeconds: number; delays: number[] }> {
+  const createdAt = new Map<string, number>();
+  const delays: number[] = [];
+  let initialized = 0;
+  const unsubscribe = await environment.kube.watchNodes((change) => {
+    if (change.type !== 'MODIFIED') return;
+    const name = (change.object.metadata as { name?: string } | undefined)?.name ?? '';
+    const started = createdAt.get(name);
+    if (started === undefined || hasUninitializedTaint(change.object as never)) return;
+    createdAt.delete(name);
+    delays.push((performance.now() - started) / 1000);
+    initialized++;
+  });
+  const started = performance.now();
+  try {
+    await environment.kube.createNodes(
+      instances.map((instance) => uninitializedNode(instance)),
+      (name) => createdAt.set(name, performance.now()),
+    );
+    await waitFor(
+      `all ${parameters.nodes} nodes to lose the uninitialized taint`,
+      (observe) => {
+        initializer.check();
+        observe(`${initialized}/${parameters.nodes} initialized`);
+        return initialized >= parameters.nodes;
+      },
+      parameters.timeoutMs,
+      { intervalMs: 20, describeContext: () => initializer.describeContext(), abortIf: () => initializer.abortIf() },
+    );
+  } finally {
+    unsubscribe();
+  }
+  return { allInitializedSeconds: (performance.now() - started) / 1000, delays };
+}
+
+/** How much the CCM's resident memory grew per node from before the storm to its peak, in KB. */
+export function memoryPerNodeKilobytes(rssBeforeBytes: number | undefined, peakRssBytes: number | undefined, nodes: number): number | undefined {
+  if (rssBeforeBytes === undefined || peakRssBytes === undefined || nodes <= 0) return undefined;
+  return Math.max(0, peakRssBytes - rssBeforeBytes) / 1024 / nodes;
 }
 
 /** `nodes: {update: 5000}` etc., writes only. */

@@ -5,7 +5,8 @@
  */
 import type { ScenarioName } from '../bench-arguments.js';
 import { BenchEnvironment } from '../bench-environment.js';
-import { createBenchInstances, initializedNode } from '../bench-objects.js';
+import type { BenchKubeApiKind } from '../bench-kube-api.js';
+import { initializedNode } from '../bench-objects.js';
 import type { MetricDefinition, RowResult } from '../bench-results.js';
 import type { CcmPolicy } from '../ccm-policies.js';
 import { waitFor } from '../../harness/wait-for.js';
@@ -18,6 +19,7 @@ export const STEADY_STATE_METRICS: MetricDefinition[] = [
   { key: 'refreshSeconds', label: 'refresh pass duration (s)', unit: 'seconds', scaling: 'linear' },
   { key: 'kubeWritesPerPeriod', label: 'kube API writes per period', unit: 'count', scaling: 'linear' },
   { key: 'ccmPeakRssMegabytes', label: 'CCM peak RSS (MB)', unit: 'megabytes', scaling: 'constant' },
+  { key: 'ccmCpuSecondsPerPeriod', label: 'CCM CPU time per refresh (s, user + system)', unit: 'seconds', scaling: 'linear' },
 ];
 
 export interface SteadyStateParameters {
@@ -27,18 +29,21 @@ export interface SteadyStateParameters {
   apiQps: number;
   periodSeconds: number;
   timeoutMs: number;
+  /** The Kubernetes API server (default: the emulator). */
+  kubeApi?: BenchKubeApiKind;
 }
 
 export async function runSteadyState(policy: CcmPolicy, parameters: SteadyStateParameters): Promise<Omit<RowResult, 'values' | 'extrapolated' | 'reportedSize'>> {
-  const environment = await BenchEnvironment.start({ latencyMs: parameters.latencyMs, rate: parameters.rate, apiQps: parameters.apiQps });
+  const environment = await BenchEnvironment.start({ latencyMs: parameters.latencyMs, rate: parameters.rate, apiQps: parameters.apiQps, kubeApi: parameters.kubeApi ?? 'emulator' });
   try {
-    const instances = createBenchInstances(environment.cloud.sandbox, parameters.nodes);
-    for (const instance of instances) environment.emulator.create('nodes', initializedNode(instance));
+    const instances = environment.cloud.createSandboxInstances(parameters.nodes);
+    await environment.kube.createNodes(instances.map((instance) => initializedNode(instance)), () => {});
     const ccm = await environment.startCcm(policy, { nodeStatusUpdateFrequencySeconds: parameters.periodSeconds });
     // The first refresh runs at start-up; wait for it to begin and finish, then count the next one.
     await waitFor('the start-up refresh to begin', async () => (await environment.cloudCalls()).calls > 0, parameters.timeoutMs, { intervalMs: 50, abortIf: ccm.exitedReport });
     await waitForQuiet(environment, ccm, parameters.timeoutMs);
     await environment.resetCounters();
+    const cpuBefore = await ccm.cpuSeconds();
     let firstCallAt = 0;
     await waitFor(
       'the next refresh to begin',
@@ -52,8 +57,9 @@ export async function runSteadyState(policy: CcmPolicy, parameters: SteadyStateP
     firstCallAt = performance.now();
     const lastActivityAt = await waitForQuiet(environment, ccm, parameters.timeoutMs);
     const calls = await environment.cloudCalls();
-    const kube = environment.emulator.requestCounts();
+    const kube = environment.kube.requestCounts();
     const peakRss = await ccm.peakRssBytes();
+    const cpuAfter = await ccm.cpuSeconds();
     return {
       scenario: STEADY_STATE,
       policy: policy.name,
@@ -65,8 +71,10 @@ export async function runSteadyState(policy: CcmPolicy, parameters: SteadyStateP
         refreshSeconds: Math.max(0, (lastActivityAt - firstCallAt) / 1000),
         kubeWritesPerPeriod: kube.writes,
         ccmPeakRssMegabytes: peakRss === undefined ? undefined : peakRss / 1024 / 1024,
+        // From the end of the start-up refresh to the end of the next: the idle wait and one refresh.
+        ccmCpuSecondsPerPeriod: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
       },
-      notes: [`cloud calls by operation: ${JSON.stringify(calls.byOperation)}`, `period: --node-status-update-frequency=${parameters.periodSeconds}s`],
+      notes: [`Kubernetes API: ${environment.kube.kind === 'real' ? 'the real kube-apiserver' : '@ccm/kube-emulator'}`, `cloud calls by operation: ${JSON.stringify(calls.byOperation)}`, `period: --node-status-update-frequency=${parameters.periodSeconds}s`],
     };
   } finally {
     await environment.close();

@@ -36,7 +36,10 @@ export {
   parseCommandLine,
 } from './options/parse-command-line.js';
 export {
+  type ReferencePageFlags,
+  renderCapabilitiesSection,
   renderFlagsSection,
+  renderReferencePage,
 } from './options/render-flags-doc.js';
 export {
   runCloudControllerManager,

@@ -174,3 +174,34 @@ export const classifyCloudApiError: CloudApiErrorClassifier = (error) => {
   if (found === undefined) return undefined;
   return found.retryAfterMs === undefined ? { kind: found.cloudKind, retryable: found.retryable } : { kind: found.cloudKind, retryable: found.retryable, retryAfterMs: found.retryAfterMs };
 };
+
+/** Socket and undici error codes meaning the cloud API could not be reached (retryable where they are born). */
+export const NETWORK_ERROR_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/**
+ * The network error code (`ECONNREFUSED`, ...) in the cause chain of `error`: an object's `code`,
+ * or named in its message (SDKs that flatten the socket error into text); undefined when none.
+ */
+export function findNetworkErrorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < MAX_CAUSE_DEPTH && current !== null && typeof current === 'object'; depth++) {
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && NETWORK_ERROR_CODES.has(code)) return code;
+    if (typeof message === 'string') {
+      for (const candidate of NETWORK_ERROR_CODES) if (message.includes(candidate)) return candidate;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

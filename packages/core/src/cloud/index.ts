@@ -14,6 +14,8 @@ export {
   CloudApiError,
   type CloudApiErrorKind,
   defineCloudApiErrorKinds,
+  findNetworkErrorCode,
+  NETWORK_ERROR_CODES,
   notThrottled,
   providerApiErrorClass,
   type ProviderApiErrorDetails,

@@ -39,6 +39,21 @@ describe('wire format', () => {
     expect(toWire(fromWire(wire, 'V1Service'), 'V1Service')).toEqual(wire);
   });
 
+  it('reads into an object that shares nothing with the wire JSON, free-form fields included', () => {
+    const wire = {
+      metadata: { name: 'n1', labels: { zone: 'z1' }, managedFields: [{ manager: 'kubelet', fieldsV1: { 'f:status': { 'f:addresses': {} } } }] },
+      spec: { taints: [{ key: 'k', effect: 'NoSchedule' }] },
+      status: { capacity: { cpu: '2' } },
+    };
+    const before = structuredClone(wire);
+    const node = fromWire<V1Node>(wire, 'V1Node');
+    node.metadata!.labels!['zone'] = 'changed';
+    (node.metadata!.managedFields![0]!.fieldsV1 as Record<string, unknown>)['f:status'] = 'changed';
+    node.spec!.taints![0]!.key = 'changed';
+    node.status!.capacity!['cpu'] = 'changed';
+    expect(wire).toEqual(before);
+  });
+
   it('toJson turns Dates into strings and undefined into null', () => {
     expect(toJson({ at: new Date('2024-05-01T10:00:00Z'), gone: undefined })).toEqual({ at: '2024-05-01T10:00:00.000Z' });
     expect(toJson(undefined)).toBeNull();

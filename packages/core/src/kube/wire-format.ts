@@ -80,14 +80,21 @@ function serialize(data: unknown, type: string, format: string): unknown {
   return wire;
 }
 
+/** A value passed through unchanged, as a copy when it is an object (so the result shares nothing with the input). */
+function copied(data: unknown): unknown {
+  return typeof data === 'object' && data !== null ? structuredClone(data) : data;
+}
+
+/** Builds fresh objects throughout: models, arrays and maps are rebuilt, anything else copied. */
 function deserialize(data: unknown, type: string, format: string): unknown {
-  if (data === undefined || data === null || PRIMITIVE_TYPES.has(type.toLowerCase())) return data;
+  if (data === undefined || data === null) return data;
+  if (PRIMITIVE_TYPES.has(type.toLowerCase())) return copied(data);
   const shape = shapeOf(type);
   if (shape.kind === 'array') return (data as unknown[]).map((element) => deserialize(element, shape.element, format));
   if (shape.kind === 'map') return Object.fromEntries(Object.entries(data as object).map(([key, value]) => [key, deserialize(value, shape.element, format)]));
   if (shape.type === 'Date') return new Date(data as string);
   const model = modelClass(shape.type);
-  if (model === undefined) return data;
+  if (model === undefined) return copied(data);
   const source = data as Record<string, unknown>;
   const typed = new model() as Record<string, unknown>;
   for (const attribute of model.getAttributeTypeMap()) {
@@ -103,9 +110,13 @@ export function toWire(object: unknown, model: WireModel): JsonObject {
   return JSON.parse(JSON.stringify(serialized ?? {})) as JsonObject;
 }
 
-/** Wire JSON -> typed model (a fresh object; callers may mutate it). */
+/**
+ * Wire JSON -> typed model (a fresh object sharing nothing with `json`; callers may mutate it).
+ * No up-front copy of the whole input: every informer event goes through here, and copying
+ * each object first cost more than the conversion itself (a 5,000-node storm: ~3 s of the CCM's CPU).
+ */
 export function fromWire<T>(json: JsonValue, model: WireModel): T {
-  return deserialize(structuredClone(json), model, '') as T;
+  return deserialize(json, model, '') as T;
 }
 
 /** Any value (e.g. a patch body holding Dates) -> plain JSON, exactly as it goes over HTTP. */

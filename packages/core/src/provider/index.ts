@@ -22,6 +22,10 @@ export {
   type ProviderInformers,
 } from './cloud-provider.js';
 export {
+  ComposedCloudProvider,
+  type OfferedCapabilities,
+} from './composed-cloud-provider.js';
+export {
   type CloudConfigSchema,
   type CloudProviderCreateContext,
   defineCloudProvider,

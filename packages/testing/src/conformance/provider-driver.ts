@@ -147,6 +147,8 @@ export interface SwapServiceSeed {
 /** One Node the upstream CCM initialized: its instance and the pod CIDR upstream's route controller programmed. */
 export interface SwapNodeSeed {
   instance: DriverInstance;
+  /** The Node's UID, set by the scenario once the Node exists (upstream's route controller names routes after it: GCP). */
+  uid?: string;
   /** `spec.podCIDR` (inside the suite's cluster CIDR); set only when the provider has routes. */
   podCidr?: string;
 }
@@ -206,6 +208,12 @@ export interface ProviderSwapFixture {
   seedUpstream(input: { services: SwapServiceSeed[]; nodes: SwapNodeSeed[] }): Promise<UpstreamServiceState[]>;
   /** Reads the four inventories from the cloud. */
   inventory(): Promise<SwapInventory>;
+  /**
+   * Optional: ConfigMaps upstream's side left in the API server that our CCM reads, created by the
+   * scenario after `seedUpstream` and before our CCM starts (GCP: `kube-system/ingress-uid`, the
+   * cluster ID upstream's resource names hold; without it our CCM would make a new ID).
+   */
+  upstreamConfigMaps?(): Array<{ namespace: string; name: string; data: Record<string, string> }>;
   /** Removes the user's and the other cluster's resources (at the end of the scenario). */
   cleanUp(): Promise<void>;
 }
@@ -264,7 +272,7 @@ export interface ProviderDriver {
    * The swap scenario (`e2e/src/conformance/scenarios/swap.ts`): what the upstream CCM leaves in
    * the cloud, so the suite can check our CCM adopts it, deletes it cleanly and touches nothing else.
    */
-  readonly swap?: ProviderSwapFixture;
+  readonly swap: ProviderSwapFixture;
   /** Optional (benchmarks): the CCM of a benchmark row; the benchmark appends the common flags and the policy's. */
   benchCcmProcess?(options: BenchCcmOptions): Promise<CcmProcessSpec>;
 }

@@ -1,5 +1,5 @@
 import { isIPv4, isIPv6 } from 'node:net';
-import { formatIpAddress, tryParseCidr } from '@ccm/core/net';
+import { formatIpAddress, parseIpAddress, tryParseCidr } from '@ccm/core/net';
 import { SandboxCloudError } from './sandbox-cloud-error.js';
 
 /** Hands out addresses from a range, lowest free first; addresses can be reserved and released. */
@@ -17,6 +17,8 @@ export class Ipv4AddressPool implements AddressPool {
   readonly #last: bigint;
   readonly #used = new Set<string>();
   readonly #description: string;
+  /** No free address below this one: allocation starts here (linear over a pool, not quadratic). */
+  #lowestMaybeFree: bigint;
 
   constructor(cidr: string, description: string) {
     const base = cidr.split('/')[0];
@@ -28,16 +30,19 @@ export class Ipv4AddressPool implements AddressPool {
     this.#first = parsed.network + 2n;
     this.#last = parsed.network + size - 2n;
     this.#description = description;
+    this.#lowestMaybeFree = this.#first;
   }
 
   allocate(): string {
-    for (let value = this.#first; value <= this.#last; value++) {
+    for (let value = this.#lowestMaybeFree; value <= this.#last; value++) {
       const address = formatIpAddress({ family: 4, value });
       if (!this.#used.has(address)) {
         this.#used.add(address);
+        this.#lowestMaybeFree = value + 1n;
         return address;
       }
     }
+    this.#lowestMaybeFree = this.#last + 1n;
     throw new SandboxCloudError('AddressPoolExhausted', `no free address left in the ${this.#description} pool`);
   }
 
@@ -48,11 +53,14 @@ export class Ipv4AddressPool implements AddressPool {
   }
 
   release(address: string): void {
-    this.#used.delete(address);
+    if (!this.#used.delete(address)) return;
+    const parsed = parseIpAddress(address);
+    if (parsed?.family === 4 && parsed.value < this.#lowestMaybeFree) this.#lowestMaybeFree = parsed.value < this.#first ? this.#first : parsed.value;
   }
 
   clear(): void {
     this.#used.clear();
+    this.#lowestMaybeFree = this.#first;
   }
 }
 

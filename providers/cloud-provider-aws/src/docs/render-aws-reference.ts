@@ -2,7 +2,7 @@
  * Renders docs/cloud-controller-manager.md from the typed registries: the cloud-config schema
  * and key status, the annotation registry, the IAM action table and core's flag registry.
  */
-import { CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, renderFlagsSection } from '@ccm/core/app';
+import { CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, renderCapabilitiesSection, renderReferencePage } from '@ccm/core/app';
 import { renderUpstreamMetricsSection } from '@ccm/core/cloud';
 import { describeGcfgKeyDefault, describeGcfgKeyType, type GcfgKeySpec } from '@ccm/core/config';
 import { INPUT_STATUS_LEGEND, renderAnnotationTable, renderConfigKeyTable, type KeyStatus } from '@ccm/core/service-input';
@@ -44,7 +44,6 @@ function keyTable(keys: Readonly<Record<string, GcfgKeySpec>>, statuses: Readonl
 
 export function renderAwsReference(): string {
   const { global, serviceOverride } = AWS_CLOUD_CONFIG_SCHEMA.sections;
-  const flags = renderFlagsSection([...CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, TAGGING_CONTROLLER_FLAGS]);
   const lines = [
     '# aws-cloud-controller-manager reference',
     '',
@@ -58,16 +57,14 @@ export function renderAwsReference(): string {
     '',
     INPUT_STATUS_LEGEND,
     '',
-    '## Capabilities',
-    '',
-    '| Interface | Status |',
-    '| --- | --- |',
-    '| InstancesV2 | supported: provider ID `aws:///<zone>/<instance-id>`, addresses, instance type, zone, region, shutdown (`stopped`), existence (not `terminated`) |',
-    '| LoadBalancer | supported: Classic ELB (default) and NLB with instance targets (`aws-load-balancer-type: nlb`) |',
-    '| Routes | supported: one route per pod CIDR in the cluster route table |',
-    '| Instances (v1), Zones | not supported: every controller uses InstancesV2 |',
-    '| Clusters | not supported (as upstream) |',
-    '| Fargate nodes (`fargate-` provider IDs) | not supported |',
+    ...renderCapabilitiesSection([
+      ['InstancesV2', 'supported: provider ID `aws:///<zone>/<instance-id>`, addresses, instance type, zone, region, shutdown (`stopped`), existence (not `terminated`)'],
+      ['LoadBalancer', 'supported: Classic ELB (default) and NLB with instance targets (`aws-load-balancer-type: nlb`)'],
+      ['Routes', 'supported: one route per pod CIDR in the cluster route table'],
+      ['Instances (v1), Zones', 'not supported: every controller uses InstancesV2'],
+      ['Clusters', 'not supported (as upstream)'],
+      ['Fargate nodes (`fargate-` provider IDs)', 'not supported'],
+    ]),
     '',
     '## Cloud config (`--cloud-config`)',
     '',
@@ -174,12 +171,8 @@ export function renderAwsReference(): string {
     '',
     renderUpstreamMetricsSection(AWS_UPSTREAM_METRICS),
     '',
-    '## Command-line flags',
-    '',
-    flags,
-    '',
   ];
-  return lines.join('\n');
+  return renderReferencePage(lines, { groups: [...CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, TAGGING_CONTROLLER_FLAGS] });
 }
 
 /** The generated pages of docs/, by file name: what scripts/generate-docs.mjs writes. */

@@ -52,6 +52,7 @@ import type {
 import { createMotoNetwork, DEFAULT_SUBNET_CIDRS, motoClientConfig, type MotoNetwork } from '../moto/moto-network.js';
 import { explainMotoInternalErrors, type ClientWithMiddleware } from '../moto/moto-internal-errors.js';
 import { MOTO_INSTALL_HINT, motoUnavailableReason, serviceOverrides, startMoto, type RunningMoto } from '../moto/moto-server.js';
+import { AwsSwapFixture, upstreamLoadBalancerName } from './aws-swap-fixture.js';
 
 /** The built binary (`pnpm exec tsc -b providers/cloud-provider-aws`); the same path from test/ and from dist-test/. */
 export const AWS_CCM_BIN = fileURLToPath(new URL('../../dist/cloud-controller-manager/main.js', import.meta.url));
@@ -78,10 +79,8 @@ export function awsOperationOf(request: CloudRequest): string {
   return typeof target === 'string' ? target : `${request.method} ${request.path.split('?')[0]}`;
 }
 
-/** `a` + UID without dashes, first 32 characters (the CCM's load balancer name). */
-export function loadBalancerName(uid: string): string {
-  return `a${uid.replaceAll('-', '')}`.slice(0, 32);
-}
+/** `a` + UID without dashes, first 32 characters (the CCM's load balancer name, upstream `DefaultLoadBalancerName`). */
+export const loadBalancerName = upstreamLoadBalancerName;
 
 export class AwsDriver implements ProviderDriver {
   readonly name = 'aws';
@@ -89,6 +88,8 @@ export class AwsDriver implements ProviderDriver {
   /** moto never reports blackhole routes, so blackhole scenarios cannot be set up. */
   readonly capabilities: ProviderDriverCapabilities = { loadBalancer: true, routes: true, blackholeRoutes: false };
   readonly installHint = `${MOTO_INSTALL_HINT}, and build the CCM (pnpm exec tsc -b providers/cloud-provider-aws)`;
+  /** What the upstream CCM leaves in the account for the swap scenario (`aws-swap-fixture.ts`). */
+  readonly swap: AwsSwapFixture = new AwsSwapFixture(this);
   readonly clusterId: string;
   readonly #subnetCidrs: readonly string[];
   private moto: RunningMoto | undefined;

@@ -4,7 +4,7 @@
  * core's flag registry. `pnpm --filter @ccm/cloud-provider-azure run docs` writes it; the layout
  * test fails when the file is stale.
  */
-import { CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, renderFlagsSection } from '@ccm/core/app';
+import { CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, renderReferencePage } from '@ccm/core/app';
 import { renderUpstreamMetricsSection } from '@ccm/core/cloud';
 import { markdownCell, renderAnnotationTable, renderConfigKeyTable } from '@ccm/core/service-input';
 import { ALL_ANNOTATIONS } from '../annotations.js';
@@ -90,14 +90,10 @@ export function renderAzureReference(): string {
     '',
     renderUpstreamMetricsSection(AZURE_ALL_UPSTREAM_METRICS),
     '',
-    '## Flags',
-    '',
-    "Besides the k8s.io/cloud-provider flags, the binary accepts the flags upstream's Azure binary adds (`cmd/cloud-controller-manager/app/options`: the dynamic reloading, node IPAM and node filtering sections, and `--log-format`). `--node-instance-not-found-grace-period-in-seconds`, when above 0, replaces the config key `nodeInstanceNotFoundGracePeriodInSeconds`. `--node-filter-requirements` is accepted only empty: a selector stops the command, since this CCM cannot restrict itself to a subset of the nodes. The other ones marked *ignored* switch on upstream features this CCM does not have; each is logged once at start-up when set away from its default.",
-    '',
-    renderFlagsSection([...CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, ...AZURE_FLAG_GROUPS]),
-    '',
   ];
-  return lines.join('\n');
+  const flagsIntro =
+    "Besides the k8s.io/cloud-provider flags, the binary accepts the flags upstream's Azure binary adds (`cmd/cloud-controller-manager/app/options`: the dynamic reloading, node IPAM and node filtering sections, and `--log-format`). `--node-instance-not-found-grace-period-in-seconds`, when above 0, replaces the config key `nodeInstanceNotFoundGracePeriodInSeconds`. `--node-filter-requirements` is accepted only empty: a selector stops the command, since this CCM cannot restrict itself to a subset of the nodes. The other ones marked *ignored* switch on upstream features this CCM does not have; each is logged once at start-up when set away from its default.";
+  return renderReferencePage(lines, { groups: [...CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, ...AZURE_FLAG_GROUPS], heading: '## Flags', intro: flagsIntro });
 }
 
 /** The generated pages of docs/, by file name: what scripts/generate-docs.mjs writes. */

@@ -26,6 +26,7 @@ import type {
 } from '@ccm/testing/conformance';
 import { AzureCloudSeeder, type SeededMachine } from '../simulator/azure-cloud-seeder.js';
 import { launchAzureSimulator, simulatorCloudConfig, simulatorUnavailableReason, SIMULATOR_INSTALL_HINT, type AzureSimulator } from '../simulator/azure-simulator-launcher.js';
+import { AzureSwapFixture } from './azure-swap-fixture.js';
 
 export const AZURE_CCM_BIN = fileURLToPath(new URL('../../dist/cloud-controller-manager/main.js', import.meta.url));
 
@@ -74,6 +75,12 @@ export class AzureDriver implements ProviderDriver {
   readonly #machines = new Map<string, SeededMachine>();
   readonly #benchCacheTtlSeconds: number | undefined;
   #created = 0;
+  /** What the upstream CCM leaves in the cloud, for the swap scenario. */
+  readonly swap = new AzureSwapFixture({
+    seeder: () => this.#requireSeeder(),
+    machineOf: (nodeName) => this.#machine({ nodeName }),
+    routeTable: ROUTE_TABLE,
+  });
 
   constructor(options: AzureDriverOptions = {}) {
     this.#benchCacheTtlSeconds = options.benchCacheTtlSeconds;
@@ -265,7 +272,7 @@ export class AzureDriver implements ProviderDriver {
     for (const route of (await seeder.routes(ROUTE_TABLE)).filter((candidate) => candidate.addressPrefix === destinationCidr)) await seeder.deleteRoute(ROUTE_TABLE, route.name);
   }
 
-  #machine(instance: DriverInstance): SeededMachine {
+  #machine(instance: Pick<DriverInstance, 'nodeName'>): SeededMachine {
     const machine = this.#machines.get(instance.nodeName);
     if (machine === undefined) throw new Error(`AzureDriver: no instance ${instance.nodeName}`);
     return machine;

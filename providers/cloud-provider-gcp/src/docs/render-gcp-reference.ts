@@ -3,7 +3,7 @@
  * schema with every upstream key's status, the annotation registry, the names, the IAM
  * permissions of the ports, and the budget and coalescing constants.
  */
-import { CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, renderFlagsSection } from '@ccm/core/app';
+import { CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, renderCapabilitiesSection, renderReferencePage } from '@ccm/core/app';
 import { renderUpstreamMetricsSection } from '@ccm/core/cloud';
 import { describeGcfgKeyDefault, describeGcfgKeyType } from '@ccm/core/config';
 import { INPUT_STATUS_LEGEND, renderAnnotationTable, renderConfigKeyTable } from '@ccm/core/service-input';
@@ -24,7 +24,6 @@ import { computePermissions } from './iam-permissions.js';
 
 export function renderGcpReference(): string {
   const { global } = GCE_CLOUD_CONFIG_SCHEMA.sections;
-  const flags = renderFlagsSection([...CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, ...GCP_FLAG_GROUPS]);
   const keys = renderConfigKeyTable(
     Object.entries(global.keys).map(([property, key]) => ({
       name: key.name,
@@ -47,19 +46,17 @@ export function renderGcpReference(): string {
     '',
     INPUT_STATUS_LEGEND,
     '',
-    '## Capabilities',
-    '',
-    '| Interface | Status |',
-    '| --- | --- |',
-    `| InstancesV2 | supported: provider ID \`gce://<project>/<zone>/<instance>\`, addresses, machine type, zone, region; existence ignores the status (as upstream); shutdown when the status is ${SHUTDOWN_STATUSES.map((status) => `\`${status}\``).join(', ')} (upstream: not implemented) |`,
-    '| LoadBalancer | supported: the external network load balancer (target pool, forwarding rule, firewalls, legacy HTTP health checks) |',
-    '| Internal load balancer (`networking.gke.io/load-balancer-type: Internal`, `cloud.google.com/load-balancer-type`, class `networking.gke.io/l4-regional-internal-legacy`) | supported: shared unmanaged instance groups `k8s-ig--<cluster ID>` per zone (members from node names and zone labels), HTTP health check (shared `k8s-<cluster ID>-node` on 10256 or the Service\'s own on `healthCheckNodePort`), regional backend service (fingerprinted updates), INTERNAL forwarding rule on the subnetwork, `k8s-fw-<lb>` and health-check firewalls (`k8s-<cluster ID>-node-hc` / `<lb>-hc`); switching external/internal deletes the other kind |',
-    '| Shared VPC (`network-project-id` names another project) | as upstream: when a firewall create, update or delete is refused with 403, the CCM records a Normal event `LoadBalancerManualChange` (source `g-cloudprovider`) on the Service holding the `gcloud compute firewall-rules ...` command for the network admin, and the sync carries on; any other failure, or a 403 outside a Shared VPC, fails the sync |',
-    '| Service finalizers | as upstream: `gke.networking.io/l4-netlb-v1` (external) and `gke.networking.io/l4-ilb-v1` (internal) are added before the first cloud write and removed once that kind is deleted (strategic merge patches, no read); a load balancer exists while its finalizer is on the Service, so a Service upstream provisioned is deleted cleanly after a swap |',
-    '| Routes | supported: one route per pod CIDR with `nextHopInstance`, IPv4 and IPv6 (dual-stack), on the network of the instance\'s first interface |',
-    '| Instances (v1), Zones | not supported: every controller uses InstancesV2 |',
-    '| Clusters (GKE container API) | not supported |',
-    '| Metadata server | not used: `project-id`, `network-name` and `local-zone` must be set in gce.conf |',
+    ...renderCapabilitiesSection([
+      [`InstancesV2`, `supported: provider ID \`gce://<project>/<zone>/<instance>\`, addresses, machine type, zone, region; existence ignores the status (as upstream); shutdown when the status is ${SHUTDOWN_STATUSES.map((status) => `\`${status}\``).join(', ')} (upstream: not implemented)`],
+      ['LoadBalancer', 'supported: the external network load balancer (target pool, forwarding rule, firewalls, legacy HTTP health checks)'],
+      ['Internal load balancer (`networking.gke.io/load-balancer-type: Internal`, `cloud.google.com/load-balancer-type`, class `networking.gke.io/l4-regional-internal-legacy`)', 'supported: shared unmanaged instance groups `k8s-ig--<cluster ID>` per zone (members from node names and zone labels), HTTP health check (shared `k8s-<cluster ID>-node` on 10256 or the Service\'s own on `healthCheckNodePort`), regional backend service (fingerprinted updates), INTERNAL forwarding rule on the subnetwork, `k8s-fw-<lb>` and health-check firewalls (`k8s-<cluster ID>-node-hc` / `<lb>-hc`); switching external/internal deletes the other kind'],
+      ['Shared VPC (`network-project-id` names another project)', 'as upstream: when a firewall create, update or delete is refused with 403, the CCM records a Normal event `LoadBalancerManualChange` (source `g-cloudprovider`) on the Service holding the `gcloud compute firewall-rules ...` command for the network admin, and the sync carries on; any other failure, or a 403 outside a Shared VPC, fails the sync'],
+      ['Service finalizers', 'as upstream: `gke.networking.io/l4-netlb-v1` (external) and `gke.networking.io/l4-ilb-v1` (internal) are added before the first cloud write and removed once that kind is deleted (strategic merge patches, no read); a load balancer exists while its finalizer is on the Service, so a Service upstream provisioned is deleted cleanly after a swap'],
+      ['Routes', 'supported: one route per pod CIDR with `nextHopInstance`, IPv4 and IPv6 (dual-stack), on the network of the instance\'s first interface'],
+      ['Instances (v1), Zones', 'not supported: every controller uses InstancesV2'],
+      ['Clusters (GKE container API)', 'not supported'],
+      ['Metadata server', 'not used: `project-id`, `network-name` and `local-zone` must be set in gce.conf'],
+    ]),
     '',
     '## Cloud config (`--cloud-config`, gce.conf)',
     '',
@@ -131,8 +128,8 @@ export function renderGcpReference(): string {
     '- `api-endpoint` sets the protocol, host and port of the Compute API; the clients run in REST mode',
     '  (JSON over HTTP/1.1). `http://` endpoints work (simulators).',
     '',
-    '## Command-line flags',
-    '',
+  ];
+  const flagsIntro = [
     'Besides the k8s.io/cloud-provider flags, the binary accepts the flags upstream\'s GCP binary adds: the',
     '"GCE Cloud Provider" and "nodeipam controller" sections of `cmd/cloud-controller-manager`, and the',
     '`providers/gce` flags `--cloud-provider-gce-lb-src-cidrs` (the source ranges of the health-check',
@@ -140,11 +137,8 @@ export function renderGcpReference(): string {
     '*ignored* switch on upstream features this CCM does not have; each is logged once at start-up when',
     'set away from its default. `--enable-l4-deny-firewall` without',
     '`--enable-l4-deny-firewall-rollback-cleanup` stops the command, as upstream.',
-    '',
-    flags,
-    '',
-  ];
-  return lines.join('\n');
+  ].join('\n');
+  return renderReferencePage(lines, { groups: [...CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, ...GCP_FLAG_GROUPS], intro: flagsIntro });
 }
 
 /** The generated pages of docs/, by file name: what scripts/generate-docs.mjs writes. */

@@ -27,6 +27,7 @@ import type {
   ProviderDriverCapabilities,
 } from '@ccm/testing/conformance';
 import { GceRest, last, seedInstance, seedNetwork, type SeededInstance } from './gce-rest.js';
+import { GcpSwapFixture } from './gcp-swap-fixture.js';
 import { gceSimulatorUnavailableReason, GCE_SIMULATOR_INSTALL_HINT, startSimulator, type RunningGceSimulator } from './gce-simulator-launcher.js';
 
 /** The built binary (`pnpm exec tsc -b providers/cloud-provider-gcp`); the same path from test/ and from dist-test/. */
@@ -103,6 +104,17 @@ export class GcpDriver implements ProviderDriver {
   /** Instances standing in for nodes of other clusters in injected routes. */
   readonly #foreign = new Set<string>();
   #injected = 0;
+  /** What the upstream CCM leaves in the project (the swap scenario). */
+  readonly swap = new GcpSwapFixture(() => ({
+    rest: this.rest,
+    url: this.simulator.url,
+    project: this.simulator.project,
+    region: this.simulator.region,
+    zones: this.simulator.zones,
+    network: NETWORK,
+    subnetwork: `${NETWORK}-nodes`,
+    nodeTags: [NODE_TAG],
+  }));
 
   constructor(options: GcpDriverOptions = {}) {
     this.clusterName = options.clusterName ?? 'e2e';

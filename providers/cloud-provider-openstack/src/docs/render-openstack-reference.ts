@@ -3,7 +3,7 @@
  * schema with every upstream key's status, the provider ID and names, the routes' extensions, and
  * the budget and coalescing constants.
  */
-import { CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, renderFlagsSection } from '@ccm/core/app';
+import { CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, renderCapabilitiesSection, renderReferencePage } from '@ccm/core/app';
 import { renderUpstreamMetricsSection } from '@ccm/core/cloud';
 import { describeGcfgKeyDefault, describeGcfgKeyType } from '@ccm/core/config';
 import { INPUT_STATUS_LEGEND, renderConfigKeyTable, type KeyStatus } from '@ccm/core/service-input';
@@ -44,7 +44,6 @@ function sectionTable(property: SectionProperty): string[] {
 }
 
 export function renderOpenstackReference(): string {
-  const flags = renderFlagsSection([...CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, OPENSTACK_FLAGS]);
   const sections = Object.keys(OPENSTACK_CLOUD_CONFIG_SCHEMA.sections) as SectionProperty[];
   const lines = [
     '# openstack-cloud-controller-manager reference',
@@ -60,15 +59,13 @@ export function renderOpenstackReference(): string {
     '',
     INPUT_STATUS_LEGEND,
     '',
-    '## Capabilities',
-    '',
-    '| Interface | Status |',
-    '| --- | --- |',
-    `| InstancesV2 | supported: provider ID \`openstack:///<server ID>\` (\`openstack://<region>/<server ID>\` with \`${REGIONAL_PROVIDER_ID_ENVIRONMENT_VARIABLE}=true\`), addresses, flavor as instance type, availability zone, region; exists unless Nova answers 404; shut down when \`${SERVER_STATUS_SHUTOFF}\` |`,
-    '| LoadBalancer | supported unless `[LoadBalancer] enabled = false` (or `lb-version` is not `v2`): Octavia load balancers with a floating IP on the VIP port, see [Load balancers](#load-balancers-octavia) |',
-    `| Routes | supported when \`[Route] router-id\` is set: extra routes on that router (\`${EXTENSION_EXTRAROUTE_ATOMIC}\`, else \`${EXTENSION_EXTRAROUTE}\`), the pod CIDR in the node port's allowed address pairs (\`${EXTENSION_ALLOWED_ADDRESS_PAIRS}\`) |`,
-    '| Instances (v1), Zones, Clusters | not supported: as upstream, only InstancesV2 |',
-    '| Instance metadata (config drive, metadata service) | not used: every answer comes from Nova and Neutron |',
+    ...renderCapabilitiesSection([
+      [`InstancesV2`, `supported: provider ID \`openstack:///<server ID>\` (\`openstack://<region>/<server ID>\` with \`${REGIONAL_PROVIDER_ID_ENVIRONMENT_VARIABLE}=true\`), addresses, flavor as instance type, availability zone, region; exists unless Nova answers 404; shut down when \`${SERVER_STATUS_SHUTOFF}\``],
+      ['LoadBalancer', 'supported unless `[LoadBalancer] enabled = false` (or `lb-version` is not `v2`): Octavia load balancers with a floating IP on the VIP port, see [Load balancers](#load-balancers-octavia)'],
+      [`Routes`, `supported when \`[Route] router-id\` is set: extra routes on that router (\`${EXTENSION_EXTRAROUTE_ATOMIC}\`, else \`${EXTENSION_EXTRAROUTE}\`), the pod CIDR in the node port's allowed address pairs (\`${EXTENSION_ALLOWED_ADDRESS_PAIRS}\`)`],
+      ['Instances (v1), Zones, Clusters', 'not supported: as upstream, only InstancesV2'],
+      ['Instance metadata (config drive, metadata service)', 'not used: every answer comes from Nova and Neutron'],
+    ]),
     '',
     '## Cloud config (`--cloud-config`, cloud.conf)',
     '',
@@ -115,12 +112,8 @@ export function renderOpenstackReference(): string {
     '',
     renderUpstreamMetricsSection(OPENSTACK_ALL_UPSTREAM_METRICS),
     '',
-    '## Command-line flags',
-    '',
-    flags,
-    '',
   ];
-  return lines.join('\n');
+  return renderReferencePage(lines, { groups: [...CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, OPENSTACK_FLAGS] });
 }
 
 /** The generated pages of docs/, by file name: what scripts/generate-docs.mjs writes. */

@@ -126,17 +126,21 @@ export interface OctaviaPort {
   /** One fully populated POST: listeners, default pools, members and monitors. */
   createLoadBalancer(spec: LoadBalancerCreateSpec, options?: CallOptions): Promise<OctaviaLoadBalancer>;
   updateLoadBalancerTags(id: string, tags: string[], options?: CallOptions): Promise<void>;
+  /** A new name and tags (a load balancer made under another cluster name). */
+  renameLoadBalancer(id: string, name: string, tags: string[], options?: CallOptions): Promise<void>;
   /** `cascade`: removes listeners, pools, members and monitors with it. */
   deleteLoadBalancer(id: string, cascade: boolean, options?: CallOptions): Promise<void>;
 
   listListeners(loadBalancerId: string, options?: CallOptions): Promise<OctaviaListener[]>;
   createListener(loadBalancerId: string, spec: ListenerSpec, options?: CallOptions): Promise<OctaviaListener>;
   updateListener(id: string, settings: ListenerSettings, options?: CallOptions): Promise<void>;
+  renameListener(id: string, name: string, tags: string[], options?: CallOptions): Promise<void>;
   deleteListener(id: string, options?: CallOptions): Promise<void>;
 
   listPools(loadBalancerId: string, options?: CallOptions): Promise<OctaviaPool[]>;
   createPool(listenerId: string, spec: PoolSpec, options?: CallOptions): Promise<OctaviaPool>;
   updatePoolMethod(id: string, method: string, options?: CallOptions): Promise<void>;
+  renamePool(id: string, name: string, options?: CallOptions): Promise<void>;
   deletePool(id: string, options?: CallOptions): Promise<void>;
 
   listMembers(poolId: string, options?: CallOptions): Promise<OctaviaMember[]>;

@@ -37,6 +37,7 @@ import type {
 } from '@ccm/testing/conformance';
 import { OpenStackClient, isOpenStackError } from 'openstack-client-ts';
 import { openStackOperationOf, startCatalogRouter, type CatalogRouter } from './openstack-catalog-router.js';
+import { OpenStackSwapFixture } from './openstack-swap-fixture.js';
 
 export const OPENSTACK_CCM_BIN = fileURLToPath(new URL('../../dist/cloud-controller-manager/main.js', import.meta.url));
 
@@ -89,6 +90,14 @@ export class OpenStackDriver implements ProviderDriver {
   readonly #nodeCidr: string;
   #router: CatalogRouter | undefined;
   #benchCount = 0;
+  /** What the upstream CCM leaves in this cloud (the swap scenario). */
+  readonly swap = new OpenStackSwapFixture({
+    client: () => this.#requireClient(),
+    subnetId: () => this.#subnetId,
+    networkId: () => this.#networkId,
+    externalNetworkId: () => this.#externalNetworkId,
+    routerId: () => this.#routerId,
+  });
 
   constructor(options: { nodeCidr?: string } = {}) {
     this.#nodeCidr = options.nodeCidr ?? NODE_CIDR;
@@ -140,6 +149,12 @@ export class OpenStackDriver implements ProviderDriver {
         for (const floating of await client.network.floatingIps.list({ floating_network_id: this.#externalNetworkId })) await ignoreNotFound(client.network.floatingIps.delete(floating.id));
       }
       for (const port of await this.#vipPorts()) await ignoreNotFound(client.network.ports.delete(port.id));
+      // Octavia's VIP ports the swap fixture made, should its clean-up not have run.
+      if (this.#networkId !== '') {
+        for (const port of await client.network.ports.list({ network_id: this.#networkId })) {
+          if ((port.name ?? '').startsWith('octavia-lb-')) await ignoreNotFound(client.network.ports.delete(port.id));
+        }
+      }
       for (const group of await this.#serviceSecurityGroups()) await ignoreNotFound(client.network.securityGroups.delete(group.id)).catch(() => undefined);
       if (this.#routerId !== '') {
         await ignoreNotFound(client.network.routers.setRoutes(this.#routerId, []));
@@ -243,7 +258,8 @@ export class OpenStackDriver implements ProviderDriver {
   /**
    * The Service's load balancer: on this run's node subnet, described `Kubernetes external service
    * <namespace>/<name> from cluster <cluster>` (the suite chooses `--cluster-name`): its listeners'
-   * ports, its pool's member names (the node names), internal when no floating IP is on the port
+   * ports, its pool's members (by address the servers of this driver, else the member name: the
+   * node name ours gives, `member_<node>_<address>_<port>` upstream's serial calls give), internal when no floating IP is on the port
    * holding its VIP, and the node port its health monitor probes (a member's monitor port, else
    * its traffic port).
    */
@@ -262,7 +278,7 @@ export class OpenStackDriver implements ProviderDriver {
     const probed = members[0] === undefined ? undefined : (members[0].monitor_port ?? members[0].protocol_port);
     return {
       exists: true,
-      backendNodeNames: [...new Set(members.map((member) => member.name))].sort(),
+      backendNodeNames: [...new Set(members.map((member) => [...this.#servers.values()].find((server) => server.ip === member.address)?.name ?? member.name))].sort(),
       ports: [...new Set(listeners.map((listener) => listener.protocol_port))].sort((a, b) => a - b),
       internal: floating.length === 0,
       ...(monitored && probed !== undefined ? { healthCheckNodePort: probed } : {}),

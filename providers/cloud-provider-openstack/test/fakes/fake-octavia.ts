@@ -194,6 +194,15 @@ export class FakeOctavia implements OctaviaPort {
     this.loadBalancers.get(id)!.tags = [...tags];
   }
 
+  async renameLoadBalancer(id: string, name: string, tags: string[]): Promise<void> {
+    this.#record(`renameLoadBalancer ${id} ${name} ${tags.join(',')}`);
+    const loadBalancer = this.loadBalancers.get(id);
+    if (loadBalancer === undefined) throw notFound(`load balancer ${id}`, 'loadbalancer.updateLoadBalancer');
+    this.#mutate(id, 'loadbalancer.updateLoadBalancer');
+    loadBalancer.name = name;
+    loadBalancer.tags = [...tags];
+  }
+
   async deleteLoadBalancer(id: string, cascade: boolean): Promise<void> {
     this.#record(`deleteLoadBalancer ${id}${cascade ? ' cascade' : ''}`);
     const loadBalancer = this.loadBalancers.get(id);
@@ -272,6 +281,16 @@ export class FakeOctavia implements OctaviaPort {
     return structuredClone(listener);
   }
 
+  async renameListener(id: string, name: string, tags: string[]): Promise<void> {
+    this.#record(`renameListener ${id} ${name}`);
+    const listener = this.listeners.get(id);
+    if (listener === undefined) throw notFound(`listener ${id}`, 'loadbalancer.updateListener');
+    this.#checkChild(id, 'loadbalancer.updateListener');
+    this.#mutate(listener.loadBalancerId, 'loadbalancer.updateListener');
+    listener.name = name;
+    listener.tags = [...tags];
+  }
+
   async updateListener(id: string, settings: ListenerSettings): Promise<void> {
     this.#record(`updateListener ${settings.name}`);
     const listener = this.listeners.get(id);
@@ -312,6 +331,15 @@ export class FakeOctavia implements OctaviaPort {
     this.#mutate(listener.loadBalancerId, 'loadbalancer.createPool');
     const { loadBalancerId: _id, members: _members, ...pool } = this.#storePool(listener.loadBalancerId, listener, spec);
     return structuredClone(pool);
+  }
+
+  async renamePool(id: string, name: string): Promise<void> {
+    this.#record(`renamePool ${id} ${name}`);
+    const pool = this.pools.get(id);
+    if (pool === undefined) throw notFound(`pool ${id}`, 'loadbalancer.updatePool');
+    this.#checkChild(id, 'loadbalancer.updatePool');
+    this.#mutate(pool.loadBalancerId, 'loadbalancer.updatePool');
+    pool.name = name;
   }
 
   async updatePoolMethod(id: string, method: string): Promise<void> {

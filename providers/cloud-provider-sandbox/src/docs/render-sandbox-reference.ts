@@ -4,7 +4,7 @@
  * settings and core's flag registry. `pnpm --filter @ccm/cloud-provider-sandbox run docs` writes
  * it; scripts/provider-layout.test.ts fails when the file is stale.
  */
-import { renderFlagsSection } from '@ccm/core/app';
+import { CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, renderCapabilitiesSection, renderReferencePage } from '@ccm/core/app';
 import { renderGcfgSchemaDoc } from '@ccm/core/config';
 import { SANDBOX_CLOUD_CONFIG_SCHEMA } from '../config/sandbox-cloud-config.js';
 import { SANDBOX_PROVIDER_NAME } from '../provider-id.js';
@@ -12,7 +12,6 @@ import { LOOKUP_COALESCING } from '../sandbox-cloud.js';
 import { SANDBOX_TAGS } from '../tags.js';
 
 export function renderSandboxReference(): string {
-  const flags = renderFlagsSection();
   const lines = [
     '# sandbox-cloud-controller-manager reference',
     '',
@@ -24,15 +23,13 @@ export function renderSandboxReference(): string {
     "manager of the sandbox cloud from `@ccm/testing` (in memory, served over HTTP). It is what the demo, the",
     'conformance suite and the benchmark run.',
     '',
-    '## Capabilities',
-    '',
-    '| Interface | Status |',
-    '| --- | --- |',
-    `| InstancesV2 | supported: provider ID \`${SANDBOX_PROVIDER_NAME}://<instance-id>\`, addresses in the cloud's order, instance type, zone, region, shutdown (\`stopped\`), existence (not \`terminated\`) |`,
-    '| LoadBalancer | supported (`[LoadBalancer] enabled`): one cloud load balancer per Service, backends resolved in one batched lookup |',
-    '| Routes | supported (`[Routes] enabled`): one route per pod CIDR in the cloud route table |',
-    '| Instances (v1), Zones | not supported: every controller uses InstancesV2 |',
-    '| Clusters | not supported (no controller uses it) |',
+    ...renderCapabilitiesSection([
+      [`InstancesV2`, `supported: provider ID \`${SANDBOX_PROVIDER_NAME}://<instance-id>\`, addresses in the cloud's order, instance type, zone, region, shutdown (\`stopped\`), existence (not \`terminated\`)`],
+      ['LoadBalancer', 'supported (`[LoadBalancer] enabled`): one cloud load balancer per Service, backends resolved in one batched lookup'],
+      ['Routes', 'supported (`[Routes] enabled`): one route per pod CIDR in the cloud route table'],
+      ['Instances (v1), Zones', 'not supported: every controller uses InstancesV2'],
+      ['Clusters', 'not supported (no controller uses it)'],
+    ]),
     '',
     '## Cloud config (`--cloud-config`)',
     '',
@@ -60,12 +57,8 @@ export function renderSandboxReference(): string {
     '  `cloudprovider_api_request_errors_total` (per attempt, `request="<port method>"`), the budget\'s',
     '  `cloudprovider_api_*` family and the `cloudprovider_coalescer_*` family with `coalescer="batchGetInstances"`.',
     '',
-    '## Command-line flags',
-    '',
-    flags,
-    '',
   ];
-  return lines.join('\n');
+  return renderReferencePage(lines, { groups: CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS });
 }
 
 /** The generated pages of docs/, by file name: what scripts/generate-docs.mjs writes. */

@@ -17,6 +17,7 @@ import type {
   ProviderDriver,
   ProviderDriverCapabilities,
 } from '@ccm/testing/conformance';
+import { SandboxSwapFixture } from './sandbox-swap-fixture.js';
 
 /** The sandbox CCM, built by `pnpm exec turbo run build`; the same path from test/ and from dist-test/. */
 export const SANDBOX_CCM_BIN = fileURLToPath(new URL('../../dist/cloud-controller-manager/main.js', import.meta.url));
@@ -38,8 +39,20 @@ export class SandboxDriver implements ProviderDriver {
   /** Node name → instance id of the instances this driver created. */
   private readonly instanceIds = new Map<string, string>();
 
+  /** What an earlier sandbox CCM left in the cloud, for the swap scenario. */
+  readonly swap: SandboxSwapFixture;
+
   constructor(clusterId = `e2e-${process.pid}`) {
     this.clusterId = clusterId;
+    this.swap = new SandboxSwapFixture({
+      cloud: () => this.sandbox,
+      clusterId,
+      instanceIdOf: (nodeName) => {
+        const id = this.instanceIds.get(nodeName);
+        if (id === undefined) throw new Error(`instance ${nodeName} was not created by this driver`);
+        return id;
+      },
+    });
   }
 
   /** The sandbox needs nothing outside the repository, so it can always run. */

@@ -3,7 +3,7 @@
  * flag registry. `pnpm --filter @ccm/cloud-provider-vsphere docs` writes it; a test fails when
  * the file is stale.
  */
-import { CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, renderFlagsSection } from '@ccm/core/app';
+import { CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, renderReferencePage } from '@ccm/core/app';
 import { renderUpstreamMetricsSection } from '@ccm/core/cloud';
 import { markdownCell, renderConfigKeyTable } from '@ccm/core/service-input';
 import { VSPHERE_FLAGS } from '../cloud-controller-manager/vsphere-flags.js';
@@ -196,12 +196,8 @@ export function renderVsphereReference(): string {
     '',
     `A node whose providerID names a VM that no configured vCenter has is reported as gone (the node lifecycle controller deletes it), but only when every vCenter and datacenter could be searched: an unreachable vCenter, a refused login or an unknown datacenter is an error, never "gone". With \`${SKIP_NODE_DELETION}\` set, a missing VM is an error too, so nodes are never deleted.`,
     '',
-    '## Flags',
-    '',
-    renderFlagsSection([...CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, VSPHERE_FLAGS]),
-    '',
   ];
-  return lines.join('\n');
+  return renderReferencePage(lines, { groups: [...CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS, VSPHERE_FLAGS], heading: '## Flags' });
 }
 
 /** The generated pages of docs/, by file name: what scripts/generate-docs.mjs writes. */

@@ -23,9 +23,11 @@ import type {
   DriverInstance,
   ProviderDriver,
   ProviderDriverCapabilities,
+  ProviderSwapFixture,
 } from '@ccm/testing/conformance';
 import { VSPHERE_UPSTREAM_METRICS, vsphereInstanceType } from '@ccm/cloud-provider-vsphere';
 import { startVcsim, vcsimUnavailableReason, VCSIM_INSTALL_HINT, type Vcsim } from '../support/vcsim.js';
+import { upstreamProviderId, VsphereSwapFixture } from './vsphere-swap-fixture.js';
 
 /** The vSphere CCM, built by `pnpm exec turbo run build`; the same path from test/ and from dist-test/. */
 export const VSPHERE_CCM_BIN = fileURLToPath(new URL('../../dist/cloud-controller-manager/main.js', import.meta.url));
@@ -54,6 +56,8 @@ export class VsphereDriver implements ProviderDriver {
   #directory: string | undefined;
   #cloudConfigPath: string | undefined;
   readonly #created = new Set<string>();
+  /** What the upstream CPI leaves behind (nothing in vCenter; the Nodes it initialized). */
+  readonly swap: ProviderSwapFixture = new VsphereSwapFixture({ admin: () => this.#simulator.admin });
 
   unavailableReason(): Promise<string | undefined> {
     return Promise.resolve(vcsimUnavailableReason());
@@ -125,7 +129,7 @@ export class VsphereDriver implements ProviderDriver {
     this.#created.add(name);
     return {
       nodeName: name,
-      expectedProviderId: `vsphere://${vm.uuid.toLowerCase()}`,
+      expectedProviderId: upstreamProviderId(vm),
       expectedAddresses: [
         { type: 'Hostname', address: vm.hostName },
         { type: 'InternalIP', address: vm.ipAddress },

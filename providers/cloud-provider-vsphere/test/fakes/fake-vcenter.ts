@@ -1,7 +1,8 @@
 /**
  * An in-memory vCenter behind the VcenterPort: datacenters, an entity tree (for ancestors),
  * VMs, tags and categories, a call log and failure injection. Unlike vcsim it honours the
- * datacenter scope of searches.
+ * datacenter scope of searches. test/integration/vcenter-port-contract.integration.test.ts runs
+ * one contract on it and on the production port against vcsim.
  */
 import type { CategoryRecord, DatacenterRef, EntityRecord, GuestNic, ObjectRef, TagRecord, TaggingPort, VcenterPort, VmIdentity, VmRecord } from '../../src/ports/vcenter-port.js';
 import { refKey } from '../../src/ports/vcenter-port.js';
@@ -64,6 +65,8 @@ export class FakeVcenter implements VcenterPort {
 
   addDatacenter(name: string): void {
     const datacenter = this.#entity({ type: 'Datacenter', value: `datacenter-${name}` }, name, { type: 'Folder', value: 'group-d1' });
+    // The VM folder, parent of every VM of the datacenter (as vCenter's, so a VM's ancestors reach the datacenter).
+    this.#entity({ type: 'Folder', value: `vm-folder-${name}` }, 'vm', datacenter.ref);
     const hostFolder = this.#entity({ type: 'Folder', value: `host-folder-${name}` }, 'host', datacenter.ref);
     const cluster = this.#entity({ type: 'ClusterComputeResource', value: `cluster-${name}` }, `${name}-cluster`, hostFolder.ref);
     this.#entity({ type: 'HostSystem', value: `host-${name}` }, `${name}-esx`, cluster.ref);

@@ -84,6 +84,30 @@ export function renderFlagsSection(groups: readonly FlagGroup[] = CLOUD_CONTROLL
     .trim();
 }
 
+/** The flags section that ends every provider's reference page. */
+export interface ReferencePageFlags {
+  /** The flag groups of the provider's binary (core's `CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS` first). */
+  groups: readonly FlagGroup[];
+  /** Default `## Command-line flags`. */
+  heading?: string;
+  /** A paragraph before the table (the upstream binary's own flags, what is ignored). */
+  intro?: string;
+}
+
+/**
+ * The "Capabilities" section of a provider's reference page: one row per interface of
+ * `CloudProvider` (and provider-specific features), with what the provider does for it.
+ */
+export function renderCapabilitiesSection(rows: ReadonlyArray<readonly [capability: string, status: string]>): string[] {
+  return ['## Capabilities', '', '| Interface | Status |', '| --- | --- |', ...rows.map(([capability, status]) => `| ${capability} | ${status} |`)];
+}
+
+/** A provider's reference page: its own sections (`body`, lines), then the flags section. */
+export function renderReferencePage(body: readonly string[], flags: ReferencePageFlags): string {
+  const intro = flags.intro === undefined ? [] : [flags.intro, ''];
+  return [...body, flags.heading ?? '## Command-line flags', '', ...intro, renderFlagsSection(flags.groups), ''].join('\n');
+}
+
 function flagCell(definition: FlagDefinition): string {
   return definition.shorthand === undefined ? `\`--${definition.name}\`` : `\`-${definition.shorthand}\`, \`--${definition.name}\``;
 }

@@ -3,6 +3,7 @@
  * from the AWS error code (`Code` on query-protocol errors, else the exception name), the HTTP
  * status and Node network error codes.
  */
+import { NETWORK_ERROR_CODES } from '@ccm/core/cloud';
 import { AwsApiError, type AwsApiErrorKind } from '../aws-api-error.js';
 
 /** AWS error codes that mean "slow down" (the cloud API budget's classifier uses the same list). */
@@ -43,14 +44,7 @@ const UNAVAILABLE_CODES = new Set([
   'RequestTimeout',
   'RequestTimeoutException',
   'TimeoutError',
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EAI_AGAIN',
-  'ENOTFOUND',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CONNECT_TIMEOUT',
+  ...NETWORK_ERROR_CODES,
 ]);
 
 interface SdkErrorShape {

@@ -170,7 +170,17 @@ describe('planPublicIp', () => {
     ['ns/web,ns/api', 'untag'],
     ['ns/api', 'none'],
   ])('release with tag %s: %s', (tag, action) => {
-    expect(planPublicIpRelease({ name: 'p', location: 'eastus', tags: { 'k8s-azure-service': tag }, version: 'IPv4', ipAddress: '1.1.1.1', ipTags: [] }, 'ns/web').action).toBe(action);
+    expect(planPublicIpRelease({ name: 'p', location: 'eastus', tags: { 'k8s-azure-service': tag }, version: 'IPv4', ipAddress: '1.1.1.1', ipTags: [] }, 'ns/web', 'kubernetes').action).toBe(action);
+  });
+  it.each([
+    [{ 'k8s-azure-cluster-name': 'kubernetes' }, 'delete'],
+    [{ 'k8s-azure-cluster-name': 'KUBERNETES' }, 'delete'],
+    [{}, 'delete'],
+    [{ 'k8s-azure-cluster-name': 'other-cluster' }, 'none'],
+    [{ 'kubernetes-cluster-name': 'other-cluster' }, 'none'],
+  ])('release of a public IP tagged with the same Service key and cluster tags %j: %s (upstream serviceOwnsPublicIP; issue 23 swap)', (clusterTags, action) => {
+    const publicIp = { name: 'p', location: 'eastus', tags: { 'k8s-azure-service': 'ns/web', ...clusterTags }, version: 'IPv4' as const, ipAddress: '1.1.1.1', ipTags: [] };
+    expect(planPublicIpRelease(publicIp, 'ns/web', 'kubernetes').action).toBe(action);
   });
 });
 

@@ -93,10 +93,17 @@ export function planPublicIp(existing: AzurePublicIp | undefined, wish: PublicIp
   return { publicIp, changed };
 }
 
-/** The public IP without `serviceKey` in its tags; `delete` when no Service is left. */
-export function planPublicIpRelease(existing: AzurePublicIp, serviceKey: string): { action: 'delete' } | { action: 'untag'; publicIp: AzurePublicIp } | { action: 'none' } {
+/**
+ * The public IP without `serviceKey` in its tags; `delete` when no Service is left. A public IP
+ * whose cluster tag names another cluster is that cluster's, even when its service tag names a
+ * Service of the same namespace and name (upstream `serviceOwnsPublicIP`; an untagged cluster is
+ * an old release's IP, owned): left alone.
+ */
+export function planPublicIpRelease(existing: AzurePublicIp, serviceKey: string, clusterName: string): { action: 'delete' } | { action: 'untag'; publicIp: AzurePublicIp } | { action: 'none' } {
   const services = servicesOf(existing);
   if (!services.includes(serviceKey)) return { action: 'none' };
+  const cluster = existing.tags[TAG_CLUSTER_NAME] ?? existing.tags[LEGACY_TAG_CLUSTER_NAME] ?? '';
+  if (cluster !== '' && !sameName(cluster, clusterName)) return { action: 'none' };
   const left = services.filter((entry) => entry !== serviceKey);
   if (left.length === 0) return { action: 'delete' };
   const tags: Record<string, string> = { ...existing.tags, [TAG_SERVICE]: left.join(',') };

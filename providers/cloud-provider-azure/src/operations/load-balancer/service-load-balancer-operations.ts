@@ -275,7 +275,7 @@ export class ServiceLoadBalancerOperations {
         await withEtagRetry(async () => {
           const current = await this.#read(() => this.#network.getPublicIp(resourceGroup, publicIp.name, options));
           if (current === undefined) return;
-          const plan = planPublicIpRelease(current, names.key);
+          const plan = planPublicIpRelease(current, names.key, names.clusterName);
           if (plan.action === 'untag') await this.#network.putPublicIp(resourceGroup, plan.publicIp, current.etag === undefined ? {} : { ifMatch: current.etag }, options);
           if (plan.action === 'delete') {
             this.#logger.info('deleting public IP', { service: names.key, publicIp: current.name });

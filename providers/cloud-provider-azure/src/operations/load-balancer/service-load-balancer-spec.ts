@@ -61,7 +61,11 @@ function probePortOf(service: V1Service, value: string, annotation: string): num
   throw new PermanentInvalidServiceConfigurationError(`annotation ${annotation}=${JSON.stringify(value)}: no service port has that name`, { annotation, value });
 }
 
-function probeOf(service: V1Service, port: V1ServicePort, name: string, options: ServiceLoadBalancerOptions): AzureProbe | undefined {
+/**
+ * The probe of one port. With externalTrafficPolicy Local every rule shares one probe named
+ * `localProbeName` (upstream `getExpectedLBRules`: the rule name of TCP on the health check node port).
+ */
+function probeOf(service: V1Service, port: V1ServicePort, name: string, localProbeName: string, options: ServiceLoadBalancerOptions): AzureProbe | undefined {
   const perPort = options.ports.get(port.port);
   if (perPort?.noProbeRule === true) return undefined;
   const merged: ProbeOverrides = { ...options.probe, ...Object.fromEntries(Object.entries(perPort ?? {}).filter(([, value]) => value !== undefined)) };
@@ -69,7 +73,7 @@ function probeOf(service: V1Service, port: V1ServicePort, name: string, options:
   const probeThreshold = merged.probeThreshold ?? DEFAULT_PROBE_THRESHOLD;
   if (service.spec?.externalTrafficPolicy === 'Local' && service.spec.healthCheckNodePort !== undefined) {
     // kube-proxy answers on the health check NodePort for nodes with a ready endpoint.
-    return { name, protocol: 'Http', port: service.spec.healthCheckNodePort, requestPath: LOCAL_PROBE_PATH, intervalInSeconds, probeThreshold };
+    return { name: localProbeName, protocol: 'Http', port: service.spec.healthCheckNodePort, requestPath: LOCAL_PROBE_PATH, intervalInSeconds, probeThreshold };
   }
   const explicit = perPort?.protocol ?? options.probe.protocol;
   const protocol = explicit ?? probeProtocolByAppProtocol(port) ?? (transportOf(port) === 'Udp' ? undefined : 'Tcp');
@@ -95,6 +99,10 @@ export function buildServiceLoadBalancerSpec(service: V1Service, options: Servic
   const loadDistribution = service.spec?.sessionAffinity === 'ClientIP' ? 'SourceIP' : 'Default';
   const rules: AzureLoadBalancingRule[] = [];
   const probes: AzureProbe[] = [];
+  const localProbeName = ruleNameOf(base, subnet, 'TCP', service.spec?.healthCheckNodePort ?? 0);
+  const addProbe = (probe: AzureProbe | undefined): void => {
+    if (probe !== undefined && !probes.some((known) => known.name === probe.name)) probes.push(probe);
+  };
 
   if (options.highAvailabilityPorts) {
     if (!options.internal) {
@@ -106,8 +114,8 @@ export function buildServiceLoadBalancerSpec(service: V1Service, options: Servic
     const first = ports[0];
     if (first !== undefined) {
       const name = ruleNameOf(base, subnet, first.protocol ?? 'TCP', first.port);
-      const probe = probeOf(service, first, name, options);
-      if (probe) probes.push(probe);
+      const probe = probeOf(service, first, name, localProbeName, options);
+      addProbe(probe);
       rules.push({
         name,
         frontendIpConfigurationName: frontendName,
@@ -127,8 +135,8 @@ export function buildServiceLoadBalancerSpec(service: V1Service, options: Servic
     for (const port of ports) {
       const transport: AzureTransportProtocol = transportOf(port);
       const name = ruleNameOf(base, subnet, port.protocol ?? 'TCP', port.port);
-      const probe = probeOf(service, port, name, options);
-      if (probe) probes.push(probe);
+      const probe = probeOf(service, port, name, localProbeName, options);
+      addProbe(probe);
       rules.push({
         name,
         frontendIpConfigurationName: frontendName,

@@ -13,7 +13,7 @@ import type { CallOptions } from '@ccm/core/cloud';
 import type { ComputePort, GceFirewall, GceForwardingRule, GceInstance } from '../../ports/compute-port.js';
 import type { InstanceLocator } from '../instance-locator.js';
 import type { ResourceLinks } from '../resource-links.js';
-import { firewallNeedsUpdate, firewallPorts, forwardingRuleNeedsRecreation, planHealthCheck, planTargetPoolMembers, targetPoolNeedsRecreation } from './external-planners.js';
+import { firewallNeedsUpdate, firewallPorts, healthCheckFirewallNeedsUpdate, forwardingRuleNeedsRecreation, planHealthCheck, planTargetPoolMembers, targetPoolNeedsRecreation } from './external-planners.js';
 import type { FirewallWrites } from './firewall-writes.js';
 import { hostInstances, hostTags } from './host-instances.js';
 import {
@@ -51,9 +51,14 @@ export interface ExternalLoadBalancerContext {
 
 const serviceNameOf = (service: V1Service): string => `${service.metadata?.namespace ?? ''}/${service.metadata?.name ?? ''}`;
 
-/** Owned: no description (as upstream writes none on some) or one naming this Service. */
-function ownedBy(description: string | undefined, serviceName: string): boolean {
-  return description === undefined || description === '' || description.includes(`"kubernetes.io/service-name":"${serviceName}"`);
+/**
+ * Owned: no description (as upstream writes none on some) or one naming this Service; `alsoNamed`
+ * is the load balancer name, which upstream's per-Service HTTP health check names instead
+ * (`makeHealthCheckDescription(loadBalancerName)`; the name holds the Service's UID).
+ */
+function ownedBy(description: string | undefined, serviceName: string, alsoNamed?: string): boolean {
+  if (description === undefined || description === '' || description.includes(`"kubernetes.io/service-name":"${serviceName}"`)) return true;
+  return alsoNamed !== undefined && description.includes(`"kubernetes.io/service-name":"${alsoNamed}"`);
 }
 
 async function ignoring<T>(kinds: ReadonlyArray<'NotFound' | 'AlreadyExists' | 'InUse'>, run: () => Promise<T>): Promise<T | undefined> {
@@ -99,7 +104,7 @@ export class ExternalLoadBalancerOperations {
     ];
     for (const read of reads) {
       const found = await read();
-      if (found !== undefined && ownedBy(found.description, serviceName)) return true;
+      if (found !== undefined && ownedBy(found.description, serviceName, name)) return true;
     }
     return false;
   }
@@ -127,9 +132,9 @@ export class ExternalLoadBalancerOperations {
       rule = undefined;
     }
     const address = await this.#holdAddress(spec, rule, options);
-    await this.#ensureFirewall(service, this.#trafficFirewall(spec, address.ip, tags), options);
+    await this.#ensureFirewall(service, this.#trafficFirewall(spec, address.ip, tags), options, firewallNeedsUpdate);
     const healthCheckUrl = await this.#ensureHealthCheck(spec.healthCheck, options);
-    await this.#ensureFirewall(service, this.#healthCheckFirewall(spec, tags), options);
+    await this.#ensureFirewall(service, this.#healthCheckFirewall(spec, address.ip, tags), options, healthCheckFirewallNeedsUpdate);
     rule = await this.#ensureTargetPool(spec, hosts, healthCheckUrl, rule, options);
     const desiredRule = {
       IPAddress: address.ip,
@@ -169,7 +174,7 @@ export class ExternalLoadBalancerOperations {
     const owned = async <T extends { description?: string }>(kind: string, read: () => Promise<T | undefined>, remove: () => Promise<void>): Promise<boolean> => {
       const found = await read();
       if (found === undefined) return true;
-      if (!ownedBy(found.description, serviceName)) {
+      if (!ownedBy(found.description, serviceName, name)) {
         logger.warn(`not deleting ${kind} ${name}: its description names another owner`, { service: serviceName, description: found.description });
         return false;
       }
@@ -202,7 +207,7 @@ export class ExternalLoadBalancerOperations {
     const { compute } = this.#context;
     if (spec.healthCheck.shared) {
       const own = await compute.getHttpHealthCheck(spec.name, options);
-      if (own !== undefined && ownedBy(own.description, spec.serviceName)) {
+      if (own !== undefined && ownedBy(own.description, spec.serviceName, spec.name)) {
         await ignoring(['NotFound', 'InUse'], () => compute.deleteHttpHealthCheck(spec.name, options));
         await this.#context.firewalls.delete(service, healthCheckFirewallName(spec.name, '', false), options);
       }
@@ -285,24 +290,30 @@ export class ExternalLoadBalancerOperations {
     };
   }
 
-  #healthCheckFirewall(spec: ExternalLoadBalancerSpec, tags: string[]): GceFirewall {
+  /**
+   * Upstream `ensureHTTPHealthCheckFirewall`: a Local Service's check firewall is described like its
+   * traffic firewall and opens the load balancer IP; the shared one is described by the cluster ID
+   * and, here, opens every destination (upstream gives it the IP of whichever load balancer created
+   * it, which would not cover the others' probes; an adopted one is left as it is).
+   */
+  #healthCheckFirewall(spec: ExternalLoadBalancerSpec, ip: string, tags: string[]): GceFirewall {
     return {
       name: spec.healthCheck.firewallName,
       network: this.#context.links.network(this.#context.networkName),
-      description: spec.healthCheck.description,
+      description: spec.healthCheck.firewallDescription ?? firewallDescription(spec.serviceName, ip),
       sourceRanges: [...(this.#context.healthCheckSourceRanges ?? L4_HEALTH_CHECK_SOURCE_RANGES)],
-      destinationRanges: [],
+      destinationRanges: spec.healthCheck.shared ? [] : [ip],
       targetTags: tags,
       allowed: [{ IPProtocol: 'tcp', ports: [String(spec.healthCheck.port)] }],
       priority: FIREWALL_PRIORITY,
     };
   }
 
-  async #ensureFirewall(service: V1Service, desired: GceFirewall, options?: CallOptions): Promise<void> {
+  async #ensureFirewall(service: V1Service, desired: GceFirewall, options: CallOptions | undefined, needsUpdate: (desired: GceFirewall, observed: GceFirewall) => boolean): Promise<void> {
     const { compute, firewalls } = this.#context;
     const observed = await compute.getFirewall(desired.name, options);
     if (observed === undefined) await firewalls.insert(service, desired, options);
-    else if (firewallNeedsUpdate(desired, observed)) await firewalls.patch(service, desired, options);
+    else if (needsUpdate(desired, observed)) await firewalls.patch(service, desired, options);
   }
 
   /** Creates or updates the legacy HTTP health check; returns its URL. */

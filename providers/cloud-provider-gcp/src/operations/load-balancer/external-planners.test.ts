@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GceFirewall } from '../../ports/compute-port.js';
-import { firewallNeedsUpdate, firewallPorts, forwardingRuleNeedsRecreation, planHealthCheck, planTargetPoolMembers, targetPoolNeedsRecreation } from './external-planners.js';
+import { firewallNeedsUpdate, firewallPorts, forwardingRuleNeedsRecreation, healthCheckFirewallNeedsUpdate, planHealthCheck, planTargetPoolMembers, targetPoolNeedsRecreation } from './external-planners.js';
 
 const base = 'https://compute.googleapis.com/compute/v1/';
 const other = 'http://127.0.0.1:9999/compute/v1/';
@@ -39,8 +39,33 @@ describe('firewallNeedsUpdate', () => {
   });
 });
 
+describe('healthCheckFirewallNeedsUpdate (upstream ensureHTTPHealthCheckFirewall)', () => {
+  const desired: GceFirewall = {
+    name: 'k8s-abc-node-http-hc',
+    network: `${base}projects/p/global/networks/n`,
+    description: '{"kubernetes.io/cluster-id":"abc"}',
+    sourceRanges: ['130.211.0.0/22', '35.191.0.0/16'],
+    destinationRanges: [],
+    targetTags: ['a'],
+    allowed: [{ IPProtocol: 'tcp', ports: ['10256'] }],
+    priority: 1000,
+  };
+  it.each<[string, Partial<GceFirewall>, boolean]>([
+    ['upstream\'s: the IP of the load balancer that created it as destination', { destinationRanges: ['34.1.0.7'] }, false],
+    ['other tags, priority or network endpoint', { targetTags: ['b'], priority: 900, network: `${other}projects/p/global/networks/n` }, false],
+    ['source ranges in another order', { sourceRanges: ['35.191.0.0/16', '130.211.0.0/22'] }, false],
+    ['another description', { description: '{"kubernetes.io/cluster-id":"old"}' }, true],
+    ['other source ranges', { sourceRanges: ['10.0.0.0/8'] }, true],
+    ['another port', { allowed: [{ IPProtocol: 'tcp', ports: ['31000'] }] }, true],
+    ['another protocol', { allowed: [{ IPProtocol: 'udp', ports: ['10256'] }] }, true],
+    ['two allowed entries', { allowed: [{ IPProtocol: 'tcp', ports: ['10256'] }, { IPProtocol: 'udp', ports: ['10256'] }] }, true],
+  ])('%s -> %s', (_case, observed, expected) => {
+    expect(healthCheckFirewallNeedsUpdate(desired, { ...desired, ...observed })).toBe(expected);
+  });
+});
+
 describe('planHealthCheck', () => {
-  const spec = { name: 'k8s-c-node', port: 10256, path: '/healthz', description: 'd', shared: true, firewallName: 'f' };
+  const spec = { name: 'k8s-c-node', port: 10256, path: '/healthz', description: 'd', firewallDescription: 'fd', shared: true, firewallName: 'f' };
   const current = { name: 'k8s-c-node', port: 10256, requestPath: '/healthz', description: 'd', checkIntervalSec: 8, timeoutSec: 1, healthyThreshold: 1, unhealthyThreshold: 3 };
   it('creates a missing check with the upstream timing', () => {
     expect(planHealthCheck(spec, undefined)).toEqual(current);

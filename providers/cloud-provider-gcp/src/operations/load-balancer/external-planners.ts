@@ -46,6 +46,23 @@ export function firewallNeedsUpdate(desired: GceFirewall, observed: GceFirewall)
 }
 
 /**
+ * Upstream `ensureHTTPHealthCheckFirewall`'s drift check of a health-check firewall: the
+ * description, one allowed entry with the same protocol and ports, and the source ranges. Its
+ * destinations, target tags, priority and network are not compared (upstream leaves them as made).
+ */
+export function healthCheckFirewallNeedsUpdate(desired: GceFirewall, observed: GceFirewall): boolean {
+  const [wanted] = desired.allowed;
+  const [allowed] = observed.allowed;
+  return (
+    (desired.description ?? '') !== (observed.description ?? '') ||
+    observed.allowed.length !== 1 ||
+    allowed?.IPProtocol.toLowerCase() !== wanted?.IPProtocol.toLowerCase() ||
+    !sortedEqual(allowed?.ports ?? [], wanted?.ports ?? []) ||
+    !sortedEqual(desired.sourceRanges, observed.sourceRanges)
+  );
+}
+
+/**
  * The health check to write, or undefined when the observed one is fine (upstream
  * `needToUpdateHTTPHealthChecks` + `mergeHTTPHealthChecks`): port, path or description differ, or
  * a timing is below the default; larger timings someone set are kept.

@@ -22,5 +22,11 @@ export const healthCheckFirewallName = (loadBalancerName: string, clusterId: str
 export const serviceDescription = (serviceName: string): string => `{"kubernetes.io/service-name":"${serviceName}"}`;
 /** The traffic firewall's description, with the load balancer IP. */
 export const firewallDescription = (serviceName: string, ip: string): string => `{"kubernetes.io/service-name":"${serviceName}", "kubernetes.io/service-ip":"${ip}"}`;
-/** The shared node health check and its firewall. */
+/**
+ * Upstream `makeHealthCheckDescription(name)` as `makeHTTPHealthCheck` calls it: the legacy HTTP
+ * check is described by its own name (`k8s-<cluster ID>-node`, or the load balancer name for a
+ * Local Service), not by the Service.
+ */
+export const healthCheckDescription = (healthCheckName: string): string => `{"kubernetes.io/service-name":"${healthCheckName}"}`;
+/** The shared node health check's firewall (upstream `ensureHTTPHealthCheckFirewall`). */
 export const clusterDescription = (clusterId: string): string => `{"kubernetes.io/cluster-id":"${clusterId}"}`;

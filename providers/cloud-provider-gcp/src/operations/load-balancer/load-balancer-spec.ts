@@ -6,13 +6,16 @@
 import type { V1Service } from '@kubernetes/client-node';
 import { PermanentInvalidServiceConfigurationError, defaultLoadBalancerName } from '@ccm/core/provider';
 import { networkTierOf, sourceRangesOf, type NetworkTier } from '../../annotations.js';
-import { clusterDescription, healthCheckFirewallName, NODE_HEALTH_CHECK_PATH, NODE_HEALTH_CHECK_PORT, nodeHealthCheckName, serviceDescription } from './load-balancer-names.js';
+import { clusterDescription, healthCheckDescription, healthCheckFirewallName, NODE_HEALTH_CHECK_PATH, NODE_HEALTH_CHECK_PORT, nodeHealthCheckName } from './load-balancer-names.js';
 
 export interface HealthCheckSpec {
   name: string;
   port: number;
   path: string;
+  /** The check's description (upstream `makeHealthCheckDescription` of its name). */
   description: string;
+  /** The shared check's firewall description (the cluster ID); a Local Service's names the Service and its IP. */
+  firewallDescription: string | undefined;
   /** The cluster-wide node check (ETP=Cluster) rather than the Service's own (ETP=Local). */
   shared: boolean;
   firewallName: string;
@@ -55,13 +58,22 @@ export function buildExternalLoadBalancerSpec(service: V1Service, clusterId: str
   if (local) {
     const port = service.spec?.healthCheckNodePort ?? 0;
     if (port <= 0) throw invalidField('spec.healthCheckNodePort', String(port), 'externalTrafficPolicy Local needs a health check node port');
-    healthCheck = { name, port, path: NODE_HEALTH_CHECK_PATH, description: serviceDescription(serviceName), shared: false, firewallName: healthCheckFirewallName(name, clusterId, false) };
+    healthCheck = {
+      name,
+      port,
+      path: NODE_HEALTH_CHECK_PATH,
+      description: healthCheckDescription(name),
+      firewallDescription: undefined,
+      shared: false,
+      firewallName: healthCheckFirewallName(name, clusterId, false),
+    };
   } else {
     healthCheck = {
       name: nodeHealthCheckName(clusterId),
       port: NODE_HEALTH_CHECK_PORT,
       path: NODE_HEALTH_CHECK_PATH,
-      description: clusterDescription(clusterId),
+      description: healthCheckDescription(nodeHealthCheckName(clusterId)),
+      firewallDescription: clusterDescription(clusterId),
       shared: true,
       firewallName: healthCheckFirewallName(name, clusterId, true),
     };

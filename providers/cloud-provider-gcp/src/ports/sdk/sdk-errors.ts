@@ -3,12 +3,11 @@
  * body, a failed Operation, a network error, a token-source failure) into a `GceApiError`,
  * deciding its kind and retryability here, where it is born.
  */
+import { findNetworkErrorCode } from '@ccm/core/cloud';
 import { GceApiError, type GceApiErrorKind } from '../gce-api-error.js';
 
 /** `errors[].reason` values Google uses for rate limits and quota. */
 export const GCE_THROTTLING_REASONS: readonly string[] = ['rateLimitExceeded', 'userRateLimitExceeded', 'RATE_LIMIT_EXCEEDED'];
-
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
 
 interface ParsedBody {
   code?: number;
@@ -69,19 +68,6 @@ function kindOfGrpcCode(code: number, message: string): { kind: GceApiErrorKind;
 
 const isGoogleError = (error: unknown): boolean => error instanceof Error && error.constructor.name === 'GoogleError';
 
-/** A network error code (`ECONNREFUSED`, ...) anywhere in the cause chain or in a message. */
-function networkCodeOf(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 8 && current !== null && typeof current === 'object'; depth++) {
-    const { code, message } = current as { code?: unknown; message?: unknown };
-    if (typeof code === 'string' && NETWORK_CODES.has(code)) return code;
-    const named = typeof message === 'string' ? [...NETWORK_CODES].find((candidate) => message.includes(candidate)) : undefined;
-    if (named !== undefined) return named;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
 /** The GceApiError of an SDK failure. */
 export function toGceApiError(error: unknown, operation: string): GceApiError {
   if (error instanceof GceApiError) return error;
@@ -89,7 +75,7 @@ export function toGceApiError(error: unknown, operation: string): GceApiError {
   const rawMessage = typeof shape.message === 'string' ? shape.message : String(error);
   const body = parseBody(rawMessage) ?? parseBody(typeof shape.response?.data === 'string' ? shape.response.data : JSON.stringify(shape.response?.data ?? ''));
   const status = typeof shape.status === 'number' ? shape.status : typeof shape.response?.status === 'number' ? shape.response.status : typeof shape.code === 'number' ? shape.code : body?.code;
-  const networkCode = networkCodeOf(error);
+  const networkCode = findNetworkErrorCode(error);
   if (status === undefined && networkCode !== undefined) {
     return new GceApiError(`cannot reach the Compute API (${networkCode})`, { kind: 'Unavailable', reason: networkCode, operation, retryable: true, cause: error });
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OctaviaHealthMonitor, OctaviaListener, OctaviaPool } from '../../ports/octavia-port.js';
-import { desiredMembers, listenerUpdate, membersDiffer, planHealthMonitor, planListeners, planPool, selectNodes } from './load-balancer-planners.js';
+import { desiredMembers, listenerUpdate, membersDiffer, planHealthMonitor, planListeners, planPool, planSerialMembers, selectNodes } from './load-balancer-planners.js';
 import type { PortPlan } from './load-balancer-spec.js';
 
 const LB = 'kube_service_c_ns_web';
@@ -56,6 +56,11 @@ describe('listenerUpdate', () => {
     ['equal', {}, {}, false],
     ['allowed CIDRs in another order are equal', { allowedCidrs: ['10.0.0.0/8', '192.168.0.0/16'] }, { allowedCidrs: ['192.168.0.0/16', '10.0.0.0/8'] }, false],
     ['allowed CIDRs removed', { allowedCidrs: [] }, { allowedCidrs: ['10.0.0.0/8'] }, true],
+    // Upstream sends its default source range 0.0.0.0/0 (::/0 for IPv6) where we send none: both let every client in.
+    ['upstream\'s allow-all 0.0.0.0/0 equals none', { allowedCidrs: [] }, { allowedCidrs: ['0.0.0.0/0'] }, false],
+    ['upstream\'s allow-all ::/0 equals none', { allowedCidrs: [] }, { allowedCidrs: ['::/0'] }, false],
+    ['an explicit 0.0.0.0/0 equals none', { allowedCidrs: ['0.0.0.0/0'] }, { allowedCidrs: [] }, false],
+    ['allow-all next to a range is not allow-all only', { allowedCidrs: ['10.0.0.0/8'] }, { allowedCidrs: ['0.0.0.0/0', '10.0.0.0/8'] }, true],
     ['connection limit', { connectionLimit: 10 }, {}, true],
     ['an unset timeout keeps Octavia\'s', {}, { timeoutClientData: 12345 }, false],
     ['a set timeout differs', { timeoutClientData: 60000 }, {}, true],
@@ -110,6 +115,17 @@ describe('members', () => {
     expect(membersDiffer([a], [{ ...a, monitorPort: 32000 }])).toBe(true);
     expect(membersDiffer([a], [{ ...a, port: 30081 }])).toBe(true);
     expect(membersDiffer([], [])).toBe(false);
+  });
+
+  it('planSerialMembers keeps a member of the same address, port and monitor port whatever its name (upstream\'s serial calls name it member_<node>_<address>_<port>)', () => {
+    const a = { name: 'node-a', address: '10.0.0.1', port: 30080 };
+    const b = { name: 'node-b', address: '10.0.0.2', port: 30080 };
+    const upstreamA = { id: 'm1', name: 'member_node-a_10.0.0.1_30080', address: '10.0.0.1', port: 30080 };
+    const upstreamGone = { id: 'm2', name: 'member_node-c_10.0.0.3_30080', address: '10.0.0.3', port: 30080 };
+    expect(planSerialMembers([a, b], [upstreamA, upstreamGone])).toEqual({ create: [b], delete: [upstreamGone] });
+    expect(planSerialMembers([a], [{ ...upstreamA, port: 30081 }])).toEqual({ create: [a], delete: [{ ...upstreamA, port: 30081 }] });
+    expect(planSerialMembers([{ ...a, monitorPort: 32000 }], [upstreamA])).toEqual({ create: [{ ...a, monitorPort: 32000 }], delete: [upstreamA] });
+    expect(planSerialMembers([a, b], [{ ...a, id: 'x' }, { ...b, id: 'y' }])).toEqual({ create: [], delete: [] });
   });
 
   it('selectNodes: every label; an empty value only needs the key', () => {

@@ -24,13 +24,22 @@ const sameSet = (left: readonly string[], right: readonly string[]): boolean => 
 const sameRecord = (left: Readonly<Record<string, string>>, right: Readonly<Record<string, string>>): boolean =>
   sameSet(Object.entries(left).map(([key, value]) => `${key}=${value}`), Object.entries(right).map(([key, value]) => `${key}=${value}`));
 
+/** Every client: upstream's default source range (`GetLoadBalancerSourceRanges`, `0.0.0.0/0` or `::/0`). */
+const ALLOW_ALL = new Set(['0.0.0.0/0', '::/0']);
+
+/**
+ * Allowed CIDRs as Octavia applies them: a list of allow-all ranges only (what upstream sends for a
+ * Service without ranges) lets every client in, as no list does (what we send): both are `[]`.
+ */
+const effectiveAllowedCidrs = (cidrs: readonly string[]): readonly string[] => (cidrs.every((cidr) => ALLOW_ALL.has(cidr)) ? [] : cidrs);
+
 /** The listener fields that differ from the plan, as the settings to write; undefined when none. */
 export function listenerUpdate(plan: PortPlan, observed: OctaviaListener): ListenerSettings | undefined {
   const desired = plan.listener;
   const differs =
     observed.name !== desired.name ||
     observed.connectionLimit !== desired.connectionLimit ||
-    !sameSet(observed.allowedCidrs, desired.allowedCidrs) ||
+    !sameSet(effectiveAllowedCidrs(observed.allowedCidrs), effectiveAllowedCidrs(desired.allowedCidrs)) ||
     (desired.timeoutClientData !== undefined && observed.timeoutClientData !== desired.timeoutClientData) ||
     (desired.timeoutMemberConnect !== undefined && observed.timeoutMemberConnect !== desired.timeoutMemberConnect) ||
     (desired.timeoutMemberData !== undefined && observed.timeoutMemberData !== desired.timeoutMemberData) ||
@@ -114,11 +123,21 @@ export function membersDiffer(desired: readonly OctaviaMember[], observed: reado
   return !sameSet(desired.map(memberKey), observed.map(memberKey)) || desired.length !== observed.length;
 }
 
-/** Members to create and delete one by one (`provider-requires-serial-api-calls`), matched as `membersDiffer` does. */
+/** A member's identity for serial calls: its address, port and monitor port (not its name). */
+const serialMemberKey = (member: OctaviaMember): string => `${member.address}-${member.port}-${member.monitorPort ?? 0}`;
+
+/**
+ * Members to create and delete one by one (`provider-requires-serial-api-calls`), matched by
+ * address, port and monitor port whatever their names: upstream's serial calls
+ * (`SeriallyReconcilePoolMembers`) name members `member_<node>_<address>_<port>` and match them by
+ * address and port, so the members it made are kept. Unlike upstream's, the monitor port counts
+ * (upstream's serial members have none, so an `externalTrafficPolicy: Local` monitor never probes
+ * the health check node port there).
+ */
 export function planSerialMembers(desired: readonly OctaviaMember[], observed: readonly OctaviaMember[]): { create: OctaviaMember[]; delete: OctaviaMember[] } {
-  const have = new Set(observed.map(memberKey));
-  const want = new Set(desired.map(memberKey));
-  return { create: desired.filter((member) => !have.has(memberKey(member))), delete: observed.filter((member) => !want.has(memberKey(member))) };
+  const have = new Set(observed.map(serialMemberKey));
+  const want = new Set(desired.map(serialMemberKey));
+  return { create: desired.filter((member) => !have.has(serialMemberKey(member))), delete: observed.filter((member) => !want.has(serialMemberKey(member))) };
 }
 
 export type HealthMonitorAction =

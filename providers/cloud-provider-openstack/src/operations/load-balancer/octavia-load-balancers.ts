@@ -18,6 +18,7 @@ import { loadBalancerDescription, loadBalancerName, SERVICE_PREFIX, type Service
 import { desiredMembers, selectNodes } from './load-balancer-planners.js';
 import { buildLoadBalancerSpec, type LoadBalancerSpec } from './load-balancer-spec.js';
 import { placeVip, releaseReservedVipPort, vipPortIdOf } from './vip-address.js';
+import { isServiceNameUnderOldClusterName, renameLoadBalancer } from './load-balancer-rename.js';
 import { waitForActive, waitForDeleted } from './provisioning-wait.js';
 
 const identityOf = (service: V1Service): ServiceIdentity => ({ namespace: service.metadata?.namespace ?? '', name: service.metadata?.name ?? '' });
@@ -37,8 +38,9 @@ export class OctaviaLoadBalancerOperations {
    * The Service's load balancer as upstream finds it (`ensureOctaviaLoadBalancer`,
    * `getLoadbalancerByName`), ignoring ones being deleted: by the ID of the `load-balancer-id`
    * annotation upstream writes on the Service, when that load balancer bears one of the Service's
-   * names (sharing another Service's load balancer is refused by `ensure`); else by name; else by
-   * the legacy name `a<uid>` (`getLoadBalancerLegacyName`) of load balancers made by older releases.
+   * names (sharing another Service's load balancer is refused by `ensure`), or this Service's name
+   * under another cluster name (`ensure` renames it, upstream `lbHasOldClusterName`); else by name;
+   * else by the legacy name `a<uid>` (`getLoadBalancerLegacyName`) of load balancers made by older releases.
    */
   async find(clusterName: string, service: V1Service, options?: CallOptions): Promise<OctaviaLoadBalancer | undefined> {
     const { octavia } = this.#context;
@@ -49,7 +51,7 @@ export class OctaviaLoadBalancerOperations {
     const annotatedId = stringAnnotation(service, 'loadBalancerId');
     if (annotatedId !== undefined) {
       const annotated = await octavia.getLoadBalancer(annotatedId, options);
-      if (live(annotated) && (annotated.name === name || annotated.name === legacyName)) return annotated;
+      if (live(annotated) && (annotated.name === name || annotated.name === legacyName || isServiceNameUnderOldClusterName(annotated.name, clusterName, name))) return annotated;
     }
     for (const candidateName of [name, legacyName]) {
       const found = (await octavia.findLoadBalancersByName(candidateName, options)).filter(live);
@@ -120,6 +122,12 @@ export class OctaviaLoadBalancerOperations {
         retryable: false,
       });
     }
+    if (loadBalancer !== undefined && isServiceNameUnderOldClusterName(loadBalancer.name, clusterName, spec.name)) {
+      // Upstream (ensureOctaviaLoadBalancer, loadbalancer_rename.go): the cluster name changed; the
+      // load balancer and its children are renamed (upstream also raises a LoadBalancerRename Warning).
+      logger.warn('the load balancer is named after another cluster name: renaming it', { loadBalancer: loadBalancer.name, id: loadBalancer.id, name: spec.name });
+      loadBalancer = await renameLoadBalancer(this.#context, loadBalancer, spec.name, clusterName, options);
+    }
     if (loadBalancer === undefined) {
       loadBalancer = await this.#create(spec, members, nodes, options);
       annotations[ANNOTATIONS.loadBalancerId.key] = loadBalancer.id;
@@ -186,8 +194,10 @@ export class OctaviaLoadBalancerOperations {
           await releaseFloatingIp(this.#context, { service: identity, clusterName, keepFloatingIp, name }, floating, options);
         }
       }
-      const otherOwners = loadBalancer.tags.filter((tag) => tag.startsWith(SERVICE_PREFIX) && tag !== name);
-      const namedForService = loadBalancer.name === name || loadBalancer.name === defaultLoadBalancerName(service);
+      // Not renamed yet (the cluster name changed and no sync ran since): its old name is the Service's too.
+      const oldName = isServiceNameUnderOldClusterName(loadBalancer.name, clusterName, name) ? loadBalancer.name : undefined;
+      const otherOwners = loadBalancer.tags.filter((tag) => tag.startsWith(SERVICE_PREFIX) && tag !== name && tag !== oldName);
+      const namedForService = loadBalancer.name === name || loadBalancer.name === defaultLoadBalancerName(service) || oldName !== undefined;
       if (!namedForService || otherOwners.length > 0) {
         logger.warn('the load balancer is not only this Service\'s: removing its listeners and tag only', { loadBalancer: loadBalancer.name, otherOwners });
         await this.#removeServiceListeners(loadBalancer, name, options);

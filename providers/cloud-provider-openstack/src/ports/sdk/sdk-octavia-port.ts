@@ -188,17 +188,20 @@ export function createSdkOctaviaPort(octavia: OctaviaClient): OctaviaPort {
         ),
       ),
     updateLoadBalancerTags: (id, tags, options) => callOpenStack('loadbalancer.updateLoadBalancer', async () => void (await octavia.loadBalancers.update(id, { tags }, signalOf(options)))),
+    renameLoadBalancer: (id, name, tags, options) => callOpenStack('loadbalancer.updateLoadBalancer', async () => void (await octavia.loadBalancers.update(id, { name, tags }, signalOf(options)))),
     deleteLoadBalancer: (id, cascade, options) => callOpenStack('loadbalancer.deleteLoadBalancer', () => octavia.loadBalancers.delete(id, signalOf(options), { cascade })),
 
     listListeners: (loadBalancerId, options) => callOpenStack('loadbalancer.listListeners', async () => (await octavia.listeners.list({ loadbalancer_id: loadBalancerId }, listOptions(options))).map(toListener)),
     createListener: (loadBalancerId, spec, options) =>
       callOpenStack('loadbalancer.createListener', async () => toListener(await octavia.listeners.create({ loadbalancer_id: loadBalancerId, ...listenerCreateBody(spec) }, signalOf(options)))),
     updateListener: (id, settings, options) => callOpenStack('loadbalancer.updateListener', async () => void (await octavia.listeners.update(id, listenerSettingsBody(settings), signalOf(options)))),
+    renameListener: (id, name, tags, options) => callOpenStack('loadbalancer.updateListener', async () => void (await octavia.listeners.update(id, { name, tags }, signalOf(options)))),
     deleteListener: (id, options) => callOpenStack('loadbalancer.deleteListener', () => octavia.listeners.delete(id, signalOf(options))),
 
     listPools: (loadBalancerId, options) => callOpenStack('loadbalancer.listPools', async () => (await octavia.pools.list({ loadbalancer_id: loadBalancerId }, listOptions(options))).map(toPool)),
     createPool: (listenerId, spec, options) => callOpenStack('loadbalancer.createPool', async () => toPool(await octavia.pools.create({ listener_id: listenerId, ...poolBody(spec) }, signalOf(options)))),
     updatePoolMethod: (id, method, options) => callOpenStack('loadbalancer.updatePool', async () => void (await octavia.pools.update(id, { lb_algorithm: method }, signalOf(options)))),
+    renamePool: (id, name, options) => callOpenStack('loadbalancer.updatePool', async () => void (await octavia.pools.update(id, { name }, signalOf(options)))),
     deletePool: (id, options) => callOpenStack('loadbalancer.deletePool', () => octavia.pools.delete(id, signalOf(options))),
 
     listMembers: (poolId, options) => callOpenStack('loadbalancer.listMembers', async () => (await octavia.pools.listMembers(poolId, {}, listOptions(options))).map(toMember)),
