@@ -552,7 +552,10 @@ export class ChaosRun {
         observe({ services, leaked });
         return remaining.length === 0 && leaked.length === 0;
       },
-      60_000,
+      // The teardown is one more convergence (every Service and node gone at once) and gets the
+      // same bound: on OpenStack a sync in flight when it starts (serial Octavia calls, one service
+      // worker) took 58 s of a former fixed 60 s in a CI run, before the deletions were reached.
+      this.#settings.convergenceTimeoutMs,
       { intervalMs: 500 },
     ).catch((error: unknown) => this.#note(`teardown: ${String(error).slice(0, 1_000)}`));
     return { leaked, services };
