@@ -59,6 +59,7 @@ export class AzureCloud extends ComposedCloudProvider<{ instancesV2: AzureInstan
   readonly config: AzureCloudConfig;
   readonly apiBudget: CloudApiBudget;
   readonly #connection: ConnectionConfigSource;
+  readonly #routes: AzureRoutes | undefined;
 
   /** `routes` is undefined when no `routeTableName` is configured (upstream: routes need a route table). */
   constructor(parts: { config: AzureCloudConfig; apiBudget: CloudApiBudget; instancesV2: AzureInstances; routes: AzureRoutes | undefined; loadBalancers: AzureLoadBalancers; connection: ConnectionConfigSource }) {
@@ -66,11 +67,13 @@ export class AzureCloud extends ComposedCloudProvider<{ instancesV2: AzureInstan
     this.config = parts.config;
     this.apiBudget = parts.apiBudget;
     this.#connection = parts.connection;
+    this.#routes = parts.routes;
   }
 
-  /** Follows the `azure-cloud-provider` Secret through the shared informer (cloudConfigType merge / secret). */
+  /** Follows the `azure-cloud-provider` Secret through the shared informer (cloudConfigType merge / secret); routes read node labels from the Node informer. */
   initialize(context: CloudInitializeContext): void {
     this.#connection.attach(context.informers);
+    this.#routes?.attachNodes(context.informers.nodes.store);
   }
 }
 
