@@ -84,7 +84,7 @@ export interface AzureConfigFile {
   file: AzureConfigValues;
 }
 
-export function defineAzureCloudProvider(options: AzureCloudOptions = {}): DefinedCloudProvider<AzureConfigFile> {
+export function defineAzureCloudProvider(options: AzureCloudOptions = {}): DefinedCloudProvider<AzureConfigFile, AzureCloud> {
   return defineCloudProvider({
     name: AZURE_PROVIDER_NAME,
     configSchema: {
@@ -106,8 +106,8 @@ export function registerAzureCloudProvider(registry?: CloudProviderRegistry): Cl
 }
 
 /** Reads `configText` (logging its warnings) and builds the provider. */
-export async function createAzureCloud(configText: string | undefined, context: CloudProviderFactoryContext, options: AzureCloudOptions = {}): Promise<AzureCloud> {
-  return (await defineAzureCloudProvider(options).factory(configText, context)) as AzureCloud;
+export function createAzureCloud(configText: string | undefined, context: CloudProviderFactoryContext, options: AzureCloudOptions = {}): Promise<AzureCloud> {
+  return defineAzureCloudProvider(options).createFromText(configText, context);
 }
 
 /** `Port` whose every method first awaits `resolve()` (the SDK port of the current connection config). */
