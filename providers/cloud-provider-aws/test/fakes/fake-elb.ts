@@ -18,6 +18,18 @@ interface StoredClassic {
   policies: Map<string, { policyTypeName: string; attributes: ClassicPolicyAttribute[] }>;
 }
 
+/** Classic ELB names: 1-32 letters, digits and hyphens, not starting or ending with a hyphen. */
+const LOAD_BALANCER_NAME = /^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,30}[a-zA-Z0-9])?$/;
+/** `PROTOCOL:port` for TCP and SSL, `PROTOCOL:port/path` for HTTP and HTTPS. */
+const HEALTH_CHECK_TARGET = /^(?:(?:TCP|SSL):\d+|(?:HTTP|HTTPS):\d+\/.*)$/i;
+
+const sameListener = (left: ClassicListener, right: ClassicListener): boolean =>
+  left.loadBalancerPort === right.loadBalancerPort &&
+  left.instancePort === right.instancePort &&
+  left.protocol.toUpperCase() === right.protocol.toUpperCase() &&
+  left.instanceProtocol.toUpperCase() === right.instanceProtocol.toUpperCase() &&
+  (left.sslCertificateId ?? '') === (right.sslCertificateId ?? '');
+
 export class FakeElb implements ElbPort {
   readonly log: CallLog;
 
@@ -53,6 +65,10 @@ export class FakeElb implements ElbPort {
 
   async createLoadBalancer(request: CreateClassicLoadBalancerRequest): Promise<string> {
     this.log.record('elb.createLoadBalancer', request);
+    if (!LOAD_BALANCER_NAME.test(request.name)) {
+      throw awsError('elb.createLoadBalancer', 'ValidationError', `LoadBalancerName '${request.name}': 1 to 32 letters, digits and hyphens, not starting or ending with a hyphen`);
+    }
+    if (request.listeners.length === 0) throw awsError('elb.createLoadBalancer', 'ValidationError', 'Listeners cannot be empty');
     if (this.store.has(request.name)) throw awsError('elb.createLoadBalancer', 'DuplicateLoadBalancerName');
     const stored = this.seed(
       {
@@ -80,6 +96,7 @@ export class FakeElb implements ElbPort {
 
   async addTags(name: string, tags: Tags): Promise<void> {
     this.log.record('elb.addTags', { name, tags });
+    if (Object.keys(tags).length === 0) throw awsError('elb.addTags', 'ValidationError', 'Tags: at least one member is required');
     Object.assign(this.#get('elb.addTags', name).tags, tags);
   }
 
@@ -99,7 +116,10 @@ export class FakeElb implements ElbPort {
     this.log.record('elb.createListeners', { name, listeners });
     const loadBalancer = this.#get('elb.createListeners', name).loadBalancer;
     for (const listener of listeners) {
-      if (loadBalancer.listeners.some((existing) => existing.listener.loadBalancerPort === listener.loadBalancerPort)) throw awsError('elb.createListeners', 'DuplicateListener');
+      const existing = loadBalancer.listeners.find((description) => description.listener.loadBalancerPort === listener.loadBalancerPort);
+      // The same listener again is accepted; another on a taken port is not.
+      if (existing !== undefined && sameListener(existing.listener, listener)) continue;
+      if (existing !== undefined) throw awsError('elb.createListeners', 'DuplicateListener');
       loadBalancer.listeners.push({ listener: { ...listener, protocol: listener.protocol.toUpperCase(), instanceProtocol: listener.instanceProtocol.toUpperCase() }, policyNames: [] });
     }
   }
@@ -129,6 +149,7 @@ export class FakeElb implements ElbPort {
 
   async configureHealthCheck(name: string, healthCheck: ClassicHealthCheck): Promise<void> {
     this.log.record('elb.configureHealthCheck', { name, healthCheck });
+    if (!HEALTH_CHECK_TARGET.test(healthCheck.target)) throw awsError('elb.configureHealthCheck', 'ValidationError', 'HealthCheck Target must begin with one of HTTP, TCP, HTTPS, SSL');
     this.#get('elb.configureHealthCheck', name).loadBalancer.healthCheck = { ...healthCheck };
   }
 
@@ -163,16 +184,24 @@ export class FakeElb implements ElbPort {
 
   async setBackendServerPolicies(name: string, instancePort: number, policyNames: readonly string[]): Promise<void> {
     this.log.record('elb.setBackendServerPolicies', { name, instancePort, policyNames });
-    const loadBalancer = this.#get('elb.setBackendServerPolicies', name).loadBalancer;
+    const stored = this.#get('elb.setBackendServerPolicies', name);
+    this.#policiesExist('elb.setBackendServerPolicies', stored, policyNames);
+    const loadBalancer = stored.loadBalancer;
     loadBalancer.backendServers = loadBalancer.backendServers.filter((backend) => backend.instancePort !== instancePort);
     if (policyNames.length > 0) loadBalancer.backendServers.push({ instancePort, policyNames: [...policyNames] });
   }
 
   async setListenerPolicies(name: string, loadBalancerPort: number, policyNames: readonly string[]): Promise<void> {
     this.log.record('elb.setListenerPolicies', { name, loadBalancerPort, policyNames });
-    const loadBalancer = this.#get('elb.setListenerPolicies', name).loadBalancer;
-    const listener = loadBalancer.listeners.find((description) => description.listener.loadBalancerPort === loadBalancerPort);
+    const stored = this.#get('elb.setListenerPolicies', name);
+    const listener = stored.loadBalancer.listeners.find((description) => description.listener.loadBalancerPort === loadBalancerPort);
     if (!listener) throw awsError('elb.setListenerPolicies', 'ListenerNotFound');
+    this.#policiesExist('elb.setListenerPolicies', stored, policyNames);
     listener.policyNames = [...policyNames];
+  }
+
+  #policiesExist(operation: string, stored: StoredClassic, policyNames: readonly string[]): void {
+    const missing = policyNames.find((policyName) => !stored.policies.has(policyName));
+    if (missing !== undefined) throw awsError(operation, 'PolicyNotFound', `There is no policy with name ${missing} for load balancer ${stored.loadBalancer.name}`);
   }
 }
