@@ -42,7 +42,15 @@ function unknownResourceCode(id: string): string {
   return 'InvalidID';
 }
 
-export class FakeEc2 implements Ec2Port {
+/** What the ELB fakes ask EC2 (FakeEc2 answers): whether a subnet, security group or VPC exists. */
+export interface FakeNetwork {
+  /** The VPC of a subnet; undefined when there is no such subnet. */
+  vpcOfSubnet(subnetId: string): string | undefined;
+  hasSecurityGroup(groupId: string): boolean;
+  hasVpc(vpcId: string): boolean;
+}
+
+export class FakeEc2 implements Ec2Port, FakeNetwork {
   readonly log: CallLog;
 
   constructor(log: CallLog = new CallLog()) {
@@ -86,6 +94,20 @@ export class FakeEc2 implements Ec2Port {
     const full: Ec2SecurityGroup = { groupName: group.groupId, ingress: [], tags: {}, ...group };
     this.securityGroups.set(full.groupId, full);
     return full;
+  }
+
+  vpcOfSubnet(subnetId: string): string | undefined {
+    const subnet = this.subnets.get(subnetId);
+    return subnet === undefined ? undefined : (subnet.vpcId ?? '');
+  }
+
+  hasSecurityGroup(groupId: string): boolean {
+    return this.securityGroups.has(groupId);
+  }
+
+  /** A VPC exists when a subnet, route table or security group of the fake is in it. */
+  hasVpc(vpcId: string): boolean {
+    return [...this.subnets.values(), ...this.routeTables.values(), ...this.securityGroups.values()].some((resource) => resource.vpcId === vpcId);
   }
 
   async describeInstances(request: DescribeInstancesRequest): Promise<Ec2Instance[]> {

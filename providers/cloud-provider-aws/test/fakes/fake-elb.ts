@@ -9,6 +9,7 @@ import type {
   ElbPort,
 } from '../../src/ports/elb-port.js';
 import type { Tags } from '../../src/tags.js';
+import type { FakeNetwork } from './fake-ec2.js';
 import { awsError, CallLog } from './fake-errors.js';
 
 interface StoredClassic {
@@ -32,9 +33,12 @@ const sameListener = (left: ClassicListener, right: ClassicListener): boolean =>
 
 export class FakeElb implements ElbPort {
   readonly log: CallLog;
+  /** EC2 behind the load balancers: security groups that do not exist are refused. Without it, every group exists. */
+  readonly #network: FakeNetwork | undefined;
 
-  constructor(log: CallLog = new CallLog()) {
+  constructor(log: CallLog = new CallLog(), network?: FakeNetwork) {
     this.log = log;
+    this.#network = network;
   }
   readonly store = new Map<string, StoredClassic>();
   vpcId = 'vpc-1';
@@ -74,7 +78,7 @@ export class FakeElb implements ElbPort {
       {
         name: request.name,
         scheme: request.internal ? 'internal' : 'internet-facing',
-        vpcId: this.vpcId,
+        vpcId: (request.subnets[0] === undefined ? undefined : this.#network?.vpcOfSubnet(request.subnets[0])) ?? this.vpcId,
         listeners: request.listeners.map((listener) => ({ listener: { ...listener, protocol: listener.protocol.toUpperCase(), instanceProtocol: listener.instanceProtocol.toUpperCase() }, policyNames: [] })),
         subnets: [...request.subnets],
         securityGroups: [...request.securityGroups],
@@ -144,6 +148,9 @@ export class FakeElb implements ElbPort {
 
   async applySecurityGroups(name: string, groups: readonly string[]): Promise<void> {
     this.log.record('elb.applySecurityGroups', { name, groups });
+    if (this.#network !== undefined && groups.some((group) => !this.#network?.hasSecurityGroup(group))) {
+      throw awsError('elb.applySecurityGroupsToLoadBalancer', 'ValidationError', 'One or more of the specified security groups do not exist.');
+    }
     this.#get('elb.applySecurityGroups', name).loadBalancer.securityGroups = [...groups];
   }
 

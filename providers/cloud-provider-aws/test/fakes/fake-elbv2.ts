@@ -12,6 +12,7 @@ import type {
   TargetHealth,
 } from '../../src/ports/elbv2-port.js';
 import type { Tags } from '../../src/tags.js';
+import type { FakeNetwork } from './fake-ec2.js';
 import { awsError, CallLog } from './fake-errors.js';
 
 /** Load balancer and target group names: 1-32 letters, digits and hyphens, no hyphen first or last. */
@@ -39,9 +40,12 @@ const sameSet = (left: readonly string[], right: readonly string[]): boolean => 
 
 export class FakeElbv2 implements Elbv2Port {
   readonly log: CallLog;
+  /** EC2 behind the load balancers: subnets and VPCs that do not exist are refused. Without it, every one exists. */
+  readonly #network: FakeNetwork | undefined;
 
-  constructor(log: CallLog = new CallLog()) {
+  constructor(log: CallLog = new CallLog(), network?: FakeNetwork) {
     this.log = log;
+    this.#network = network;
   }
   readonly loadBalancers = new Map<string, NetworkLoadBalancer>();
   readonly targetGroups = new Map<string, TargetGroup>();
@@ -89,6 +93,8 @@ export class FakeElbv2 implements Elbv2Port {
     if (request.subnetMappings.length === 0) throw awsError('elbv2.createLoadBalancer', 'SubnetNotFound', 'The specified subnet does not exist.');
     const scheme = request.internal ? 'internal' : 'internet-facing';
     const subnetIds = request.subnetMappings.map((mapping) => mapping.subnetId);
+    const unknownSubnet = subnetIds.find((subnetId) => this.#network !== undefined && this.#network.vpcOfSubnet(subnetId) === undefined);
+    if (unknownSubnet !== undefined) throw awsError('elbv2.createLoadBalancer', 'InvalidSubnetID.NotFound', `The subnet ID '${unknownSubnet}' does not exist`);
     const existing = [...this.loadBalancers.values()].find((loadBalancer) => loadBalancer.name === request.name);
     if (existing !== undefined) {
       // Idempotent: the same settings answer the existing load balancer.
@@ -100,6 +106,7 @@ export class FakeElbv2 implements Elbv2Port {
         name: request.name,
         scheme,
         state: 'provisioning',
+        ...(this.#network === undefined ? {} : { vpcId: this.#network.vpcOfSubnet(subnetIds[0] as string) ?? '' }),
         securityGroups: [...(request.securityGroups ?? [])],
         subnetIds,
       },
@@ -156,6 +163,7 @@ export class FakeElbv2 implements Elbv2Port {
     this.log.record('elbv2.createTargetGroup', request);
     checkName('elbv2.createTargetGroup', 'Target group', request.name);
     if (!Number.isInteger(request.port) || request.port < 1 || request.port > 65535) throw awsError('elbv2.createTargetGroup', 'ValidationError', `Port ${request.port}: 1 to 65535`);
+    if (this.#network !== undefined && !this.#network.hasVpc(request.vpcId)) throw awsError('elbv2.createTargetGroup', 'ValidationError', `The VPC ID '${request.vpcId}' is not found`);
     const existing = [...this.targetGroups.values()].find((group) => group.name === request.name);
     if (existing !== undefined) {
       // Idempotent: the same settings answer the existing target group.

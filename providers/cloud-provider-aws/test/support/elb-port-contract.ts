@@ -133,7 +133,7 @@ export function describeElbPortContract(side: AwsContractSide<ElbContractWorld>)
       expect(ports).toEqual(side.target === 'moto' ? [80, 80] : [80]);
     });
 
-    it('attaches and detaches subnets and replaces the security groups', async () => {
+    it('attaches and detaches subnets and replaces the security groups; refuses a security group that does not exist (ValidationError)', async () => {
       const { port, subnetIds, securityGroupIds } = world();
       const name = await created();
       await port.attachToSubnets(name, [subnetIds[1] as string]);
@@ -141,6 +141,8 @@ export function describeElbPortContract(side: AwsContractSide<ElbContractWorld>)
       await port.detachFromSubnets(name, [subnetIds[0] as string]);
       expect((await port.describeLoadBalancer(name))?.subnets).toEqual([subnetIds[1]]);
       await port.applySecurityGroups(name, [securityGroupIds[1] as string]);
+      expect((await port.describeLoadBalancer(name))?.securityGroups).toEqual([securityGroupIds[1]]);
+      await expectRefusal(port.applySecurityGroups(name, ['sg-0123456789abcdef0']), 'ValidationError', 'Invalid');
       expect((await port.describeLoadBalancer(name))?.securityGroups).toEqual([securityGroupIds[1]]);
     });
 

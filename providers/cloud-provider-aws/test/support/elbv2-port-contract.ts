@@ -81,6 +81,12 @@ export function describeElbv2PortContract(side: AwsContractSide<Elbv2ContractWor
       await expectRefusal(port.createLoadBalancer(loadBalancerRequest(unique(), { subnetMappings: [] })), 'SubnetNotFound', 'NotFound');
     });
 
+    it('refuses a load balancer in a subnet that does not exist (InvalidSubnetID.NotFound) and a target group in a VPC that does not exist (ValidationError)', async () => {
+      const { port } = world();
+      await expectRefusal(port.createLoadBalancer(loadBalancerRequest(unique(), { subnetMappings: [{ subnetId: 'subnet-0123456789abcdef0' }] })), 'InvalidSubnetID.NotFound', 'NotFound');
+      await expectRefusal(port.createTargetGroup(groupRequest(unique(), { vpcId: 'vpc-0123456789abcdef0' })), 'ValidationError', 'Invalid');
+    });
+
     it('known moto gap: a second load balancer of the same name (AWS: the same settings answer the existing one, others DuplicateLoadBalancerName; moto creates another)', async () => {
       const { port } = world();
       const name = unique();
