@@ -2,8 +2,9 @@
  * The moto side of the AWS port contracts (test/support/*-port-contract.ts): one moto_server per
  * contract file, the production SDK adapter built by the caller over it.
  */
-import type { AwsContractSide } from '../support/aws-contract-target.js';
-import { motoClientConfig } from './moto-network.js';
+import { CreateSecurityGroupCommand, EC2Client } from '@aws-sdk/client-ec2';
+import type { AwsContractSide, ContractNetwork } from '../support/aws-contract-target.js';
+import { createMotoNetwork, motoClientConfig, runMotoInstance } from './moto-network.js';
 import { motoUnavailableReason, startMoto, type RunningMoto } from './moto-server.js';
 
 export const CONTRACT_REGION = 'us-west-2';
@@ -22,6 +23,17 @@ export interface MotoContractContext {
   region: string;
   /** Client configuration for the raw SDK (test setup) and the adapter alike. */
   clientConfig: ReturnType<typeof motoClientConfig>;
+  /** Creates the contract network in moto with the raw EC2 SDK (test setup, not the port under test). */
+  network(): Promise<ContractNetwork>;
+}
+
+async function createContractNetwork(clientConfig: ReturnType<typeof motoClientConfig>, region: string): Promise<ContractNetwork> {
+  const ec2 = new EC2Client(clientConfig);
+  const network = await createMotoNetwork(ec2, region, 'contract');
+  const instanceIds: string[] = [];
+  for (const index of [0, 1]) instanceIds.push((await runMotoInstance(ec2, network, 'contract', index)).InstanceId ?? '');
+  const other = (await ec2.send(new CreateSecurityGroupCommand({ GroupName: 'other', Description: 'other', VpcId: network.vpcId }))).GroupId ?? '';
+  return { vpcId: network.vpcId, subnetIds: network.subnetIds, routeTableId: network.routeTableId, securityGroupIds: [network.nodeSecurityGroupId, other], instanceIds };
 }
 
 /** A contract side over a fresh moto_server; `build` makes the world (setup and the adapter under test). */
@@ -31,7 +43,8 @@ export function motoContractSide<World>(build: (context: MotoContractContext) =>
     target: 'moto',
     start: async () => {
       moto = await startMoto();
-      return build({ endpoint: moto.endpoint, region: CONTRACT_REGION, clientConfig: motoClientConfig(moto.endpoint, CONTRACT_REGION) });
+      const clientConfig = motoClientConfig(moto.endpoint, CONTRACT_REGION);
+      return build({ endpoint: moto.endpoint, region: CONTRACT_REGION, clientConfig, network: () => createContractNetwork(clientConfig, CONTRACT_REGION) });
     },
     cleanup: async () => {
       await moto?.stop();

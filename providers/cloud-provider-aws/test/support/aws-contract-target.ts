@@ -19,6 +19,18 @@ export interface AwsContractSide<World> {
   cleanup(): Promise<void>;
 }
 
+/**
+ * The network every side builds for the contracts: a VPC with two subnets (zones a and b), a route
+ * table, two security groups (`nodes`, `other`) and a running instance in each subnet.
+ */
+export interface ContractNetwork {
+  vpcId: string;
+  subnetIds: readonly string[];
+  routeTableId: string;
+  securityGroupIds: readonly string[];
+  instanceIds: readonly string[];
+}
+
 /** Starts the side before the contract's tests and stops it after; the returned function gives the started world. */
 export function useContractSide<World>(side: AwsContractSide<World>, startTimeoutMs = 120_000): () => World {
   let world: World | undefined;

@@ -6,16 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Ec2IpPermission, Ec2Port } from '../../src/ports/ec2-port.js';
 import { ec2Filter } from '../../src/ports/ec2-port.js';
-import { contractName, expectRefusal, useContractSide, type AwsContractSide } from './aws-contract-target.js';
+import { contractName, expectRefusal, useContractSide, type AwsContractSide, type ContractNetwork } from './aws-contract-target.js';
 
-/** What stands behind the port: a VPC with two subnets, a route table and two running instances in it. */
-export interface Ec2ContractWorld {
+/** The port and the contract network behind it. */
+export interface Ec2ContractWorld extends ContractNetwork {
   port: Ec2Port;
   region: string;
-  vpcId: string;
-  subnetIds: readonly string[];
-  routeTableId: string;
-  instanceIds: readonly string[];
 }
 
 /** Well-formed IDs nothing has. */

@@ -6,14 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ClassicHealthCheck, ClassicListener, CreateClassicLoadBalancerRequest, ElbPort } from '../../src/ports/elb-port.js';
-import { contractName, expectRefusal, useContractSide, type AwsContractSide } from './aws-contract-target.js';
+import { contractName, expectRefusal, useContractSide, type AwsContractSide, type ContractNetwork } from './aws-contract-target.js';
 
-/** What stands behind the port: two subnets of a VPC, two security groups and two instances. */
-export interface ElbContractWorld {
+/** The port and the contract network behind it. */
+export interface ElbContractWorld extends ContractNetwork {
   port: ElbPort;
-  subnetIds: readonly string[];
-  securityGroupIds: readonly string[];
-  instanceIds: readonly string[];
 }
 
 const TCP_80: ClassicListener = { protocol: 'tcp', loadBalancerPort: 80, instanceProtocol: 'tcp', instancePort: 30080 };

@@ -7,17 +7,23 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CreateNetworkLoadBalancerRequest, CreateTargetGroupRequest, Elbv2Port, TargetGroupHealthCheck } from '../../src/ports/elbv2-port.js';
-import { contractName, expectRefusal, useContractSide, type AwsContractSide } from './aws-contract-target.js';
+import { contractName, expectRefusal, useContractSide, type AwsContractSide, type ContractNetwork } from './aws-contract-target.js';
 
-/** What stands behind the port: a VPC with two subnets, a security group and two instances. */
-export interface Elbv2ContractWorld {
+/** The port and the contract network behind it. */
+export interface Elbv2ContractWorld extends ContractNetwork {
   port: Elbv2Port;
-  vpcId: string;
-  subnetIds: readonly string[];
-  securityGroupId: string;
-  instanceIds: readonly string[];
   /** An ARN of each kind that nothing has (well-formed, in the side's account and region). */
   unknownArns: { loadBalancer: string; targetGroup: string; listener: string };
+}
+
+/** Well-formed ARNs of each kind in `region` that nothing has (moto and the fakes use account 123456789012). */
+export function unknownElbv2Arns(region: string): Elbv2ContractWorld['unknownArns'] {
+  const prefix = `arn:aws:elasticloadbalancing:${region}:123456789012`;
+  return {
+    loadBalancer: `${prefix}:loadbalancer/net/contract-none/0123456789abcdef`,
+    targetGroup: `${prefix}:targetgroup/contract-none/0123456789abcdef`,
+    listener: `${prefix}:listener/net/contract-none/0123456789abcdef/0123456789abcdef`,
+  };
 }
 
 const HEALTH_CHECK: TargetGroupHealthCheck = { protocol: 'TCP', port: 'traffic-port', intervalSeconds: 30, healthyThreshold: 3, unhealthyThreshold: 3 };
@@ -121,7 +127,8 @@ export function describeElbv2PortContract(side: AwsContractSide<Elbv2ContractWor
     });
 
     it('sets security groups; describes and modifies attributes; refuses an attribute ELBv2 does not know (InvalidConfigurationRequest)', async () => {
-      const { port, securityGroupId, unknownArns } = world();
+      const { port, securityGroupIds, unknownArns } = world();
+      const securityGroupId = securityGroupIds[0] as string;
       const created = await port.createLoadBalancer(loadBalancerRequest(unique()));
       await port.setSecurityGroups(created.arn, [securityGroupId]);
       expect((await port.describeLoadBalancerByName(created.name))?.securityGroups).toEqual([securityGroupId]);
