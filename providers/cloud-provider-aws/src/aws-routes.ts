@@ -4,7 +4,7 @@
  */
 import type { Logger } from '@ccm/core/logging';
 import type { CloudCallOptions, Route, Routes } from '@ccm/core/provider';
-import { isAwsErrorKind } from './errors.js';
+import { AwsApiError } from './errors.js';
 import type { Ec2Instance, Ec2Port } from './ports/ec2-port.js';
 import type { InstanceLocator } from './operations/instance-locator.js';
 import { planRoute, type RouteTableOperations } from './operations/route-table.js';
@@ -90,7 +90,7 @@ export class AwsRoutes implements Routes {
     try {
       await ec2.deleteRoute({ routeTableId: table.routeTableId, destinationCidrBlock: route.destinationCidr }, options);
     } catch (error) {
-      if (isAwsErrorKind(error, 'NotFound')) return;
+      if (AwsApiError.hasKind(error, 'NotFound')) return;
       throw error;
     }
   }

@@ -6,7 +6,7 @@
 import { InvalidServiceConfigurationError, PermanentInvalidServiceConfigurationError } from '@ccm/core/provider';
 
 /** Failed cloud API calls (core's `CloudApiError` with AWS's words): `ports/aws-api-error.ts`. */
-export { AWS_API_ERROR_KINDS, AwsApiError, asAwsApiError, isAwsErrorCode, isAwsErrorKind, type AwsApiErrorKind } from './ports/aws-api-error.js';
+export { AWS_API_ERROR_KINDS, AwsApiError, type AwsApiErrorKind } from './ports/aws-api-error.js';
 
 /**
  * A Service annotation holds a value that is wrong whatever the cloud does (malformed, an unknown

@@ -88,6 +88,11 @@ export class CloudApiError<Kind extends string = CloudApiErrorKind> extends Erro
   static hasKind<Found extends CloudApiError<string>>(this: abstract new (...args: never[]) => Found, error: unknown, kind: Found['kind']): boolean {
     return findCause(error, this)?.kind === kind;
   }
+
+  /** Whether the first error of this class in the cause chain of `error` carries the cloud's error `code` (`InvalidGroup.Duplicate`). */
+  static hasCode<Found extends CloudApiError<string>>(this: abstract new (...args: never[]) => Found, error: unknown, code: string): boolean {
+    return findCause(error, this)?.code === code;
+  }
 }
 
 /**

@@ -32,6 +32,14 @@ describe('a provider subclass from providerApiErrorClass', () => {
     expect(ExampleApiError.find(new Error('plain'))).toBeUndefined();
   });
 
+  it("hasCode asks the first error of its class for the cloud's code", () => {
+    const mine = new ExampleApiError('duplicate', { kind: 'InUse', operation: 'ec2.createSecurityGroup', retryable: false, code: 'InvalidGroup.Duplicate' });
+    const wrapped = new Error('outer', { cause: mine });
+    expect(ExampleApiError.hasCode(wrapped, 'InvalidGroup.Duplicate')).toBe(true);
+    expect(ExampleApiError.hasCode(wrapped, 'InvalidGroup.NotFound')).toBe(false);
+    expect(OtherApiError.hasCode(wrapped, 'InvalidGroup.Duplicate')).toBe(false);
+  });
+
   it('findCause stops after 16 links', () => {
     let chain: Error = exampleError('NotFound');
     for (let depth = 0; depth < 15; depth++) chain = new Error(`wrap ${depth}`, { cause: chain });

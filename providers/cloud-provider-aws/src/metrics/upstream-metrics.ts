@@ -9,7 +9,7 @@
  */
 import { PROMETHEUS_DEFAULT_BUCKETS, defineUpstreamCloudMetrics, methodOf, upstreamCounter, upstreamHistogram, type UpstreamCallOutcome } from '@ccm/core/cloud';
 import { AWS_PROVIDER_NAME } from '../provider-id.js';
-import { asAwsApiError } from '../ports/aws-api-error.js';
+import { AwsApiError } from '../ports/aws-api-error.js';
 
 /** Upstream's `request` label of the calls it times (aws_ec2.go), by our operation. */
 export const AWS_UPSTREAM_REQUESTS: Readonly<Record<string, string>> = {
@@ -93,7 +93,7 @@ export const AWS_UPSTREAM_METRICS = defineUpstreamCloudMetrics({
       help: '[ALPHA] AWS API throttled requests',
       labelNames: ['operation_name'],
       recordedWhen: 'an attempt was answered `RequestLimitExceeded`; `operation_name` is the AWS operation (`DescribeInstances`)',
-      labelsOf: (call) => (call.failed && asAwsApiError(call.error)?.code === 'RequestLimitExceeded' ? { operation_name: awsOperationName(call.operation) } : undefined),
+      labelsOf: (call) => (call.failed && AwsApiError.find(call.error)?.code === 'RequestLimitExceeded' ? { operation_name: awsOperationName(call.operation) } : undefined),
     }),
     upstreamCounter({
       name: 'cloudprovider_aws_api_response_status_total',
@@ -102,7 +102,7 @@ export const AWS_UPSTREAM_METRICS = defineUpstreamCloudMetrics({
       recordedWhen: 'an attempt of any EC2/ELB/ELBv2 call was answered with HTTP status 400 or more',
       labelsOf: (call) => {
         const service = serviceOf(call.operation);
-        const status = call.failed ? asAwsApiError(call.error)?.httpStatus : undefined;
+        const status = call.failed ? AwsApiError.find(call.error)?.httpStatus : undefined;
         return service === undefined || status === undefined || status < 400 ? undefined : { service, operation: awsOperationName(call.operation), status_code: String(status) };
       },
     }),

@@ -3,7 +3,7 @@ import { createCoalescerMetrics, isCoalescerError } from '@ccm/core/cloud';
 import { describe, expect, it } from 'vitest';
 import { FakeEc2 } from '../../test/fakes/fake-ec2.js';
 import { awsError } from '../../test/fakes/fake-errors.js';
-import { isAwsErrorKind } from '../errors.js';
+import { AwsApiError } from '../errors.js';
 import { CoalescedInstanceLookup, MAX_FILTER_VALUES_PER_CALL, MAX_INSTANCE_IDS_PER_CALL } from './instance-lookup.js';
 
 describe('CoalescedInstanceLookup', () => {
@@ -63,7 +63,7 @@ describe('CoalescedInstanceLookup', () => {
     const outcomes = await Promise.all([lookup.byId('i-1'), lookup.byId('i-2')].map((load) => load.catch((error: unknown) => error)));
     for (const outcome of outcomes) {
       expect(isCoalescerError(outcome, 'BatchFailed')).toBe(true);
-      expect(isAwsErrorKind(outcome, 'Throttled')).toBe(true);
+      expect(AwsApiError.hasKind(outcome, 'Throttled')).toBe(true);
     }
     expect(ec2.log.count('ec2.describeInstances')).toBe(1);
   });

@@ -6,7 +6,7 @@
  * throttled the batch: splitting a throttled call into many would only make it worse.
  */
 import { type CallOptions, Coalescer, type CoalescerObserver, notThrottled } from '@ccm/core/cloud';
-import { isAwsErrorKind } from '../errors.js';
+import { AwsApiError } from '../errors.js';
 import { ec2Filter, type Ec2Instance, type Ec2Port } from '../ports/ec2-port.js';
 
 /** States upstream accepts for a private-DNS-name lookup (everything but terminated). */
@@ -53,7 +53,7 @@ export class CoalescedInstanceLookup implements InstanceLookup {
           return new Map(instances.map((instance) => [instance.instanceId, instance]));
         } catch (error) {
           // A batch of one that is "not found" is already the single answer: no second call.
-          if (ids.length === 1 && isAwsErrorKind(error, 'NotFound')) return new Map();
+          if (ids.length === 1 && AwsApiError.hasKind(error, 'NotFound')) return new Map();
           throw error;
         }
       },
@@ -62,7 +62,7 @@ export class CoalescedInstanceLookup implements InstanceLookup {
           const instances = await ec2.describeInstances({ instanceIds: [id] }, { signal });
           return instances.find((instance) => instance.instanceId === id);
         } catch (error) {
-          if (isAwsErrorKind(error, 'NotFound')) return undefined;
+          if (AwsApiError.hasKind(error, 'NotFound')) return undefined;
           throw error;
         }
       },

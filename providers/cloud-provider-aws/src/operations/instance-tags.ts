@@ -2,7 +2,7 @@
  * Tags the tagging controller puts on and takes off an instance (upstream `Cloud.TagResource` /
  * `UntagResource`): CreateTags and DeleteTags with the configured key=value pairs.
  */
-import { isAwsErrorKind } from '../errors.js';
+import { AwsApiError } from '../errors.js';
 import type { Ec2Port } from '../ports/ec2-port.js';
 import type { Tags } from '../tags.js';
 
@@ -21,7 +21,7 @@ export class InstanceTagOperations {
       await this.#ec2.createTags({ resourceIds: [instanceId], tags });
       return 'tagged';
     } catch (error) {
-      if (isAwsErrorKind(error, 'NotFound')) return 'instance-not-found';
+      if (AwsApiError.hasKind(error, 'NotFound')) return 'instance-not-found';
       throw error;
     }
   }
@@ -33,7 +33,7 @@ export class InstanceTagOperations {
     try {
       await this.#ec2.deleteTags({ resourceIds: [instanceId], tags });
     } catch (error) {
-      if (!isAwsErrorKind(error, 'NotFound')) throw error;
+      if (!AwsApiError.hasKind(error, 'NotFound')) throw error;
     }
   }
 }

@@ -17,7 +17,7 @@
  * (and every lookup for 24 h) make no call at all. Each node's labels and errors are those of
  * the per-instance lookup.
  */
-import { asAwsApiError } from '../errors.js';
+import { AwsApiError } from '../errors.js';
 import type { Logger } from '@ccm/core/logging';
 import { type CallOptions, Coalescer, type CoalescerObserver } from '@ccm/core/cloud';
 import type { Ec2InstanceTopology, Ec2Port } from '../ports/ec2-port.js';
@@ -128,7 +128,7 @@ export class InstanceTopologyOperations {
       } catch (error) {
         // Every caller gave up: nothing was learned about the region.
         if (signal.aborted) throw error;
-        const apiError = asAwsApiError(error);
+        const apiError = AwsApiError.find(error);
         if (apiError?.kind === 'Throttled') {
           const thrown = error instanceof Error ? error : new Error(String(error));
           for (const key of regionKeys) answers.set(key, thrown);

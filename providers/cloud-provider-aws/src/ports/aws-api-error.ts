@@ -24,6 +24,3 @@ export class AwsApiError extends providerApiErrorClass('AwsApiError', AWS_API_ER
   declare readonly code: string;
 }
 
-export const asAwsApiError = (error: unknown): AwsApiError | undefined => AwsApiError.find(error);
-export const isAwsErrorKind = (error: unknown, kind: AwsApiErrorKind): boolean => AwsApiError.hasKind(error, kind);
-export const isAwsErrorCode = (error: unknown, code: string): boolean => asAwsApiError(error)?.code === code;

@@ -5,7 +5,7 @@
 import type { Logger } from '@ccm/core/logging';
 import { RetryError } from '@ccm/core/provider';
 import { sleepOrThrowOnAbort } from '@ccm/core/util';
-import { isAwsErrorCode, isAwsErrorKind, NotOwnedError } from '../../errors.js';
+import { AwsApiError, NotOwnedError } from '../../errors.js';
 import type { CallOptions } from '@ccm/core/cloud';
 import { ec2Filter, type Ec2Instance, type Ec2Port, type Ec2SecurityGroup } from '../../ports/ec2-port.js';
 import type { ClusterTagging, Tags } from '../../tags.js';
@@ -109,7 +109,7 @@ export class SecurityGroupOperations {
         this.#logger.info('created security group', { name, groupId });
         return groupId;
       } catch (error) {
-        if (!isAwsErrorCode(error, 'InvalidGroup.Duplicate') || attempt >= this.#timing.duplicateRetries) throw error;
+        if (!AwsApiError.hasCode(error, 'InvalidGroup.Duplicate') || attempt >= this.#timing.duplicateRetries) throw error;
         this.#logger.verbose(2, 'security group creation raced with another writer; retrying', { name });
         await this.#timing.sleep(this.#timing.duplicateRetryDelayMs, options?.signal);
       }
@@ -124,7 +124,7 @@ export class SecurityGroupOperations {
         await this.#ec2.revokeSecurityGroupIngress({ groupId, permissions: toPermissions(plan.revoke) }, options);
         changed = true;
       } catch (error) {
-        if (!isAwsErrorCode(error, 'InvalidPermission.NotFound')) throw error;
+        if (!AwsApiError.hasCode(error, 'InvalidPermission.NotFound')) throw error;
         this.#logger.warn('revoking ingress was not needed; concurrent change?', { groupId });
       }
     }
@@ -133,7 +133,7 @@ export class SecurityGroupOperations {
         await this.#ec2.authorizeSecurityGroupIngress({ groupId, permissions: toPermissions(plan.grant) }, options);
         changed = true;
       } catch (error) {
-        if (!isAwsErrorCode(error, 'InvalidPermission.Duplicate')) throw error;
+        if (!AwsApiError.hasCode(error, 'InvalidPermission.Duplicate')) throw error;
         this.#logger.warn('allowing ingress was not needed; concurrent change?', { groupId });
       }
     }
@@ -183,8 +183,8 @@ export class SecurityGroupOperations {
           await this.#ec2.deleteSecurityGroup({ groupId }, options);
           this.#logger.info('deleted security group', { groupId });
         } catch (error) {
-          if (isAwsErrorKind(error, 'NotFound')) continue;
-          if (!isAwsErrorKind(error, 'DependencyViolation')) throw error;
+          if (AwsApiError.hasKind(error, 'NotFound')) continue;
+          if (!AwsApiError.hasKind(error, 'DependencyViolation')) throw error;
           blocked.push(groupId);
         }
       }
@@ -204,14 +204,14 @@ export class SecurityGroupOperations {
     try {
       return await this.describe(unique, options);
     } catch (error) {
-      if (!isAwsErrorKind(error, 'NotFound')) throw error;
+      if (!AwsApiError.hasKind(error, 'NotFound')) throw error;
     }
     const found: Ec2SecurityGroup[] = [];
     for (const groupId of unique) {
       try {
         found.push(...(await this.describe([groupId], options)));
       } catch (error) {
-        if (!isAwsErrorKind(error, 'NotFound')) throw error;
+        if (!AwsApiError.hasKind(error, 'NotFound')) throw error;
       }
     }
     return found;

@@ -5,7 +5,7 @@
 import type { Logger } from '@ccm/core/logging';
 import { errorMessage } from '@ccm/core/util';
 import { ANNOTATIONS } from '../../annotations.js';
-import { CloudStateError, UnresolvedAnnotationError, isAwsErrorKind } from '../../errors.js';
+import { CloudStateError, UnresolvedAnnotationError, AwsApiError } from '../../errors.js';
 import type { CallOptions } from '@ccm/core/cloud';
 import { ec2Filter, type Ec2Port, type Ec2RouteTable, type Ec2Subnet } from '../../ports/ec2-port.js';
 import { hasTag, TAG_ROLE_ELB, TAG_ROLE_INTERNAL_ELB, type ClusterTagging } from '../../tags.js';
@@ -120,7 +120,7 @@ export class SubnetOperations {
         resolved.push(...(await this.#ec2.describeSubnets({ filters: [ec2Filter('tag:Name', ...names), ec2Filter('vpc-id', this.#vpcId)] }, options)));
       }
     } catch (error) {
-      if (isAwsErrorKind(error, 'NotFound') || isAwsErrorKind(error, 'Invalid')) {
+      if (AwsApiError.hasKind(error, 'NotFound') || AwsApiError.hasKind(error, 'Invalid')) {
         throw new UnresolvedAnnotationError(key, value, errorMessage(error), { cause: error });
       }
       throw error;

@@ -22,7 +22,7 @@ import {
   type ElasticLoadBalancingClient,
   type Listener,
 } from '@aws-sdk/client-elastic-load-balancing';
-import { isAwsErrorKind } from '../aws-api-error.js';
+import { AwsApiError } from '../aws-api-error.js';
 import type { CallOptions } from '@ccm/core/cloud';
 import type { ClassicListener, ElbPort } from '../elb-port.js';
 import { sdkCall, toAwsApiError } from './sdk-errors.js';
@@ -50,7 +50,7 @@ export function createSdkElbPort(client: ElasticLoadBalancingClient): ElbPort {
           output = await client.send(new DescribeLoadBalancersCommand({ LoadBalancerNames: [name] }), sendOptions(options));
         } catch (error) {
           const converted = toAwsApiError('elb.describeLoadBalancers', error);
-          if (isAwsErrorKind(converted, 'NotFound')) return undefined;
+          if (AwsApiError.hasKind(converted, 'NotFound')) return undefined;
           throw converted;
         }
         const description = output.LoadBalancerDescriptions?.[0];

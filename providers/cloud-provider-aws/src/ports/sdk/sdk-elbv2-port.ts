@@ -28,7 +28,7 @@ import {
   type ProtocolEnum,
   type TargetGroup as SdkTargetGroup,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { isAwsErrorKind } from '../aws-api-error.js';
+import { AwsApiError } from '../aws-api-error.js';
 import type { Tags } from '../../tags.js';
 import type { CallOptions } from '@ccm/core/cloud';
 import type { Elbv2Port, ListenerSpec, NetworkListener, NetworkLoadBalancer, TargetGroup } from '../elbv2-port.js';
@@ -110,7 +110,7 @@ export function createSdkElbv2Port(client: ElasticLoadBalancingV2Client): Elbv2P
       return await body();
     } catch (error) {
       const converted = toAwsApiError(`elbv2.${operation}`, error);
-      if (isAwsErrorKind(converted, 'NotFound')) return undefined;
+      if (AwsApiError.hasKind(converted, 'NotFound')) return undefined;
       throw converted;
     }
   };

@@ -5,7 +5,7 @@
 import type { V1Node } from '@ccm/core/kube';
 import type { LoadBalancerStatus } from '@ccm/core/provider';
 import { ANNOTATIONS } from '../../../annotations.js';
-import { CloudStateError, UnresolvedAnnotationError, isAwsErrorKind, NotOwnedError } from '../../../errors.js';
+import { CloudStateError, UnresolvedAnnotationError, AwsApiError, NotOwnedError } from '../../../errors.js';
 import type { CallOptions } from '@ccm/core/cloud';
 import type { Ec2Instance } from '../../../ports/ec2-port.js';
 import type { ListenerSpec, NetworkLoadBalancer, SubnetMapping, TargetGroup } from '../../../ports/elbv2-port.js';
@@ -328,7 +328,7 @@ export class NetworkLoadBalancerOperations {
     try {
       await this.#context.elbv2.deleteTargetGroup(arn, options);
     } catch (error) {
-      if (!isAwsErrorKind(error, 'NotFound')) throw error;
+      if (!AwsApiError.hasKind(error, 'NotFound')) throw error;
     }
   }
 
