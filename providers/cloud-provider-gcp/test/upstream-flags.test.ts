@@ -9,7 +9,8 @@ import { runCloudControllerManager } from '@ccm/core/app';
 import { CloudProviderRegistry } from '@ccm/core/provider';
 import { describeUpstreamBinaryFlagsContract, noEffectLines, type UpstreamBinaryFlag } from '@ccm/testing/contract';
 import { describe, expect, it } from 'vitest';
-import { gcpControllerManagerExtensions } from '../src/cloud-controller-manager/gcp-controller-manager-extensions.js';
+import type { ControllerContext } from '@ccm/core/controllers';
+import { gcpControllerManagerExtensions, startNodeIpamController } from '../src/cloud-controller-manager/gcp-controller-manager-extensions.js';
 import { GCP_FLAG_GROUPS, parseSourceRanges } from '../src/cloud-controller-manager/gcp-flags.js';
 import { renderGcpReference } from '../src/docs/render-gcp-reference.js';
 import { defineGcpCloudProvider } from '../src/gcp-cloud.js';
@@ -114,5 +115,25 @@ describe('--cloud-provider-gce-lb-src-cidrs: the source ranges of the health-che
     compute.addInstance(ZONE, 'node-1');
     await cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService(), [makeNode('node-1')]);
     expect(compute.firewalls.get(`k8s-${CLUSTER_ID}-node-http-hc`)?.sourceRanges).toEqual(['130.211.0.0/22', '209.85.152.0/22', '209.85.204.0/22', '35.191.0.0/16']);
+  });
+});
+
+describe('the controller name nodeipam that upstream adds to --controllers', () => {
+  it('is known: --controllers=*,-nodeipam (how upstream deployments turn it off) and nodeipam itself pass (the run stops at the missing kubeconfig, exit 1)', async () => {
+    for (const controllers of ['*,-nodeipam', 'cloud-node,nodeipam']) {
+      const { code, stderr } = await run([`--controllers=${controllers}`, '--kubeconfig=/nonexistent/kubeconfig']);
+      expect(code, controllers).toBe(1);
+      expect(stderr).not.toContain('--controllers');
+      expect(stderr).toContain('/nonexistent/kubeconfig');
+    }
+    const unknown = await run(['--controllers=*,nodeipams']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--controllers: "nodeipams" is not in the list of known controllers');
+  });
+
+  it('is skipped without --allocate-node-cidrs, and stops the command with it (the node IPAM controller is not implemented: nodes would get no pod CIDR)', () => {
+    const context = (allocateNodeCidrs: boolean) => ({ config: { allocateNodeCidrs } }) as unknown as ControllerContext;
+    expect(startNodeIpamController(context(false))).toEqual({ skipped: 'the AllocateNodeCIDRs is not enabled' });
+    expect(() => startNodeIpamController(context(true))).toThrow(/"nodeipam" controller is not implemented .* --controllers=\*,-nodeipam/);
   });
 });
