@@ -5,7 +5,7 @@ import type { LogFields, Logger } from '@ccm/core/logging';
 import { createAzureCloud, type AzureCloud, type AzureCloudOptions } from '../src/azure-cloud.js';
 import type { AzureVirtualMachine } from '../src/ports/compute-port.js';
 import { FakeCompute } from './fakes/fake-compute.js';
-import { FakeNetwork } from './fakes/fake-network.js';
+import { FakeNetwork, linkFakes } from './fakes/fake-network.js';
 
 export const SUBSCRIPTION = '00000000-0000-0000-0000-000000000001';
 export const RESOURCE_GROUP = 'Cluster-RG';
@@ -63,7 +63,7 @@ export interface Harness {
 export async function createHarness(config: Record<string, unknown> = CONFIG, options: AzureCloudOptions = {}): Promise<Harness> {
   const compute = new FakeCompute();
   const network = new FakeNetwork(SUBSCRIPTION);
-  network.poolMembersFrom = (poolId) => compute.poolMembers(poolId);
+  linkFakes(compute, network);
   compute.addResourceGroup(RESOURCE_GROUP);
   const logger = new RecordingLogger();
   const clock = { now: 1_000_000 };
