@@ -27,12 +27,16 @@ describe.skipIf(unavailable !== undefined)('ComputePort contract: the SDK adapte
   beforeAll(async () => {
     const started = await startSimulator({ network: NETWORK });
     simulator = started;
-    const rest = new GceRest(started);
-    await seedNetwork(rest, NETWORK, started.region);
     const { config } = readGceCloudConfig(
       `[global]\nproject-id = ${started.project}\nnetwork-name = ${NETWORK}\nlocal-zone = ${started.zones[0]}\napi-endpoint = ${started.url}/compute/v1/\ntoken-url = ${started.tokenUrl}\n`,
     );
     const port = createSdkComputePort(createComputeClients(config.endpoint, config.credentials), { project: config.projectId, networkProject: config.networkProjectId, operationPollIntervalMs: 10 });
+    // The SDK's first call loads its protos synchronously (seconds on a busy machine); done before
+    // the seeding client opens its keep-alive connection, so that no pause outlasts the server's
+    // keep-alive timeout between two of its requests (a reset socket: ECONNRESET).
+    await port.listZones(started.region);
+    const rest = new GceRest(started);
+    await seedNetwork(rest, NETWORK, started.region);
     const [zoneA, zoneB] = started.zones;
     if (zoneA === undefined || zoneB === undefined) throw new Error(`the simulator serves fewer than two zones: ${started.zones.join(', ')}`);
     side = {

@@ -128,43 +128,62 @@ export function describeComputePortContract(fixture: () => ComputePortContractFi
     expect(await refusalOf(() => side.port.deleteAddress(side.region, name))).toBe('NotFound');
   });
 
-  it('keeps legacy HTTP health checks; refuses duplicates, a timeout over the interval, a port out of range, and updates or deletes of missing ones', async () => {
-    const side = fixture();
-    const name = unique('ct-http-check');
-    await side.port.insertHttpHealthCheck(httpCheck(name));
-    const stored = await side.port.getHttpHealthCheck(name);
-    expect(stored).toMatchObject({ name, port: 10256, requestPath: '/healthz', checkIntervalSec: 8, timeoutSec: 1, healthyThreshold: 1, unhealthyThreshold: 3, description: 'contract' });
-    expect(pathOf(stored?.selfLink)).toBe(pathOf(side.link(`global/httpHealthChecks/${name}`)));
-    await side.port.updateHttpHealthCheck({ ...httpCheck(name), checkIntervalSec: 10 });
-    expect((await side.port.getHttpHealthCheck(name))?.checkIntervalSec).toBe(10);
-    expect(await refusalOf(() => side.port.insertHttpHealthCheck(httpCheck(name)))).toBe('AlreadyExists');
-    expect(await refusalOf(() => side.port.insertHttpHealthCheck(httpCheck(OVER_LONG_NAME)))).toBe('Invalid');
-    expect(await refusalOf(() => side.port.insertHttpHealthCheck({ ...httpCheck(unique('ct-http-timeout')), timeoutSec: 20 }))).toBe('Invalid');
-    expect(await refusalOf(() => side.port.insertHttpHealthCheck({ ...httpCheck(unique('ct-http-port')), port: 70000 }))).toBe('Invalid');
-    expect(await refusalOf(() => side.port.updateHttpHealthCheck({ ...httpCheck(name), timeoutSec: 20 }))).toBe('Invalid');
-    expect(await refusalOf(() => side.port.updateHttpHealthCheck(httpCheck('ct-nobody')))).toBe('NotFound');
-    await side.port.deleteHttpHealthCheck(name);
-    expect(await side.port.getHttpHealthCheck(name)).toBeUndefined();
-    expect(await refusalOf(() => side.port.deleteHttpHealthCheck(name))).toBe('NotFound');
+  /** One kind of health check: legacy `httpHealthChecks` or `healthChecks`, with what only that kind refuses. */
+  interface HealthCheckKind<Check extends GceHttpHealthCheck | GceHealthCheck> {
+    title: string;
+    collection: string;
+    make(name: string): Check;
+    /** Checks of this kind Compute refuses as Invalid beyond the shared ones (`name` is free). */
+    invalid(name: string): Check;
+    insert(port: ComputePort, check: Check): Promise<void>;
+    get(port: ComputePort, name: string): Promise<Check | undefined>;
+    update(port: ComputePort, check: Check): Promise<void>;
+    remove(port: ComputePort, name: string): Promise<void>;
+  }
+
+  function itKeepsHealthChecks<Check extends GceHttpHealthCheck | GceHealthCheck>(kind: HealthCheckKind<Check>): void {
+    it(`keeps ${kind.title}; refuses duplicates, bad names, a timeout over the interval, what the kind refuses, and updates or deletes of missing ones`, async () => {
+      const side = fixture();
+      const name = unique('ct-check');
+      await kind.insert(side.port, kind.make(name));
+      const stored = await kind.get(side.port, name);
+      expect(stored).toMatchObject(kind.make(name));
+      expect(pathOf(stored?.selfLink)).toBe(pathOf(side.link(`global/${kind.collection}/${name}`)));
+      await kind.update(side.port, { ...kind.make(name), checkIntervalSec: 10 });
+      expect((await kind.get(side.port, name))?.checkIntervalSec).toBe(10);
+      expect(await refusalOf(() => kind.insert(side.port, kind.make(name)))).toBe('AlreadyExists');
+      expect(await refusalOf(() => kind.insert(side.port, kind.make(OVER_LONG_NAME)))).toBe('Invalid');
+      expect(await refusalOf(() => kind.insert(side.port, kind.make('Not_A_Name')))).toBe('Invalid');
+      expect(await refusalOf(() => kind.insert(side.port, { ...kind.make(unique('ct-check-timeout')), timeoutSec: 20 }))).toBe('Invalid');
+      expect(await refusalOf(() => kind.insert(side.port, kind.invalid(unique('ct-check-invalid'))))).toBe('Invalid');
+      expect(await refusalOf(() => kind.update(side.port, { ...kind.make(name), timeoutSec: 20 }))).toBe('Invalid');
+      expect(await refusalOf(() => kind.update(side.port, kind.make('ct-nobody')))).toBe('NotFound');
+      await kind.remove(side.port, name);
+      expect(await kind.get(side.port, name)).toBeUndefined();
+      expect(await refusalOf(() => kind.remove(side.port, name))).toBe('NotFound');
+    });
+  }
+
+  itKeepsHealthChecks<GceHttpHealthCheck>({
+    title: 'legacy HTTP health checks (a port out of range refused)',
+    collection: 'httpHealthChecks',
+    make: httpCheck,
+    invalid: (name) => ({ ...httpCheck(name), port: 70000 }),
+    insert: (port, value) => port.insertHttpHealthCheck(value),
+    get: (port, name) => port.getHttpHealthCheck(name),
+    update: (port, value) => port.updateHttpHealthCheck(value),
+    remove: (port, name) => port.deleteHttpHealthCheck(name),
   });
 
-  it('keeps HTTP health checks; refuses duplicates, a type that is no health check, a timeout over the interval, and updates or deletes of missing ones', async () => {
-    const side = fixture();
-    const name = unique('ct-check');
-    await side.port.insertHealthCheck(check(name));
-    const stored = await side.port.getHealthCheck(name);
-    expect(stored).toMatchObject({ name, type: 'HTTP', port: 10256, requestPath: '/healthz', checkIntervalSec: 8, timeoutSec: 1, healthyThreshold: 1, unhealthyThreshold: 3, description: 'contract' });
-    expect(pathOf(stored?.selfLink)).toBe(pathOf(side.link(`global/healthChecks/${name}`)));
-    await side.port.updateHealthCheck({ ...check(name), requestPath: '/ready' });
-    expect((await side.port.getHealthCheck(name))?.requestPath).toBe('/ready');
-    expect(await refusalOf(() => side.port.insertHealthCheck(check(name)))).toBe('AlreadyExists');
-    expect(await refusalOf(() => side.port.insertHealthCheck(check('Not_A_Name')))).toBe('Invalid');
-    expect(await refusalOf(() => side.port.insertHealthCheck({ ...check(unique('ct-check-type')), type: 'INVALID' }))).toBe('Invalid');
-    expect(await refusalOf(() => side.port.insertHealthCheck({ ...check(unique('ct-check-timeout')), timeoutSec: 20 }))).toBe('Invalid');
-    expect(await refusalOf(() => side.port.updateHealthCheck(check('ct-nobody')))).toBe('NotFound');
-    await side.port.deleteHealthCheck(name);
-    expect(await side.port.getHealthCheck(name)).toBeUndefined();
-    expect(await refusalOf(() => side.port.deleteHealthCheck(name))).toBe('NotFound');
+  itKeepsHealthChecks<GceHealthCheck>({
+    title: 'HTTP health checks (a type that is no health check refused)',
+    collection: 'healthChecks',
+    make: check,
+    invalid: (name) => ({ ...check(name), type: 'INVALID' }),
+    insert: (port, value) => port.insertHealthCheck(value),
+    get: (port, name) => port.getHealthCheck(name),
+    update: (port, value) => port.updateHealthCheck(value),
+    remove: (port, name) => port.deleteHealthCheck(name),
   });
 
   it('runs a target pool and its forwarding rule; refuses missing references, a second health check, bad values, and deletions in use', async () => {
