@@ -65,6 +65,9 @@ export async function createHarness(config: Record<string, unknown> = CONFIG, op
   const network = new FakeNetwork(SUBSCRIPTION);
   linkFakes(compute, network);
   compute.addResourceGroup(RESOURCE_GROUP);
+  // The cluster's subnets: the nodes' (CONFIG.subnetName) and one for internal load balancers.
+  network.addSubnet(RESOURCE_GROUP, 'cluster-vnet', 'nodes', '10.240.0.0/16');
+  network.addSubnet(RESOURCE_GROUP, 'cluster-vnet', 'ilb', '10.1.0.0/16');
   const logger = new RecordingLogger();
   const clock = { now: 1_000_000 };
   const metrics = createMetricsRegistry();

@@ -19,6 +19,7 @@ describe('Azure ports contract: the in-memory fakes', () => {
   linkFakes(compute, network);
   compute.addResourceGroup(RESOURCE_GROUP);
   network.addSecurityGroup(RESOURCE_GROUP, 'cluster-nsg');
+  const subnetId = network.addSubnet(RESOURCE_GROUP, 'cluster-vnet', 'nodes', '10.240.0.0/16');
   const group = `/subscriptions/${SUBSCRIPTION}/resourceGroups/${RESOURCE_GROUP}`;
   let nextAddress = 4;
 
@@ -28,7 +29,7 @@ describe('Azure ports contract: the in-memory fakes', () => {
     subscriptionId: SUBSCRIPTION,
     resourceGroup: RESOURCE_GROUP,
     location: LOCATION,
-    subnetId: `${group}/providers/Microsoft.Network/virtualNetworks/cluster-vnet/subnets/nodes`,
+    subnetId,
     securityGroup: 'cluster-nsg',
     createVirtualMachine: (name, options) => {
       const id = `${group}/providers/Microsoft.Compute/virtualMachines/${name}`;

@@ -4,7 +4,8 @@
  * a rule naming a missing frontend, pool or probe, a frontend naming a missing public IP, a public
  * IP used by two frontends, deleting a public IP still in use or a load balancer whose pool still
  * has members are refused with ARM's codes; so are an Http(s) probe without a request path, a
- * frontend with neither public IP nor subnet, a route with an unknown next hop type or a virtual
+ * frontend with neither public IP nor subnet, an internal frontend in a subnet the fake does not
+ * have (`addSubnet`) or with a static address outside it, a route with an unknown next hop type or a virtual
  * appliance hop without its IP. The kinds and codes are the simulator's, checked by
  * test/support/azure-ports-contract.ts on this fake and on the SDK adapters.
  */
@@ -31,6 +32,22 @@ export function linkFakes(compute: FakeCompute, network: FakeNetwork): void {
   compute.backendPoolExists = (poolId) => network.hasBackendPool(poolId);
 }
 
+/** `10.240.0.0/16` -> its first address and size, as numbers. */
+function parseIpv4Prefix(prefix: string): { base: number; size: number } {
+  const [address = '', bits = '32'] = prefix.split('/');
+  const base = address.split('.').reduce((sum, part) => sum * 256 + Number(part), 0);
+  return { base, size: 2 ** (32 - Number(bits)) };
+}
+
+function ipv4Number(address: string): number | undefined {
+  const parts = address.split('.');
+  return parts.length === 4 && parts.every((part) => /^\d{1,3}$/.test(part) && Number(part) < 256) ? parts.reduce((sum, part) => sum * 256 + Number(part), 0) : undefined;
+}
+
+const same = (left: string | undefined, right: string | undefined): boolean => (left ?? '').toLowerCase() === (right ?? '').toLowerCase();
+
+const ipv4Text = (value: number): string => [24, 16, 8, 0].map((shift) => Math.floor(value / 2 ** shift) % 256).join('.');
+
 function checkEtag(operation: string, current: string | undefined, condition: WriteCondition): void {
   if (condition.ifMatch !== undefined && current !== condition.ifMatch) throw armError(operation, 'PreconditionFailed', 'PreconditionFailed', { httpStatus: 412 });
 }
@@ -50,6 +67,8 @@ export class FakeNetwork implements NetworkPort {
   readonly loadBalancers = new Map<string, AzureLoadBalancer>();
   readonly publicIpResources = new Map<string, AzurePublicIp>();
   readonly securityGroups = new Map<string, AzureSecurityGroup>();
+  /** Subnets (lower-cased ARM ID) and their IPv4 prefix: where internal frontends get addresses. */
+  readonly subnets = new Map<string, string>();
   /** Other members of a backend pool (the fake compute's scale-set VMs). */
   poolMembersFrom: (poolId: string) => string[] = () => [];
   /** The scale sets whose model or VMs name a backend pool (the fake compute's). */
@@ -65,6 +84,13 @@ export class FakeNetwork implements NetworkPort {
 
   #id(resourceGroup: string, type: string, name: string): string {
     return `/subscriptions/${this.#subscription}/resourceGroups/${resourceGroup}/providers/Microsoft.Network/${type}/${name}`;
+  }
+
+  /** A subnet of `vnet` in `resourceGroup` with an IPv4 prefix (`10.240.0.0/16`); returns its ARM ID. */
+  addSubnet(resourceGroup: string, vnet: string, name: string, prefix: string): string {
+    const id = this.#id(resourceGroup, 'virtualNetworks', `${vnet}/subnets/${name}`);
+    this.subnets.set(id.toLowerCase(), prefix);
+    return id;
   }
 
   addSecurityGroup(resourceGroup: string, name: string, rules: AzureSecurityGroup['securityRules'] = []): void {
@@ -172,10 +198,19 @@ export class FakeNetwork implements NetworkPort {
         const user = this.#publicIpUser(frontend.publicIpAddressId);
         if (user !== undefined && user.toLowerCase() !== frontend.id.toLowerCase()) throw armError(operation, 'Invalid', 'PublicIPAddressInUse', { httpStatus: 400 });
       }
-      if (frontend.subnetId !== undefined && frontend.privateIpAddress === undefined) {
-        const previous = existing?.frontendIpConfigurations.find((candidate) => candidate.name === frontend.name)?.privateIpAddress;
-        this.#privateAddress += 1;
-        frontend.privateIpAddress = previous ?? `10.240.0.${100 + this.#privateAddress}`;
+      if (frontend.subnetId !== undefined) {
+        const prefix = this.subnets.get(frontend.subnetId.toLowerCase());
+        if (prefix === undefined) throw armError(operation, 'Invalid', 'InvalidResourceReference', { httpStatus: 400 });
+        const range = parseIpv4Prefix(prefix);
+        if (frontend.privateIpAllocationMethod === 'Static') {
+          const requested = ipv4Number(frontend.privateIpAddress ?? '');
+          if (requested === undefined || requested < range.base || requested >= range.base + range.size) throw armError(operation, 'Invalid', 'PrivateIPAddressNotInSubnet', { httpStatus: 400 });
+        } else {
+          // Dynamic: ARM keeps the address a frontend has, else gives the next free one.
+          const previous = existing?.frontendIpConfigurations.find((candidate) => candidate.name === frontend.name && same(candidate.subnetId, frontend.subnetId))?.privateIpAddress;
+          if (previous === undefined) this.#privateAddress += 1;
+          frontend.privateIpAddress = previous ?? ipv4Text(range.base + 100 + this.#privateAddress);
+        }
       }
     }
     for (const previous of existing?.backendAddressPools ?? []) {

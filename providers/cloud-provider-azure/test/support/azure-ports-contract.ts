@@ -188,6 +188,28 @@ export function describeAzurePortsContract(fixture: () => AzurePortsContractFixt
     await side.network.deletePublicIp(side.resourceGroup, spare.name);
   });
 
+  it('gives an internal frontend a private address of its subnet and keeps it; refuses a missing subnet and a static address outside the subnet', async () => {
+    const side = fixture();
+    const name = unique('contract-ilb');
+    const internal = (frontend: AzureLoadBalancer['frontendIpConfigurations'][number]): AzureLoadBalancer => ({
+      ...balancer(side, name, ''),
+      frontendIpConfigurations: [{ name: 'frontend', ...frontend }],
+    });
+    const created = await side.network.putLoadBalancer(side.resourceGroup, internal({ subnetId: side.subnetId, privateIpAllocationMethod: 'Dynamic', privateIpAddressVersion: 'IPv4' }), {});
+    const frontend = created.frontendIpConfigurations[0];
+    expect(frontend).toMatchObject({ name: 'frontend', privateIpAllocationMethod: 'Dynamic' });
+    expect(same(frontend?.subnetId, side.subnetId)).toBe(true);
+    expect(frontend?.privateIpAddress).toMatch(/^10\.240\./);
+    const again = await side.network.putLoadBalancer(side.resourceGroup, internal({ subnetId: side.subnetId, privateIpAllocationMethod: 'Dynamic', privateIpAddressVersion: 'IPv4' }), { ifMatch: created.etag ?? '' });
+    expect(again.frontendIpConfigurations[0]?.privateIpAddress).toBe(frontend?.privateIpAddress);
+    const fixed = await side.network.putLoadBalancer(side.resourceGroup, internal({ subnetId: side.subnetId, privateIpAllocationMethod: 'Static', privateIpAddress: '10.240.200.7' }), {});
+    expect(fixed.frontendIpConfigurations[0]).toMatchObject({ privateIpAllocationMethod: 'Static', privateIpAddress: '10.240.200.7' });
+    const missingSubnet = side.subnetId.replace(/\/subnets\/[^/]+$/, '/subnets/contract-missing-subnet');
+    expect(await refusalOf(() => side.network.putLoadBalancer(side.resourceGroup, { ...internal({ subnetId: missingSubnet, privateIpAllocationMethod: 'Dynamic' }), name: unique('contract-ilb-bad') }, {}))).toBe('Invalid InvalidResourceReference');
+    expect(await refusalOf(() => side.network.putLoadBalancer(side.resourceGroup, { ...internal({ subnetId: side.subnetId, privateIpAllocationMethod: 'Static', privateIpAddress: '192.168.9.9' }), name: unique('contract-ilb-bad') }, {}))).toBe('Invalid PrivateIPAddressNotInSubnet');
+    await side.network.deleteLoadBalancer(side.resourceGroup, name);
+  });
+
   it('creates, reads, lists and deletes public IPs with etags; refuses a stale etag; a missing one is NotFound, deleting it again resolves', async () => {
     const side = fixture();
     const name = unique('contract-pip');
