@@ -10,7 +10,7 @@
 import { expect, it } from 'vitest';
 import { asAzureApiError } from '../../src/errors.js';
 import type { ComputePort } from '../../src/ports/compute-port.js';
-import type { AzureLoadBalancer, AzureSecurityRule, NetworkPort } from '../../src/ports/network-port.js';
+import type { AzureFrontendIpConfiguration, AzureLoadBalancer, AzureSecurityRule, NetworkPort } from '../../src/ports/network-port.js';
 
 export interface ContractMachine {
   /** ARM ID of the VM (or scale-set VM). */
@@ -191,7 +191,7 @@ export function describeAzurePortsContract(fixture: () => AzurePortsContractFixt
   it('gives an internal frontend a private address of its subnet and keeps it; refuses a missing subnet and a static address outside the subnet', async () => {
     const side = fixture();
     const name = unique('contract-ilb');
-    const internal = (frontend: AzureLoadBalancer['frontendIpConfigurations'][number]): AzureLoadBalancer => ({
+    const internal = (frontend: Omit<AzureFrontendIpConfiguration, 'name'>): AzureLoadBalancer => ({
       ...balancer(side, name, ''),
       frontendIpConfigurations: [{ name: 'frontend', ...frontend }],
     });
