@@ -12,6 +12,7 @@ const NETWORK = 'ccm-net';
 
 describe('ComputePort contract: the in-memory fake', () => {
   const fake = new FakeCompute('contract-project');
+  fake.networks.add(NETWORK);
   const link = (path: string): string => `${FAKE_BASE_URL}projects/${fake.project}/${path}`;
   describeComputePortContract(() => ({
     port: fake,

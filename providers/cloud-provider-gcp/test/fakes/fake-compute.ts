@@ -13,8 +13,8 @@
  * check on a target pool or backend service, a forwarding rule with both or neither of target and
  * backendService, firewalls without allowed rules or with bad protocols, ports or ranges, bad or
  * taken addresses, members already in an instance group or in another zone; and NotFound for a
- * route's next-hop instance, a target pool's instances and health checks that do not exist. It
- * logs every call and lets a test inject failures.
+ * route's or firewall's network (`networks`), a route's next-hop instance, a target pool's
+ * instances and health checks that do not exist. It logs every call and lets a test inject failures.
  */
 import { GceApiError, type GceApiErrorKind } from '../../src/errors.js';
 import type {
@@ -88,6 +88,8 @@ export class FakeCompute implements ComputePort {
   /** `<zone>/<name>`, with the member instance URLs. */
   readonly instanceGroups = new Map<string, GceInstanceGroup & { members: string[] }>();
   zones: string[] = ['us-central1-a', 'us-central1-b', 'us-central1-c', 'us-central1-f'];
+  /** Names of the VPC networks routes and firewalls may name (in any project: the fake has one). */
+  readonly networks = new Set<string>(['default']);
   #fingerprint = 1;
   #nextInternalIp = 10;
   readonly #failures = new Map<string, unknown[]>();
@@ -134,6 +136,12 @@ export class FakeCompute implements ComputePort {
 
   #missing(method: string): GceApiError {
     return fakeError('NotFound', method);
+  }
+
+  /** Compute: a route's or firewall's network must exist (NotFound). */
+  #checkNetwork(network: string, method: string): void {
+    const name = /\/global\/networks\/([^/]+)$/.exec(resourcePath(network))?.[1];
+    if (name === undefined || !this.networks.has(name)) throw fakeError('NotFound', method);
   }
 
   #checkName(name: string, method: string): void {
@@ -187,6 +195,7 @@ export class FakeCompute implements ComputePort {
     this.#enter('insertRoute');
     this.#checkName(route.name, 'insertRoute');
     if (this.routes.has(route.name)) throw fakeError('AlreadyExists', 'insertRoute');
+    this.#checkNetwork(route.network, 'insertRoute');
     if (!route.destRange.includes(':') && !isRange(route.destRange, false)) throw fakeError('Invalid', 'insertRoute');
     if (route.nextHopInstance === undefined) throw fakeError('Invalid', 'insertRoute');
     if (this.#instanceAt(route.nextHopInstance) === undefined) throw fakeError('NotFound', 'insertRoute');
@@ -478,6 +487,7 @@ export class FakeCompute implements ComputePort {
   async insertFirewall(firewall: GceFirewall): Promise<void> {
     this.#enter('insertFirewall');
     if (this.firewalls.has(firewall.name)) throw fakeError('AlreadyExists', 'insertFirewall');
+    this.#checkNetwork(firewall.network, 'insertFirewall');
     this.#checkFirewall(firewall, 'insertFirewall');
     this.firewalls.set(firewall.name, clone(firewall));
   }

@@ -88,7 +88,7 @@ export function describeComputePortContract(fixture: () => ComputePortContractFi
     expect(await side.port.listZones('nowhere1')).toEqual([]);
   });
 
-  it('inserts, lists and deletes routes; refuses duplicates, bad names, a missing next-hop instance and a bad range', async () => {
+  it('inserts, lists and deletes routes; refuses duplicates, bad names, a missing network or next-hop instance and a bad range', async () => {
     const side = fixture();
     const node = unique('ct-route-node');
     await side.createInstance(side.zones[0], node, []);
@@ -106,6 +106,7 @@ export function describeComputePortContract(fixture: () => ComputePortContractFi
     expect(await refusalOf(() => side.port.insertRoute({ ...route, name: 'Upper-Case' }))).toBe('Invalid');
     expect(await refusalOf(() => side.port.insertRoute({ ...route, name: unique('ct-route-hop'), nextHopInstance: side.link(`zones/${side.zones[0]}/instances/ct-nobody`) }))).toBe('NotFound');
     expect(await refusalOf(() => side.port.insertRoute({ ...route, name: unique('ct-route-range'), destRange: 'not-a-range' }))).toBe('Invalid');
+    expect(await refusalOf(() => side.port.insertRoute({ ...route, name: unique('ct-route-network'), network: side.link('global/networks/ct-no-network') }))).toBe('NotFound');
     await side.port.deleteRoute(name);
     expect(await refusalOf(() => side.port.deleteRoute(name))).toBe('NotFound');
   });
@@ -248,7 +249,7 @@ export function describeComputePortContract(fixture: () => ComputePortContractFi
     await side.port.deleteHttpHealthCheck(secondCheck);
   });
 
-  it('inserts, patches and deletes firewalls; refuses an empty allowed list, a bad protocol or range, duplicates, bad names and missing ones', async () => {
+  it('inserts, patches and deletes firewalls; refuses an empty allowed list, a bad protocol or range, a missing network, duplicates, bad names and missing ones', async () => {
     const side = fixture();
     const name = unique('ct-firewall');
     await side.port.insertFirewall(firewall(side, name));
@@ -266,6 +267,7 @@ export function describeComputePortContract(fixture: () => ComputePortContractFi
     expect(await refusalOf(() => side.port.insertFirewall({ ...firewall(side, unique('ct-firewall-protocol')), allowed: [{ IPProtocol: 'bogus' }] }))).toBe('Invalid');
     expect(await refusalOf(() => side.port.insertFirewall({ ...firewall(side, unique('ct-firewall-port')), allowed: [{ IPProtocol: 'tcp', ports: ['70000'] }] }))).toBe('Invalid');
     expect(await refusalOf(() => side.port.insertFirewall({ ...firewall(side, unique('ct-firewall-range')), sourceRanges: ['10.0.0.0/33'] }))).toBe('Invalid');
+    expect(await refusalOf(() => side.port.insertFirewall({ ...firewall(side, unique('ct-firewall-network')), network: side.link('global/networks/ct-no-network') }))).toBe('NotFound');
     expect(await refusalOf(() => side.port.patchFirewall({ ...firewall(side, name), allowed: [{ IPProtocol: 'bogus' }] }))).toBe('Invalid');
     expect(await refusalOf(() => side.port.patchFirewall(firewall(side, 'ct-nobody')))).toBe('NotFound');
     await side.port.deleteFirewall(name);
