@@ -88,7 +88,7 @@ export function describeComputePortContract(fixture: () => ComputePortContractFi
     expect(await side.port.listZones('nowhere1')).toEqual([]);
   });
 
-  it('inserts, lists and deletes routes; refuses duplicates, bad names, a missing network or next-hop instance and a bad range', async () => {
+  it('inserts, lists and deletes routes; refuses duplicates, bad names, a missing network, next hop or next-hop instance and a bad range', async () => {
     const side = fixture();
     const node = unique('ct-route-node');
     await side.createInstance(side.zones[0], node, []);
@@ -107,6 +107,8 @@ export function describeComputePortContract(fixture: () => ComputePortContractFi
     expect(await refusalOf(() => side.port.insertRoute({ ...route, name: unique('ct-route-hop'), nextHopInstance: side.link(`zones/${side.zones[0]}/instances/ct-nobody`) }))).toBe('NotFound');
     expect(await refusalOf(() => side.port.insertRoute({ ...route, name: unique('ct-route-range'), destRange: 'not-a-range' }))).toBe('Invalid');
     expect(await refusalOf(() => side.port.insertRoute({ ...route, name: unique('ct-route-network'), network: side.link('global/networks/ct-no-network') }))).toBe('NotFound');
+    const { nextHopInstance: _hop, ...withoutHop } = route;
+    expect(await refusalOf(() => side.port.insertRoute({ ...withoutHop, name: unique('ct-route-no-hop') }))).toBe('Invalid');
     await side.port.deleteRoute(name);
     expect(await refusalOf(() => side.port.deleteRoute(name))).toBe('NotFound');
   });
