@@ -5,7 +5,7 @@ import type { LogFields, Logger } from '@ccm/core/logging';
 import { createAzureCloud, type AzureCloud, type AzureCloudOptions } from '../src/azure-cloud.js';
 import type { AzureVirtualMachine } from '../src/ports/compute-port.js';
 import { FakeCompute } from './fakes/fake-compute.js';
-import { FakeNetwork } from './fakes/fake-network.js';
+import { FakeNetwork, linkFakes } from './fakes/fake-network.js';
 
 export const SUBSCRIPTION = '00000000-0000-0000-0000-000000000001';
 export const RESOURCE_GROUP = 'Cluster-RG';
@@ -63,8 +63,11 @@ export interface Harness {
 export async function createHarness(config: Record<string, unknown> = CONFIG, options: AzureCloudOptions = {}): Promise<Harness> {
   const compute = new FakeCompute();
   const network = new FakeNetwork(SUBSCRIPTION);
-  network.poolMembersFrom = (poolId) => compute.poolMembers(poolId);
+  linkFakes(compute, network);
   compute.addResourceGroup(RESOURCE_GROUP);
+  // The cluster's subnets: the nodes' (CONFIG.subnetName) and one for internal load balancers.
+  network.addSubnet(RESOURCE_GROUP, 'cluster-vnet', 'nodes', '10.240.0.0/16');
+  network.addSubnet(RESOURCE_GROUP, 'cluster-vnet', 'ilb', '10.1.0.0/16');
   const logger = new RecordingLogger();
   const clock = { now: 1_000_000 };
   const metrics = createMetricsRegistry();

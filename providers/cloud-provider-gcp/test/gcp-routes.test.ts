@@ -53,6 +53,7 @@ describe('GCE Routes', () => {
   it('puts the route on the network of the instance\'s first interface (upstream)', async () => {
     const { cloud, compute } = await createHarness();
     const nodeNetwork = networkUrl.replace(`/networks/${NETWORK}`, '/networks/node-net');
+    compute.networks.add('node-net');
     compute.addInstance(ZONE, 'node-1', { networkInterfaces: [{ network: nodeNetwork, networkIP: '10.0.0.2', accessConfigs: [], ipv6AccessConfigs: [] }] });
     compute.addInstance(ZONE, 'node-2');
     await cloud.routes().createRoute('kubernetes', 'uid-1', { name: '', targetNode: 'node-1', destinationCidr: '10.64.1.0/24' });

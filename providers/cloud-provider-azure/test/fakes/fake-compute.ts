@@ -1,4 +1,9 @@
-/** An in-memory Compute: VMs per resource group and uniform scale sets with their VMs. */
+/**
+ * An in-memory Compute: VMs per resource group and uniform scale sets with their VMs. Like ARM
+ * (checked by test/support/azure-ports-contract.ts on this fake and on the SDK adapter against the
+ * Azure simulator), a scale set's or scale-set VM's network may only name backend pools that exist
+ * (`backendPoolExists`, wired to the fake network by `linkFakes`): else InvalidResourceReference.
+ */
 import type { AzureScaleSetNetwork, AzureVirtualMachine, ComputePort } from '../../src/ports/compute-port.js';
 import { armError, FakeCallLog } from './fake-errors.js';
 
@@ -16,6 +21,20 @@ export class FakeCompute implements ComputePort {
   readonly scaleSetNetworks = new Map<string, AzureScaleSetNetwork>();
   readonly instanceNetworks = new Map<string, AzureScaleSetNetwork>();
   #etag = 0;
+  /** Whether a backend pool (ARM ID) exists: the fake network's answer once `linkFakes` joined them; none without a network. */
+  backendPoolExists: (poolId: string) => boolean = () => false;
+
+  /** The scale sets (`<rg>/<set>`, lower-cased) whose model or VMs name `poolId`: ARM refuses to drop such a pool. */
+  scaleSetsUsingPool(poolId: string): string[] {
+    const names = (network: AzureScaleSetNetwork) => network.ipConfigurations.some((configuration) => configuration.loadBalancerBackendAddressPoolIds.some((id) => id.toLowerCase() === poolId.toLowerCase()));
+    const models = [...this.scaleSetNetworks.entries()].filter(([, network]) => names(network)).map(([key]) => key);
+    const instances = [...this.instanceNetworks.entries()].filter(([, network]) => names(network)).map(([key]) => key.split('/').slice(0, 2).join('/'));
+    return [...new Set([...models, ...instances])];
+  }
+
+  #checkPools(operation: string, poolIds: readonly string[]): void {
+    if (poolIds.some((poolId) => !this.backendPoolExists(poolId))) throw armError(operation, 'Invalid', 'InvalidResourceReference', { httpStatus: 400 });
+  }
 
   /** The IP configuration IDs of scale-set VMs in `poolId` (the fake network's pool members). */
   poolMembers(poolId: string): string[] {
@@ -53,6 +72,7 @@ export class FakeCompute implements ComputePort {
     checkEtag('compute.setScaleSetBackendPools', network.etag, etag);
     const configuration = network.ipConfigurations.find((candidate) => candidate.key === key);
     if (!configuration) throw armError('compute.setScaleSetBackendPools', 'NotFound', 'NotFound');
+    this.#checkPools('compute.setScaleSetBackendPools', poolIds);
     configuration.loadBalancerBackendAddressPoolIds = [...poolIds];
     network.etag = this.#nextEtag();
   }
@@ -71,6 +91,7 @@ export class FakeCompute implements ComputePort {
     checkEtag('compute.setScaleSetVirtualMachineBackendPools', network.etag, etag);
     const configuration = network.ipConfigurations.find((candidate) => candidate.key === key);
     if (!configuration) throw armError('compute.setScaleSetVirtualMachineBackendPools', 'NotFound', 'NotFound');
+    this.#checkPools('compute.setScaleSetVirtualMachineBackendPools', poolIds);
     configuration.loadBalancerBackendAddressPoolIds = [...poolIds];
     network.etag = this.#nextEtag();
   }

@@ -3,8 +3,13 @@
  * security groups. Writes check etags (412 PreconditionFailed) and references as ARM does:
  * a rule naming a missing frontend, pool or probe, a frontend naming a missing public IP, a public
  * IP used by two frontends, deleting a public IP still in use or a load balancer whose pool still
- * has members are refused with ARM's codes.
+ * has members are refused with ARM's codes; so are an Http(s) probe without a request path, a
+ * frontend with neither public IP nor subnet, an internal frontend in a subnet the fake does not
+ * have (`addSubnet`) or with a static address outside it, a route with an unknown next hop type or a virtual
+ * appliance hop without its IP. The kinds and codes are the simulator's, checked by
+ * test/support/azure-ports-contract.ts on this fake and on the SDK adapters.
  */
+import type { FakeCompute } from './fake-compute.js';
 import type {
   AzureLoadBalancer,
   AzureNetworkInterface,
@@ -16,6 +21,32 @@ import type {
   WriteCondition,
 } from '../../src/ports/network-port.js';
 import { armError, FakeCallLog } from './fake-errors.js';
+
+/** ARM's next hop types of a route. */
+const ROUTE_NEXT_HOP_TYPES = ['VirtualNetworkGateway', 'VnetLocal', 'Internet', 'VirtualAppliance', 'None'];
+
+/** Joins the fakes as ARM joins Compute and Network: pool members, scale sets naming pools, pools that exist. */
+export function linkFakes(compute: FakeCompute, network: FakeNetwork): void {
+  network.poolMembersFrom = (poolId) => compute.poolMembers(poolId);
+  network.scaleSetsUsingPool = (poolId) => compute.scaleSetsUsingPool(poolId);
+  compute.backendPoolExists = (poolId) => network.hasBackendPool(poolId);
+}
+
+/** `10.240.0.0/16` -> its first address and size, as numbers. */
+function parseIpv4Prefix(prefix: string): { base: number; size: number } {
+  const [address = '', bits = '32'] = prefix.split('/');
+  const base = address.split('.').reduce((sum, part) => sum * 256 + Number(part), 0);
+  return { base, size: 2 ** (32 - Number(bits)) };
+}
+
+function ipv4Number(address: string): number | undefined {
+  const parts = address.split('.');
+  return parts.length === 4 && parts.every((part) => /^\d{1,3}$/.test(part) && Number(part) < 256) ? parts.reduce((sum, part) => sum * 256 + Number(part), 0) : undefined;
+}
+
+const same = (left: string | undefined, right: string | undefined): boolean => (left ?? '').toLowerCase() === (right ?? '').toLowerCase();
+
+const ipv4Text = (value: number): string => [24, 16, 8, 0].map((shift) => Math.floor(value / 2 ** shift) % 256).join('.');
 
 function checkEtag(operation: string, current: string | undefined, condition: WriteCondition): void {
   if (condition.ifMatch !== undefined && current !== condition.ifMatch) throw armError(operation, 'PreconditionFailed', 'PreconditionFailed', { httpStatus: 412 });
@@ -36,8 +67,12 @@ export class FakeNetwork implements NetworkPort {
   readonly loadBalancers = new Map<string, AzureLoadBalancer>();
   readonly publicIpResources = new Map<string, AzurePublicIp>();
   readonly securityGroups = new Map<string, AzureSecurityGroup>();
+  /** Subnets (lower-cased ARM ID) and their IPv4 prefix: where internal frontends get addresses. */
+  readonly subnets = new Map<string, string>();
   /** Other members of a backend pool (the fake compute's scale-set VMs). */
   poolMembersFrom: (poolId: string) => string[] = () => [];
+  /** The scale sets whose model or VMs name a backend pool (the fake compute's). */
+  scaleSetsUsingPool: (poolId: string) => string[] = () => [];
   #etag = 0;
   #publicAddress = 0;
   #privateAddress = 0;
@@ -49,6 +84,13 @@ export class FakeNetwork implements NetworkPort {
 
   #id(resourceGroup: string, type: string, name: string): string {
     return `/subscriptions/${this.#subscription}/resourceGroups/${resourceGroup}/providers/Microsoft.Network/${type}/${name}`;
+  }
+
+  /** A subnet of `vnet` in `resourceGroup` with an IPv4 prefix (`10.240.0.0/16`); returns its ARM ID. */
+  addSubnet(resourceGroup: string, vnet: string, name: string, prefix: string): string {
+    const id = this.#id(resourceGroup, 'virtualNetworks', `${vnet}/subnets/${name}`);
+    this.subnets.set(id.toLowerCase(), prefix);
+    return id;
   }
 
   addSecurityGroup(resourceGroup: string, name: string, rules: AzureSecurityGroup['securityRules'] = []): void {
@@ -85,6 +127,17 @@ export class FakeNetwork implements NetworkPort {
     const copy = structuredClone(balancer);
     for (const pool of copy.backendAddressPools) pool.backendIpConfigurationIds = pool.id === undefined ? [] : this.#members(pool.id);
     return copy;
+  }
+
+  /** Whether a backend pool (ARM ID) exists. */
+  hasBackendPool(poolId: string): boolean {
+    return [...this.loadBalancers.values()].some((balancer) => balancer.backendAddressPools.some((pool) => pool.id?.toLowerCase() === poolId.toLowerCase()));
+  }
+
+  /** ARM refuses to drop a backend pool a scale set names, or one with members (both HTTP 400). */
+  #checkPoolUnused(operation: string, poolId: string): void {
+    if (this.scaleSetsUsingPool(poolId).length > 0) throw armError(operation, 'Invalid', 'LoadBalancerInUseByVirtualMachineScaleSet', { httpStatus: 400 });
+    if (this.#members(poolId).length > 0) throw armError(operation, 'Invalid', 'OperationNotAllowed', { httpStatus: 400 });
   }
 
   /** Which frontend uses a public IP. */
@@ -129,26 +182,39 @@ export class FakeNetwork implements NetworkPort {
     const frontends = names(balancer.frontendIpConfigurations);
     const pools = names(balancer.backendAddressPools);
     const probes = names(balancer.probes);
+    for (const frontend of balancer.frontendIpConfigurations) {
+      if (frontend.publicIpAddressId === undefined && frontend.subnetId === undefined) throw armError(operation, 'Invalid', 'InvalidRequestFormat', { httpStatus: 400 });
+    }
     for (const rule of balancer.loadBalancingRules) {
       if (!frontends.has(rule.frontendIpConfigurationName) || !pools.has(rule.backendAddressPoolName) || (rule.probeName !== undefined && !probes.has(rule.probeName))) {
         throw armError(operation, 'Invalid', 'InvalidResourceReference');
       }
     }
+    if (balancer.probes.some((probe) => probe.protocol !== 'Tcp' && probe.requestPath === undefined)) throw armError(operation, 'Invalid', 'InvalidRequestPath', { httpStatus: 400 });
     const frontendIds = balancer.frontendIpConfigurations.map((frontend) => ({ ...frontend, id: `${id}/frontendIPConfigurations/${frontend.name}` }));
     for (const frontend of frontendIds) {
       if (frontend.publicIpAddressId !== undefined) {
         if (![...this.publicIpResources.values()].some((address) => address.id?.toLowerCase() === frontend.publicIpAddressId?.toLowerCase())) throw armError(operation, 'Invalid', 'InvalidResourceReference');
         const user = this.#publicIpUser(frontend.publicIpAddressId);
-        if (user !== undefined && user.toLowerCase() !== frontend.id.toLowerCase()) throw armError(operation, 'Conflict', 'PublicIPAddressInUse');
+        if (user !== undefined && user.toLowerCase() !== frontend.id.toLowerCase()) throw armError(operation, 'Invalid', 'PublicIPAddressInUse', { httpStatus: 400 });
       }
-      if (frontend.subnetId !== undefined && frontend.privateIpAddress === undefined) {
-        const previous = existing?.frontendIpConfigurations.find((candidate) => candidate.name === frontend.name)?.privateIpAddress;
-        this.#privateAddress += 1;
-        frontend.privateIpAddress = previous ?? `10.240.0.${100 + this.#privateAddress}`;
+      if (frontend.subnetId !== undefined) {
+        const prefix = this.subnets.get(frontend.subnetId.toLowerCase());
+        if (prefix === undefined) throw armError(operation, 'Invalid', 'InvalidResourceReference', { httpStatus: 400 });
+        const range = parseIpv4Prefix(prefix);
+        if (frontend.privateIpAllocationMethod === 'Static') {
+          const requested = ipv4Number(frontend.privateIpAddress ?? '');
+          if (requested === undefined || requested < range.base || requested >= range.base + range.size) throw armError(operation, 'Invalid', 'PrivateIPAddressNotInSubnet', { httpStatus: 400 });
+        } else {
+          // Dynamic: ARM keeps the address a frontend has, else gives the next free one.
+          const previous = existing?.frontendIpConfigurations.find((candidate) => candidate.name === frontend.name && same(candidate.subnetId, frontend.subnetId))?.privateIpAddress;
+          if (previous === undefined) this.#privateAddress += 1;
+          frontend.privateIpAddress = previous ?? ipv4Text(range.base + 100 + this.#privateAddress);
+        }
       }
     }
     for (const previous of existing?.backendAddressPools ?? []) {
-      if (!pools.has(previous.name) && previous.id !== undefined && this.#members(previous.id).length > 0) throw armError(operation, 'Conflict', 'OperationNotAllowed');
+      if (!pools.has(previous.name) && previous.id !== undefined) this.#checkPoolUnused(operation, previous.id);
     }
     const stored: AzureLoadBalancer = {
       ...structuredClone(balancer),
@@ -166,7 +232,7 @@ export class FakeNetwork implements NetworkPort {
     const balancer = this.loadBalancer(resourceGroup, name);
     if (!balancer) return;
     for (const pool of balancer.backendAddressPools) {
-      if (pool.id !== undefined && this.#members(pool.id).length > 0) throw armError('network.deleteLoadBalancer', 'Conflict', 'LoadBalancerInUseByVirtualMachineScaleSet');
+      if (pool.id !== undefined) this.#checkPoolUnused('network.deleteLoadBalancer', pool.id);
     }
     this.loadBalancers.delete(`${resourceGroup}/${name}`.toLowerCase());
   }
@@ -260,7 +326,10 @@ export class FakeNetwork implements NetworkPort {
 
   async listPublicIpAddresses(resourceGroup: string): Promise<Array<{ id: string; ipAddress: string }>> {
     this.log.record('network.listPublicIpAddresses', [resourceGroup]);
-    return [...this.publicIps.entries()].filter(([id]) => id.startsWith(`${resourceGroupPrefix(id, resourceGroup)}/providers/microsoft.network/publicipaddresses/`)).map(([id, ipAddress]) => ({ id, ipAddress }));
+    const created = [...this.publicIpResources.values()].map((address) => [address.id ?? '', address.ipAddress] as const);
+    return [...this.publicIps.entries(), ...created]
+      .filter(([id]) => id.toLowerCase().startsWith(`${resourceGroupPrefix(id, resourceGroup)}/providers/microsoft.network/publicipaddresses/`))
+      .map(([id, ipAddress]) => ({ id, ipAddress }));
   }
 
   async getNetworkInterface(networkInterfaceId: string): Promise<AzureNetworkInterface> {
@@ -297,6 +366,8 @@ export class FakeNetwork implements NetworkPort {
     this.log.record('network.putRoute', [resourceGroup, tableName, route]);
     const table = this.routeTable(resourceGroup, tableName);
     if (!table) throw armError('network.putRoute', 'NotFound', 'ResourceNotFound');
+    if (!ROUTE_NEXT_HOP_TYPES.includes(route.nextHopType)) throw armError('network.putRoute', 'Invalid', 'InvalidRequestFormat', { httpStatus: 400 });
+    if (route.nextHopType === 'VirtualAppliance' && route.nextHopIpAddress === undefined) throw armError('network.putRoute', 'Invalid', 'InvalidNextHopIpAddress', { httpStatus: 400 });
     table.routes = [...table.routes.filter((existing) => existing.name !== route.name), { ...route }];
     table.etag = this.#nextEtag();
   }
