@@ -264,7 +264,9 @@ export async function startGceSimulator(options: GceSimulatorOptions = {}): Prom
   };
 
   const server = createServer((request, response) => void handle(request, response));
-  server.keepAliveTimeout = 5_000;
+  // Longer than any client's idle keep-alive, so the client closes an idle connection first: a
+  // server closing it at the moment a client reuses it answers that request with ECONNRESET.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
