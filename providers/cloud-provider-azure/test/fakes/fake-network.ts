@@ -229,7 +229,7 @@ export class FakeNetwork implements NetworkPort {
       ...structuredClone(address),
       id: this.#id(resourceGroup, 'publicIPAddresses', address.name),
       etag: this.#nextEtag(),
-      ipAddress: existing?.ipAddress ?? `20.0.0.${this.#publicAddress}`,
+      ipAddress: existing?.ipAddress ?? (address.version === 'IPv6' ? `2603:1030::${this.#publicAddress.toString(16)}` : `20.0.0.${this.#publicAddress}`),
       ipTags: existing?.ipTags ?? address.ipTags,
     };
     delete stored.ipConfigurationId;

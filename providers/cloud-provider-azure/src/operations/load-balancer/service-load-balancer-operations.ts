@@ -216,6 +216,10 @@ export class ServiceLoadBalancerOperations {
     const name = requestedName ?? nameForFamily(publicIpNameOf(names.clusterName, names.base), names.dualStack, family);
     return withEtagRetry(async () => {
       const existing = await this.#read(() => this.#network.getPublicIp(resourceGroup, name, options));
+      // ARM never changes a public IP's version; upstream recreates it (a single-stack IPv6 Service's `<cluster>-<base>` turning dual-stack), not done here.
+      if (existing !== undefined && existing.version !== family) {
+        throw new CloudStateError(`public IP ${resourceGroup}/${name} is ${existing.version}, the Service's ${family} frontend needs an ${family} one (delete it, or name another with an azure-pip-name annotation)`);
+      }
       // A public IP named by the annotation that no Service is tagged on is the user's: used as it is.
       if (existing !== undefined && servicesOf(existing).length === 0 && requestedName !== undefined) return existing;
       const refusal = publicIpRefusal(existing, { serviceKey: names.key, clusterName: names.clusterName, ...(parsed.dnsLabelName === undefined ? {} : { dnsLabelName: parsed.dnsLabelName }) });
