@@ -168,9 +168,10 @@ describe('LoadBalancer: nodeIP backend pools', () => {
     const writes = harness.network.log.count('network.putBackendAddressPool');
     await lb.updateLoadBalancer(CLUSTER, service(['IPv4']), [NODES[0] as V1Node, nodeWithAddresses('node-c', '10.0.0.6')]);
     expect(harness.network.log.count('network.putBackendAddressPool')).toBe(writes);
-    // The pool's addresses survive a load balancer write for another Service.
+    // The pool's addresses survive a load balancer write for another Service (written back as read: no pool write follows).
     await lb.ensureLoadBalancer(CLUSTER, { ...service(['IPv4']), metadata: { name: 'api', namespace: 'default', uid: '6fa459ea-ee8a-3ca4-894e-db77e160355e' } }, [NODES[0] as V1Node, nodeWithAddresses('node-c', '10.0.0.6')]);
     expect(pool()?.backendAddresses?.map((entry) => entry.ipAddress)).toEqual(['10.0.0.4', '10.0.0.6']);
+    expect(harness.network.log.count('network.putBackendAddressPool')).toBe(writes);
   });
 
   it('dual-stack with nodeIP: the IPv6 pool lists the IPv6 addresses', async () => {
