@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { V1Node } from '@kubernetes/client-node';
+import type { V1Node, V1Service } from '@kubernetes/client-node';
+import { readServiceLoadBalancerOptions } from '../../annotations.js';
 import type { AzureBackendAddressPool, AzureLoadBalancer, AzureSecurityRule } from '../../ports/network-port.js';
 import type { AzureVirtualMachine } from '../../ports/compute-port.js';
 import { allowRuleNameOf, backendPoolNameOf, denyAllRuleNameOf, frontendNameOf, nameForFamily, ownedBy, publicIpNameOf, ruleNameOf } from './load-balancer-names.js';
@@ -9,6 +10,7 @@ import { nodePrivateAddress, planNodeIpPool } from './plan-node-ip-pool.js';
 import { planPoolMembership, withPool } from './plan-pool-membership.js';
 import { planPublicIp, planPublicIpRelease, publicIpRefusal } from './plan-public-ip.js';
 import { planSecurityRules } from './plan-security-rules.js';
+import { buildServiceLoadBalancerSpec } from './service-load-balancer-spec.js';
 
 const BASE = 'a0123456789abcdef0123456789abcd';
 const md5 = (text: string): string => createHash('md5').update(text).digest('hex');
@@ -303,5 +305,34 @@ describe('planNodeIpPool (upstream backendPoolTypeNodeIP.EnsureHostsInPool)', ()
 
   it('nodePrivateAddress: the first InternalIP of the family', () => {
     expect([nodePrivateAddress(a, 'IPv4'), nodePrivateAddress(a, 'IPv6'), nodePrivateAddress(noAddress, 'IPv4')]).toEqual(['10.0.0.4', 'fd00::4', undefined]);
+  });
+});
+
+describe('buildServiceLoadBalancerSpec per family (upstream getResourceByIPFamily, AccessControl IPV4Sources / IPV6Sources)', () => {
+  const dualStack = (ranges: string[], annotations: Record<string, string> = {}): V1Service => ({
+    metadata: { name: 'web', namespace: 'default', uid: '1b4e28ba-2fa1-11d2-883f-0016d3cca427', annotations },
+    spec: { type: 'LoadBalancer', ipFamilies: ['IPv4', 'IPv6'], loadBalancerSourceRanges: ranges, ports: [{ port: 80, nodePort: 30080, protocol: 'TCP' }] },
+  });
+  const specOf = (service: V1Service, family: 'IPv4' | 'IPv6') =>
+    buildServiceLoadBalancerSpec(service, readServiceLoadBalancerOptions(service), { poolName: backendPoolNameOf('kubernetes', family), disableOutboundSnat: false, family, dualStack: true });
+
+  it.each([
+    ['no ranges: Internet for both', [], {}, [['Internet']], [['Internet']]],
+    ['ranges of both families: each family its own', ['10.0.0.0/8', 'fd00::/8'], {}, [['10.0.0.0/8']], [['fd00::/8']]],
+    ['IPv4 ranges only: no allow rule for the IPv6 address', ['10.0.0.0/8'], {}, [['10.0.0.0/8']], []],
+    ['IPv4 ranges and a service tag: the tag for both', ['10.0.0.0/8'], { 'service.beta.kubernetes.io/azure-allowed-service-tags': 'AzureFrontDoor.Backend' }, [['10.0.0.0/8'], ['AzureFrontDoor.Backend']], [['AzureFrontDoor.Backend']]],
+  ] as const)('%s', (_name, ranges, annotations, v4Sources, v6Sources) => {
+    const service = dualStack([...ranges], annotations);
+    expect(specOf(service, 'IPv4').security.map((spec) => spec.sources)).toEqual(v4Sources);
+    expect(specOf(service, 'IPv6').security.map((spec) => spec.sources)).toEqual(v6Sources);
+  });
+
+  it('names the IPv6 half -IPv6 and points its rules at the IPv6 pool', () => {
+    const v6 = specOf(dualStack([]), 'IPv6');
+    expect([v6.family, v6.frontendName, v6.rules.map((rule) => [rule.name, rule.frontendIpConfigurationName, rule.backendAddressPoolName, rule.probeName])]).toEqual([
+      'IPv6',
+      'a1b4e28ba2fa111d2883f0016d3cca42-IPv6',
+      [['a1b4e28ba2fa111d2883f0016d3cca42-TCP-80-IPv6', 'a1b4e28ba2fa111d2883f0016d3cca42-IPv6', 'kubernetes-IPv6', 'a1b4e28ba2fa111d2883f0016d3cca42-TCP-80-IPv6']],
+    ]);
   });
 });
