@@ -77,7 +77,8 @@ export function backendAddressPoolOf(pool: BackendAddressPool): AzureBackendAddr
     ...(pool.id === undefined ? {} : { id: pool.id }),
     backendIpConfigurationIds: (pool.backendIPConfigurations ?? []).map((member) => member.id ?? '').filter((id) => id !== ''),
     ...(virtualNetworkId === undefined ? {} : { virtualNetworkId }),
-    ...(pool.loadBalancerBackendAddresses === undefined ? {} : { backendAddresses: addresses.map((address) => ({ name: address.name ?? '', ipAddress: address.ipAddress ?? '' })) }),
+    // ARM lists a NIC pool's members as addresses too (`networkInterfaceIPConfiguration`, no IP): such a pool is not IP-based, and its body carries no addresses.
+    ...(addresses.length === 0 && virtualNetworkId === undefined ? {} : { backendAddresses: addresses.map((address) => ({ name: address.name ?? '', ipAddress: address.ipAddress ?? '' })) }),
   };
 }
 
