@@ -5,7 +5,7 @@
 // ALLOWED_DIFFERENCES, and every render applied (server-side dry run, fieldValidation=Strict) to
 // the real kube-apiserver without an error or a warning. Helm is built from e2e/helm (Go).
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,10 +24,16 @@ const OPERATOR_VALUES = join(chartsDirectory, 'operator-values.yaml');
 /** A test that runs helm a few times: generous, for a busy 2-core machine. */
 const HELM_TIMEOUT = 60_000;
 
-/** The six provider charts: cloud (the manifests/ overlay) -> its --cloud-provider name. */
-const PROVIDERS = { sandbox: 'sandbox', aws: 'aws', gcp: 'gce', azure: 'azure', openstack: 'openstack', vsphere: 'vsphere' } as const;
-type Cloud = keyof typeof PROVIDERS;
-const CLOUDS = Object.keys(PROVIDERS) as Cloud[];
+/** Every provider chart (`charts/<cloud>-cloud-controller-manager`; one per providers/ workspace, checked below), so a new provider's chart is tested too; the sandbox first, then by name. */
+type Cloud = string;
+const CHART_SUFFIX = '-cloud-controller-manager';
+const CLOUDS: Cloud[] = readdirSync(chartsDirectory)
+  .filter((entry) => entry.endsWith(CHART_SUFFIX))
+  .map((entry) => entry.slice(0, -CHART_SUFFIX.length))
+  .sort((a, b) => Number(b === 'sandbox') - Number(a === 'sandbox') || a.localeCompare(b));
+/** A cloud's `--cloud-provider` name: the cloud's own name, but for the clouds whose upstream name differs. */
+const CLOUD_PROVIDER_NAMES: Readonly<Record<Cloud, string>> = { gcp: 'gce' };
+const cloudProviderName = (cloud: Cloud): string => CLOUD_PROVIDER_NAMES[cloud] ?? cloud;
 const chartName = (cloud: Cloud) => `${cloud}-cloud-controller-manager`;
 const chartDirectory = (cloud: Cloud) => join(chartsDirectory, chartName(cloud));
 const valuesText = (cloud: Cloud) => readFileSync(join(chartDirectory(cloud), 'values.yaml'), 'utf8');
@@ -180,6 +186,14 @@ describe('chart values', () => {
     expect(undocumented.map((value) => `${chartName(cloud)}/values.yaml:${value.line} ${value.key}`)).toEqual([]);
   });
 
+  it('there is one chart per provider workspace', () => {
+    const workspaces = readdirSync(join(repositoryRoot, 'providers'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && entry.name.startsWith('cloud-provider-'))
+      .map((entry) => entry.name.slice('cloud-provider-'.length))
+      .sort();
+    expect([...CLOUDS].sort()).toEqual(workspaces);
+  });
+
   it('all six charts have the same values, and only the provider values differ in their defaults', () => {
     const rows = new Map(CLOUDS.map((cloud) => [cloud, documentedValues(valuesText(cloud)).rows] as const));
     const keys = (cloud: Cloud) => rows.get(cloud)!.map((row) => row.key);
@@ -243,7 +257,7 @@ suiteFor('helm lint and helm template', availability('helm lint and helm templat
     const deployment = only<Deployment>(objects, 'Deployment');
     const main = container(deployment);
     expect(main.image).toBe(`ghcr.io/ccm-ts/${cloud}-cloud-controller-manager:v0.1.0`);
-    expect(main.args[0]).toBe(`--cloud-provider=${PROVIDERS[cloud]}`);
+    expect(main.args[0]).toBe(`--cloud-provider=${cloudProviderName(cloud)}`);
     const configPath = main.args.find((arg) => arg.startsWith('--cloud-config='))!.slice('--cloud-config='.length);
     const configMap = only<KubeObject & { data: Record<string, string> }>(objects, 'ConfigMap');
     const mount = main.volumeMounts.find((volumeMount) => volumeMount.name === 'cloud-config')!;
@@ -290,7 +304,7 @@ suiteFor('helm lint and helm template', availability('helm lint and helm templat
     it('derives the flags, the port and the probes from their values, then appends extraArgs', () => {
       const main = container(deployment);
       expect(main.args).toEqual([
-        `--cloud-provider=${PROVIDERS[cloud]}`,
+        `--cloud-provider=${cloudProviderName(cloud)}`,
         '--cloud-config=/etc/cloud/provider.conf',
         '--leader-elect=true',
         '--leader-elect-resource-namespace=cloud-system',

@@ -191,7 +191,7 @@ async function findIdentity(config: AwsCloudConfig, fileName: string, metadata: 
  * The AWS provider's definition (core's `defineCloudProvider`: registration, reading the cloud
  * config, logging its warnings), with test and simulator seams in `options`.
  */
-export function defineAwsCloudProvider(options: AwsCloudOptions = {}): DefinedCloudProvider<AwsCloudConfig> {
+export function defineAwsCloudProvider(options: AwsCloudOptions = {}): DefinedCloudProvider<AwsCloudConfig, AwsCloud> {
   return defineCloudProvider({
     name: AWS_PROVIDER_NAME,
     configSchema: { read: readAwsCloudConfig },
@@ -204,8 +204,8 @@ export function defineAwsCloudProvider(options: AwsCloudOptions = {}): DefinedCl
 export const awsCloudProvider = defineAwsCloudProvider({ createNodeDirectory: sharedNodeDirectory });
 
 /** Reads `configText` (logging its warnings) and builds the provider; `options` are the seams of tests and simulators. */
-export async function createAwsCloud(configText: string | undefined, context: CloudProviderFactoryContext, options: AwsCloudOptions = {}): Promise<AwsCloud> {
-  return (await defineAwsCloudProvider(options).factory(configText, context)) as AwsCloud;
+export function createAwsCloud(configText: string | undefined, context: CloudProviderFactoryContext, options: AwsCloudOptions = {}): Promise<AwsCloud> {
+  return defineAwsCloudProvider(options).createFromText(configText, context);
 }
 
 async function createAwsCloudFromConfig(config: AwsCloudConfig, context: CloudProviderCreateContext, options: AwsCloudOptions): Promise<AwsCloud> {
@@ -225,7 +225,7 @@ async function createAwsCloudFromConfig(config: AwsCloudConfig, context: CloudPr
     }
   }
 
-  const pipeline = AWS_PIPELINE.connect({ metrics: context.metrics, logger }, { apiBudget: options.apiBudget, retry: options.retry });
+  const pipeline = AWS_PIPELINE.connect(context, options);
   const budget = pipeline.budget;
   const decorate = <T extends object>(port: T, service: string): T => pipeline.compose(port, service);
   let sdkClients: ReturnType<typeof createAwsSdkClients> | undefined;
@@ -296,7 +296,7 @@ async function createAwsCloudFromConfig(config: AwsCloudConfig, context: CloudPr
       settings,
       logger,
     }),
-    routes: new AwsRoutes({ ec2, routeTables: new RouteTableOperations(ec2, tagging, config.routeTableId), locator, logger }),
+    routes: new AwsRoutes({ ec2, routeTables: new RouteTableOperations({ ec2, tagging, routeTableId: config.routeTableId }), locator, logger }),
     instanceTags: new InstanceTagOperations(ec2),
     createNodeDirectory: options.createNodeDirectory,
     setNodeDirectory: (directory) => {

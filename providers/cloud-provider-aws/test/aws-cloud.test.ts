@@ -69,7 +69,7 @@ describe('createAwsCloud', () => {
 
   it('explains how to run off AWS when the metadata service is unreachable', async () => {
     await expect(createAwsCloud('[Global]\nRegion = us-east-1\n', context(), { ports: ports() })).rejects.toThrow(
-      /could not read the instance ID from the instance metadata service \(metadata: connect ECONNREFUSED.*set VPC, SubnetID \(or RoleARN\) and KubernetesClusterID/,
+      /could not read the instance ID from the instance metadata service \(.*instance metadata service at http:\/\/169\.254\.169\.254 is not reachable: Error: connect ECONNREFUSED.*\); when not running on EC2, set VPC, SubnetID \(or RoleARN\) and KubernetesClusterID/,
     );
     await expect(createAwsCloud(undefined, context(), { ports: ports() })).rejects.toThrow(/could not determine the AWS region.*set Region in \[Global\]/);
   });

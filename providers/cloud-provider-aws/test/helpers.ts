@@ -113,8 +113,8 @@ export async function createHarness(
 ): Promise<Harness> {
   const log = new CallLog();
   const ec2 = new FakeEc2(log);
-  const elb = new FakeElb(log);
-  const elbv2 = new FakeElbv2(log);
+  const elb = new FakeElb(log, ec2);
+  const elbv2 = new FakeElbv2(log, ec2);
   const metadata = options.metadata ?? new FakeMetadata();
   const logger = new RecordingLogger();
   if (options.seed !== false) seedNetwork(ec2);

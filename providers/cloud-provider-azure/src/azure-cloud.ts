@@ -59,6 +59,7 @@ export class AzureCloud extends ComposedCloudProvider<{ instancesV2: AzureInstan
   readonly config: AzureCloudConfig;
   readonly apiBudget: CloudApiBudget;
   readonly #connection: ConnectionConfigSource;
+  readonly #routes: AzureRoutes | undefined;
 
   /** `routes` is undefined when no `routeTableName` is configured (upstream: routes need a route table). */
   constructor(parts: { config: AzureCloudConfig; apiBudget: CloudApiBudget; instancesV2: AzureInstances; routes: AzureRoutes | undefined; loadBalancers: AzureLoadBalancers; connection: ConnectionConfigSource }) {
@@ -66,11 +67,13 @@ export class AzureCloud extends ComposedCloudProvider<{ instancesV2: AzureInstan
     this.config = parts.config;
     this.apiBudget = parts.apiBudget;
     this.#connection = parts.connection;
+    this.#routes = parts.routes;
   }
 
-  /** Follows the `azure-cloud-provider` Secret through the shared informer (cloudConfigType merge / secret). */
+  /** Follows the `azure-cloud-provider` Secret through the shared informer (cloudConfigType merge / secret); routes read node labels from the Node informer. */
   initialize(context: CloudInitializeContext): void {
     this.#connection.attach(context.informers);
+    this.#routes?.attachNodes(context.informers.nodes.store);
   }
 }
 
@@ -81,7 +84,7 @@ export interface AzureConfigFile {
   file: AzureConfigValues;
 }
 
-export function defineAzureCloudProvider(options: AzureCloudOptions = {}): DefinedCloudProvider<AzureConfigFile> {
+export function defineAzureCloudProvider(options: AzureCloudOptions = {}): DefinedCloudProvider<AzureConfigFile, AzureCloud> {
   return defineCloudProvider({
     name: AZURE_PROVIDER_NAME,
     configSchema: {
@@ -103,8 +106,8 @@ export function registerAzureCloudProvider(registry?: CloudProviderRegistry): Cl
 }
 
 /** Reads `configText` (logging its warnings) and builds the provider. */
-export async function createAzureCloud(configText: string | undefined, context: CloudProviderFactoryContext, options: AzureCloudOptions = {}): Promise<AzureCloud> {
-  return (await defineAzureCloudProvider(options).factory(configText, context)) as AzureCloud;
+export function createAzureCloud(configText: string | undefined, context: CloudProviderFactoryContext, options: AzureCloudOptions = {}): Promise<AzureCloud> {
+  return defineAzureCloudProvider(options).createFromText(configText, context);
 }
 
 /** `Port` whose every method first awaits `resolve()` (the SDK port of the current connection config). */

@@ -1,5 +1,16 @@
+import type { V1Node, V1Secret } from '@kubernetes/client-node';
+import type { CloudInitializeContext } from '@ccm/core/provider';
+import { InMemoryInformer } from '@ccm/testing/kube';
 import { describe, expect, it } from 'vitest';
-import { addVirtualMachine, CONFIG, createHarness, RESOURCE_GROUP } from './helpers.js';
+import { addVirtualMachine, CONFIG, createHarness, node, RESOURCE_GROUP, type Harness } from './helpers.js';
+
+/** Hands the cloud a Node informer holding `nodes` (the runtime's `initialize`). */
+function initializeWithNodes(harness: Harness, nodes: V1Node[]): void {
+  const informer = new InMemoryInformer<V1Node>();
+  for (const each of nodes) informer.deliverAdd(each.metadata?.name ?? '', each);
+  const context = { informers: { nodes: informer, secrets: () => new InMemoryInformer<V1Secret>() } } as unknown as CloudInitializeContext;
+  harness.cloud.initialize(context);
+}
 
 describe('Routes', () => {
   it('creates the route table on first use (location, config tags) and one route per pod CIDR with upstream names', async () => {
@@ -66,6 +77,34 @@ describe('Routes', () => {
     if (!routes) throw new Error('routes off');
     await expect(routes.createRoute('kubernetes', 'u', { name: '', targetNode: 'ghost', destinationCidr: '10.244.1.0/24' })).rejects.toThrow(/node "ghost": its VM was not found/);
     await expect(routes.createRoute('kubernetes', 'u', { name: '', targetNode: 'node-a', destinationCidr: 'fd10::/64' })).rejects.toThrow(/no private IP of the family of fd10::\/64/);
+  });
+
+  it("finds the VM of a node in the resource group of its kubernetes.azure.com/resource-group label (upstream GetNodeResourceGroup)", async () => {
+    const harness = await createHarness();
+    addVirtualMachine(harness, 'node-x', '10.1.0.7', { resourceGroup: 'other-rg' });
+    const routes = harness.cloud.routes();
+    if (!routes) throw new Error('routes off');
+    const route = { name: '', targetNode: 'node-x', destinationCidr: '10.244.7.0/24' };
+    await expect(routes.createRoute('kubernetes', 'uid-x', route)).rejects.toThrow(/its VM was not found in resource group/);
+    initializeWithNodes(harness, [node('node-x', { labels: { 'kubernetes.azure.com/resource-group': 'other-rg' } })]);
+    await routes.createRoute('kubernetes', 'uid-x', route);
+    expect(harness.network.routeTable(RESOURCE_GROUP, 'cluster-routes')?.routes).toEqual([
+      { name: 'node-x____102447024', addressPrefix: '10.244.7.0/24', nextHopType: 'VirtualAppliance', nextHopIpAddress: '10.1.0.7' },
+    ]);
+  });
+
+  it('keeps the pod CIDR of an unmanaged node in memory: no route in the table, listed until deleted (upstream routeCIDRs)', async () => {
+    const harness = await createHarness();
+    initializeWithNodes(harness, [node('on-prem', { labels: { 'kubernetes.azure.com/managed': 'False' } })]);
+    const routes = harness.cloud.routes();
+    if (!routes) throw new Error('routes off');
+    const route = { name: '', targetNode: 'on-prem', destinationCidr: '10.244.9.0/24' };
+    await routes.createRoute('kubernetes', 'uid-p', route);
+    expect(harness.network.log.count('network.putRoute')).toBe(0);
+    expect(await routes.listRoutes('kubernetes')).toEqual([{ name: 'on-prem', targetNode: 'on-prem', destinationCidr: '10.244.9.0/24' }]);
+    await routes.deleteRoute('kubernetes', { name: 'on-prem', targetNode: 'on-prem', destinationCidr: '10.244.9.0/24' });
+    expect(await routes.listRoutes('kubernetes')).toEqual([]);
+    expect(harness.network.log.count('network.deleteRoute')).toBe(0);
   });
 
   it('is off without routeTableName', async () => {

@@ -96,7 +96,7 @@ export class GcpCloud extends ComposedCloudProvider<{ instancesV2: GcpInstances;
 }
 
 /** The GCE provider's definition (core's `defineCloudProvider`), with test and simulator seams in `options`. */
-export function defineGcpCloudProvider(options: GcpCloudOptions = {}): DefinedCloudProvider<GceCloudConfig> {
+export function defineGcpCloudProvider(options: GcpCloudOptions = {}): DefinedCloudProvider<GceCloudConfig, GcpCloud> {
   return defineCloudProvider({
     name: GCE_PROVIDER_NAME,
     configSchema: { read: readGceCloudConfig },
@@ -109,13 +109,13 @@ export function defineGcpCloudProvider(options: GcpCloudOptions = {}): DefinedCl
 export const gcpCloudProvider = defineGcpCloudProvider();
 
 /** Reads `configText` and builds the provider; `options` are the seams of tests and simulators. */
-export async function createGcpCloud(configText: string | undefined, context: CloudProviderFactoryContext, options: GcpCloudOptions = {}): Promise<GcpCloud> {
-  return (await defineGcpCloudProvider(options).factory(configText, context)) as GcpCloud;
+export function createGcpCloud(configText: string | undefined, context: CloudProviderFactoryContext, options: GcpCloudOptions = {}): Promise<GcpCloud> {
+  return defineGcpCloudProvider(options).createFromText(configText, context);
 }
 
 function createGcpCloudFromConfig(config: GceCloudConfig, context: CloudProviderCreateContext, options: GcpCloudOptions): GcpCloud {
   const logger = context.logger;
-  const pipeline = GCE_PIPELINE.connect({ metrics: context.metrics, logger }, { apiBudget: options.apiBudget, retry: options.retry });
+  const pipeline = GCE_PIPELINE.connect(context, options);
   const budget = pipeline.budget;
   const compute = pipeline.compose(
     options.ports?.compute ??

@@ -15,35 +15,37 @@ import { formatGceProviderId, parseGceProviderId } from './provider-id.js';
 /** Instance statuses that mean "shut down" (stopping, stopped, suspended). */
 export const SHUTDOWN_STATUSES: readonly string[] = ['STOPPING', 'STOPPED', 'TERMINATED', 'SUSPENDING', 'SUSPENDED'];
 
-export class GcpInstances implements InstancesV2 {
-  readonly #locator: InstanceLocator;
-  readonly #project: string;
-  readonly #stackType: StackType;
+export interface GcpInstancesDependencies {
+  locator: InstanceLocator;
+  project: string;
+  stackType: StackType;
+}
 
-  constructor(parts: { locator: InstanceLocator; project: string; stackType: StackType }) {
-    this.#locator = parts.locator;
-    this.#project = parts.project;
-    this.#stackType = parts.stackType;
+export class GcpInstances implements InstancesV2 {
+  readonly #dependencies: GcpInstancesDependencies;
+
+  constructor(dependencies: GcpInstancesDependencies) {
+    this.#dependencies = dependencies;
   }
 
   async instanceExists(node: V1Node, options?: CloudCallOptions): Promise<boolean> {
-    return (await this.#locator.instanceOfNode(node, options)) !== undefined;
+    return (await this.#dependencies.locator.instanceOfNode(node, options)) !== undefined;
   }
 
   async instanceShutdown(node: V1Node, options?: CloudCallOptions): Promise<boolean> {
-    const instance = await this.#locator.instanceOfNode(node, options);
+    const instance = await this.#dependencies.locator.instanceOfNode(node, options);
     return instance !== undefined && SHUTDOWN_STATUSES.includes(instance.status);
   }
 
   async instanceMetadata(node: V1Node, options?: CloudCallOptions): Promise<InstanceMetadata> {
-    const instance = await this.#locator.instanceOfNode(node, options);
+    const instance = await this.#dependencies.locator.instanceOfNode(node, options);
     if (instance === undefined) throw new InstanceNotFoundError(`no instance found for node ${node.metadata?.name ?? ''}`);
     const providerId = node.spec?.providerID ?? '';
-    const project = providerId === '' ? this.#project : parseGceProviderId(providerId).project;
+    const project = providerId === '' ? this.#dependencies.project : parseGceProviderId(providerId).project;
     return {
       providerId: formatGceProviderId({ project, zone: instance.zone, name: instance.name }),
       instanceType: instance.machineType,
-      nodeAddresses: nodeAddressesOf(instance, this.#stackType),
+      nodeAddresses: nodeAddressesOf(instance, this.#dependencies.stackType),
       zone: instance.zone,
       region: regionOfZone(instance.zone) ?? '',
     };

@@ -106,8 +106,9 @@ describe('GCE external network load balancer', () => {
     const before = compute.mutations().length;
     await cloud.loadBalancer().ensureLoadBalancer('kubernetes', makeService(), nodes);
     await cloud.loadBalancer().ensureLoadBalancer('kubernetes', local, nodes);
-    // Only the held addresses, and the Local sync's attempt on the shared check (refused InUse: the other pool uses it).
-    expect(compute.mutations().slice(before)).toEqual(['insertAddress', 'deleteAddress', 'insertAddress', 'deleteAddress', 'deleteHttpHealthCheck']);
+    // Only the held addresses: the Local sync leaves the shared check alone (upstream deletes the
+    // other policy's check only with a target pool it recreates).
+    expect(compute.mutations().slice(before)).toEqual(['insertAddress', 'deleteAddress', 'insertAddress', 'deleteAddress']);
     expect(compute.healthChecks.get(`k8s-${CLUSTER_ID}-node`)?.description).toBe(upstream.sharedCheck);
     expect(compute.healthChecks.get(LOCAL_LB)?.description).toBe(upstream.localCheck);
     expect(compute.firewalls.get(`k8s-${CLUSTER_ID}-node-http-hc`)?.destinationRanges).toEqual([sharedIp]);

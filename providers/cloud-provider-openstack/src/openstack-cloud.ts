@@ -117,7 +117,7 @@ export class OpenStackCloud extends ComposedCloudProvider<{ instancesV2: Instanc
   }
 }
 
-export function defineOpenStackCloudProvider(options: OpenStackCloudOptions = {}): DefinedCloudProvider<OpenStackCloudConfig> {
+export function defineOpenStackCloudProvider(options: OpenStackCloudOptions = {}): DefinedCloudProvider<OpenStackCloudConfig, OpenStackCloud> {
   const readOptions: ReadOpenStackCloudConfigOptions = {
     ...(options.environment === undefined ? {} : { environment: options.environment }),
     ...(options.workingDirectory === undefined ? {} : { workingDirectory: options.workingDirectory }),
@@ -138,13 +138,13 @@ export function registerOpenStackCloudProvider(registry?: CloudProviderRegistry)
 }
 
 /** Reads `configText` (logging its warnings) and builds the provider. */
-export async function createOpenStackCloud(configText: string | undefined, context: CloudProviderFactoryContext, options: OpenStackCloudOptions = {}): Promise<OpenStackCloud> {
-  return (await defineOpenStackCloudProvider(options).factory(configText, context)) as OpenStackCloud;
+export function createOpenStackCloud(configText: string | undefined, context: CloudProviderFactoryContext, options: OpenStackCloudOptions = {}): Promise<OpenStackCloud> {
+  return defineOpenStackCloudProvider(options).createFromText(configText, context);
 }
 
 function createOpenStackCloudFromConfig(config: OpenStackCloudConfig, context: CloudProviderCreateContext, options: OpenStackCloudOptions): OpenStackCloud {
   const logger = context.logger;
-  const pipeline = OPENSTACK_PIPELINE.connect({ metrics: context.metrics, logger }, { apiBudget: options.apiBudget, retry: options.retry });
+  const pipeline = OPENSTACK_PIPELINE.connect(context, options);
   const budget = pipeline.budget;
   // The client authenticates on its first call, not here: a wrong password is a logged, retried
   // failure of the first lookup, never a crash loop. Built only when a port needs it.

@@ -35,33 +35,35 @@ export interface CloudProviderCreateContext extends CloudProviderFactoryContext 
   configFileName: string;
 }
 
-export interface CloudProviderDefinition<Config> {
+export interface CloudProviderDefinition<Config, Cloud extends CloudProvider = CloudProvider> {
   /** `--cloud-provider` name and `providerName` of what `create` builds. Stable: never change it. */
   name: string;
   configSchema: CloudConfigSchema<Config>;
   /** Default `cloud-config`. */
   defaultConfigFileName?: string;
-  create(config: Config, context: CloudProviderCreateContext): CloudProvider | Promise<CloudProvider>;
+  create(config: Config, context: CloudProviderCreateContext): Cloud | Promise<Cloud>;
 }
 
-export interface DefinedCloudProvider<Config> {
+export interface DefinedCloudProvider<Config, Cloud extends CloudProvider = CloudProvider> {
   readonly name: string;
   readonly configSchema: CloudConfigSchema<Config>;
   /** Reads the config, logs its warnings and creates the provider (a registry factory). */
   readonly factory: CloudProviderFactory;
+  /** The factory with the provider's own type: what tests, simulators and tools build it with. */
+  createFromText(configText: string | undefined, context: CloudProviderFactoryContext): Promise<Cloud>;
   /** Registers the provider under its name, once (the process-wide registry by default). */
   register(registry?: CloudProviderRegistry): CloudProviderRegistry;
 }
 
-export function defineCloudProvider<Config>(definition: CloudProviderDefinition<Config>): DefinedCloudProvider<Config> {
-  const checked = (provider: CloudProvider): CloudProvider => {
+export function defineCloudProvider<Config, Cloud extends CloudProvider = CloudProvider>(definition: CloudProviderDefinition<Config, Cloud>): DefinedCloudProvider<Config, Cloud> {
+  const checked = (provider: Cloud): Cloud => {
     if (provider.providerName !== definition.name) {
       throw new Error(`cloud provider ${JSON.stringify(definition.name)} created a provider named ${JSON.stringify(provider.providerName)}`);
     }
     return provider;
   };
   // Synchronous as far as the definition is: a config problem throws at once.
-  const factory: CloudProviderFactory = (configText, context) => {
+  const create = (configText: string | undefined, context: CloudProviderFactoryContext): Cloud | Promise<Cloud> => {
     const configFileName = context.configPath ?? definition.defaultConfigFileName ?? DEFAULT_CLOUD_CONFIG_FILE_NAME;
     const { config, warnings } = definition.configSchema.read(configText, configFileName);
     for (const warning of warnings.slice(0, MAX_PRINTED_PROBLEMS)) {
@@ -74,10 +76,12 @@ export function defineCloudProvider<Config>(definition: CloudProviderDefinition<
     const created = definition.create(config, { ...context, configFileName });
     return created instanceof Promise ? created.then(checked) : checked(created);
   };
+  const factory: CloudProviderFactory = create;
   return {
     name: definition.name,
     configSchema: definition.configSchema,
     factory,
+    createFromText: async (configText, context) => create(configText, context),
     register(registry = cloudProviders) {
       if (!registry.isRegistered(definition.name)) registry.register(definition.name, factory);
       return registry;

@@ -28,6 +28,8 @@ export class InstanceTagOperations {
 
   /** DeleteTags of the given key=value pairs; an instance already gone counts as untagged (upstream). */
   async untag(instanceId: string, tags: Tags): Promise<void> {
+    // EC2's DeleteTags without tags deletes every tag of the resource, the user's too: never send it.
+    if (Object.keys(tags).length === 0) return;
     try {
       await this.#ec2.deleteTags({ resourceIds: [instanceId], tags });
     } catch (error) {

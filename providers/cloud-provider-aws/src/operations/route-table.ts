@@ -29,23 +29,26 @@ function describeTarget(route: Ec2Route): string {
   return route.instanceId ?? route.networkInterfaceId ?? route.gatewayId ?? 'another target';
 }
 
-export class RouteTableOperations {
-  readonly #ec2: Ec2Port;
-  readonly #tagging: ClusterTagging;
-  readonly #routeTableId: string;
+export interface RouteTableDependencies {
+  ec2: Ec2Port;
+  tagging: ClusterTagging;
+  /** `RouteTableID` of the config; empty: the cluster's tagged table. */
+  routeTableId: string;
+}
 
-  constructor(ec2: Ec2Port, tagging: ClusterTagging, routeTableId: string) {
-    this.#ec2 = ec2;
-    this.#tagging = tagging;
-    this.#routeTableId = routeTableId;
+export class RouteTableOperations {
+  readonly #dependencies: RouteTableDependencies;
+
+  constructor(dependencies: RouteTableDependencies) {
+    this.#dependencies = dependencies;
   }
 
   async findRouteTable(clusterName: string, options?: CallOptions): Promise<Ec2RouteTable> {
     let tables: Ec2RouteTable[];
-    if (this.#routeTableId !== '') {
-      tables = await this.#ec2.describeRouteTables({ filters: [ec2Filter('route-table-id', this.#routeTableId)] }, options);
+    if (this.#dependencies.routeTableId !== '') {
+      tables = await this.#dependencies.ec2.describeRouteTables({ filters: [ec2Filter('route-table-id', this.#dependencies.routeTableId)] }, options);
     } else {
-      tables = (await this.#ec2.describeRouteTables({}, options)).filter((table) => this.#tagging.hasClusterTag(table.tags));
+      tables = (await this.#dependencies.ec2.describeRouteTables({}, options)).filter((table) => this.#dependencies.tagging.hasClusterTag(table.tags));
     }
     if (tables.length === 0) throw new CloudStateError(`unable to find route table for AWS cluster: ${clusterName}`);
     if (tables.length > 1) {

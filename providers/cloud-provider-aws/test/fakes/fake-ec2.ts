@@ -13,9 +13,16 @@ import type {
 } from '../../src/ports/ec2-port.js';
 import { ruleKey, ungroupPermissions } from '../../src/operations/load-balancer/ingress-rules.js';
 import type { Tags } from '../../src/tags.js';
+import { isIPv4 } from 'node:net';
 import { awsError, CallLog } from './fake-errors.js';
 
 type WithTags = { tags: Tags };
+
+/** `a.b.c.d/n` as EC2 accepts it for a route destination. */
+function isIpv4Cidr(value: string): boolean {
+  const [address, prefix, ...rest] = value.split('/');
+  return rest.length === 0 && address !== undefined && isIPv4(address) && prefix !== undefined && /^\d{1,2}$/.test(prefix) && Number(prefix) <= 32;
+}
 
 function tagFilterMatches(tags: Tags, filter: Ec2Filter): boolean | undefined {
   if (filter.name === 'tag-key') return filter.values.some((value) => Object.prototype.hasOwnProperty.call(tags, value));
@@ -26,7 +33,24 @@ function tagFilterMatches(tags: Tags, filter: Ec2Filter): boolean | undefined {
   return undefined;
 }
 
-export class FakeEc2 implements Ec2Port {
+/** EC2's error code for a resource ID nothing has, by the ID's prefix. */
+function unknownResourceCode(id: string): string {
+  if (id.startsWith('i-')) return 'InvalidInstanceID.NotFound';
+  if (id.startsWith('sg-')) return 'InvalidGroup.NotFound';
+  if (id.startsWith('subnet-')) return 'InvalidSubnetID.NotFound';
+  if (id.startsWith('rtb-')) return 'InvalidRouteTableID.NotFound';
+  return 'InvalidID';
+}
+
+/** What the ELB fakes ask EC2 (FakeEc2 answers): whether a subnet, security group or VPC exists. */
+export interface FakeNetwork {
+  /** The VPC of a subnet; undefined when there is no such subnet. */
+  vpcOfSubnet(subnetId: string): string | undefined;
+  hasSecurityGroup(groupId: string): boolean;
+  hasVpc(vpcId: string): boolean;
+}
+
+export class FakeEc2 implements Ec2Port, FakeNetwork {
   readonly log: CallLog;
 
   constructor(log: CallLog = new CallLog()) {
@@ -70,6 +94,20 @@ export class FakeEc2 implements Ec2Port {
     const full: Ec2SecurityGroup = { groupName: group.groupId, ingress: [], tags: {}, ...group };
     this.securityGroups.set(full.groupId, full);
     return full;
+  }
+
+  vpcOfSubnet(subnetId: string): string | undefined {
+    const subnet = this.subnets.get(subnetId);
+    return subnet === undefined ? undefined : (subnet.vpcId ?? '');
+  }
+
+  hasSecurityGroup(groupId: string): boolean {
+    return this.securityGroups.has(groupId);
+  }
+
+  /** A VPC exists when a subnet, route table or security group of the fake is in it. */
+  hasVpc(vpcId: string): boolean {
+    return [...this.subnets.values(), ...this.routeTables.values(), ...this.securityGroups.values()].some((resource) => resource.vpcId === vpcId);
   }
 
   async describeInstances(request: DescribeInstancesRequest): Promise<Ec2Instance[]> {
@@ -133,6 +171,9 @@ export class FakeEc2 implements Ec2Port {
 
   async createRoute(request: { routeTableId: string; destinationCidrBlock: string; instanceId: string }): Promise<void> {
     this.log.record('ec2.createRoute', request);
+    if (!isIpv4Cidr(request.destinationCidrBlock)) {
+      throw awsError('ec2.createRoute', 'InvalidParameterValue', `Value (${request.destinationCidrBlock}) for parameter destinationCidrBlock is invalid. This is not a valid CIDR block.`);
+    }
     const table = this.#table('ec2.createRoute', request.routeTableId);
     if (table.routes.some((route) => route.destinationCidrBlock === request.destinationCidrBlock)) throw awsError('ec2.createRoute', 'RouteAlreadyExists');
     if (!this.instances.has(request.instanceId)) throw awsError('ec2.createRoute', 'InvalidInstanceID.NotFound');
@@ -188,6 +229,9 @@ export class FakeEc2 implements Ec2Port {
 
   async createSecurityGroup(request: { groupName: string; description: string; vpcId: string; tags: Tags }): Promise<string> {
     this.log.record('ec2.createSecurityGroup', request);
+    if (request.groupName === '') throw awsError('ec2.createSecurityGroup', 'MissingParameter', 'The request must contain the parameter GroupName');
+    if (request.description === '') throw awsError('ec2.createSecurityGroup', 'MissingParameter', 'The request must contain the parameter GroupDescription');
+    if (request.groupName.length > 255) throw awsError('ec2.createSecurityGroup', 'InvalidParameterValue', `Invalid value '${request.groupName}' for GroupName: longer than 255 characters`);
     if ([...this.securityGroups.values()].some((group) => group.groupName === request.groupName && group.vpcId === request.vpcId)) {
       throw awsError('ec2.createSecurityGroup', 'InvalidGroup.Duplicate');
     }
@@ -245,9 +289,10 @@ export class FakeEc2 implements Ec2Port {
 
   async createTags(request: { resourceIds: readonly string[]; tags: Tags }): Promise<void> {
     this.log.record('ec2.createTags', request);
+    if (Object.keys(request.tags).length === 0) throw awsError('ec2.createTags', 'MissingParameter', 'The request must contain the parameter Tags');
     for (const id of request.resourceIds) {
       const target: WithTags | undefined = this.instances.get(id) ?? this.securityGroups.get(id) ?? this.subnets.get(id) ?? this.routeTables.get(id);
-      if (!target) throw awsError('ec2.createTags', id.startsWith('i-') ? 'InvalidInstanceID.NotFound' : 'InvalidID');
+      if (!target) throw awsError('ec2.createTags', unknownResourceCode(id), `The ID '${id}' does not exist`);
       target.tags = { ...target.tags, ...request.tags };
     }
   }
@@ -256,7 +301,12 @@ export class FakeEc2 implements Ec2Port {
     this.log.record('ec2.deleteTags', request);
     for (const id of request.resourceIds) {
       const target: WithTags | undefined = this.instances.get(id) ?? this.securityGroups.get(id) ?? this.subnets.get(id) ?? this.routeTables.get(id);
-      if (!target) throw awsError('ec2.deleteTags', id.startsWith('i-') ? 'InvalidInstanceID.NotFound' : 'InvalidID');
+      if (!target) throw awsError('ec2.deleteTags', unknownResourceCode(id), `The ID '${id}' does not exist`);
+      // Without tags, EC2 deletes every tag of the resource.
+      if (Object.keys(request.tags).length === 0) {
+        target.tags = {};
+        continue;
+      }
       // EC2 deletes a tag given with a value only when the value matches.
       target.tags = Object.fromEntries(Object.entries(target.tags).filter(([key, value]) => !(Object.hasOwn(request.tags, key) && request.tags[key] === value)));
     }

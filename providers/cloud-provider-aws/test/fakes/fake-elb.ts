@@ -9,6 +9,7 @@ import type {
   ElbPort,
 } from '../../src/ports/elb-port.js';
 import type { Tags } from '../../src/tags.js';
+import type { FakeNetwork } from './fake-ec2.js';
 import { awsError, CallLog } from './fake-errors.js';
 
 interface StoredClassic {
@@ -18,11 +19,26 @@ interface StoredClassic {
   policies: Map<string, { policyTypeName: string; attributes: ClassicPolicyAttribute[] }>;
 }
 
+/** Classic ELB names: 1-32 letters, digits and hyphens, not starting or ending with a hyphen. */
+const LOAD_BALANCER_NAME = /^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,30}[a-zA-Z0-9])?$/;
+/** `PROTOCOL:port` for TCP and SSL, `PROTOCOL:port/path` for HTTP and HTTPS. */
+const HEALTH_CHECK_TARGET = /^(?:(?:TCP|SSL):\d+|(?:HTTP|HTTPS):\d+\/.*)$/i;
+
+const sameListener = (left: ClassicListener, right: ClassicListener): boolean =>
+  left.loadBalancerPort === right.loadBalancerPort &&
+  left.instancePort === right.instancePort &&
+  left.protocol.toUpperCase() === right.protocol.toUpperCase() &&
+  left.instanceProtocol.toUpperCase() === right.instanceProtocol.toUpperCase() &&
+  (left.sslCertificateId ?? '') === (right.sslCertificateId ?? '');
+
 export class FakeElb implements ElbPort {
   readonly log: CallLog;
+  /** EC2 behind the load balancers: security groups that do not exist are refused. Without it, every group exists. */
+  readonly #network: FakeNetwork | undefined;
 
-  constructor(log: CallLog = new CallLog()) {
+  constructor(log: CallLog = new CallLog(), network?: FakeNetwork) {
     this.log = log;
+    this.#network = network;
   }
   readonly store = new Map<string, StoredClassic>();
   vpcId = 'vpc-1';
@@ -53,12 +69,16 @@ export class FakeElb implements ElbPort {
 
   async createLoadBalancer(request: CreateClassicLoadBalancerRequest): Promise<string> {
     this.log.record('elb.createLoadBalancer', request);
+    if (!LOAD_BALANCER_NAME.test(request.name)) {
+      throw awsError('elb.createLoadBalancer', 'ValidationError', `LoadBalancerName '${request.name}': 1 to 32 letters, digits and hyphens, not starting or ending with a hyphen`);
+    }
+    if (request.listeners.length === 0) throw awsError('elb.createLoadBalancer', 'ValidationError', 'Listeners cannot be empty');
     if (this.store.has(request.name)) throw awsError('elb.createLoadBalancer', 'DuplicateLoadBalancerName');
     const stored = this.seed(
       {
         name: request.name,
         scheme: request.internal ? 'internal' : 'internet-facing',
-        vpcId: this.vpcId,
+        vpcId: (request.subnets[0] === undefined ? undefined : this.#network?.vpcOfSubnet(request.subnets[0])) ?? this.vpcId,
         listeners: request.listeners.map((listener) => ({ listener: { ...listener, protocol: listener.protocol.toUpperCase(), instanceProtocol: listener.instanceProtocol.toUpperCase() }, policyNames: [] })),
         subnets: [...request.subnets],
         securityGroups: [...request.securityGroups],
@@ -80,6 +100,7 @@ export class FakeElb implements ElbPort {
 
   async addTags(name: string, tags: Tags): Promise<void> {
     this.log.record('elb.addTags', { name, tags });
+    if (Object.keys(tags).length === 0) throw awsError('elb.addTags', 'ValidationError', 'Tags: at least one member is required');
     Object.assign(this.#get('elb.addTags', name).tags, tags);
   }
 
@@ -99,7 +120,10 @@ export class FakeElb implements ElbPort {
     this.log.record('elb.createListeners', { name, listeners });
     const loadBalancer = this.#get('elb.createListeners', name).loadBalancer;
     for (const listener of listeners) {
-      if (loadBalancer.listeners.some((existing) => existing.listener.loadBalancerPort === listener.loadBalancerPort)) throw awsError('elb.createListeners', 'DuplicateListener');
+      const existing = loadBalancer.listeners.find((description) => description.listener.loadBalancerPort === listener.loadBalancerPort);
+      // The same listener again is accepted; another on a taken port is not.
+      if (existing !== undefined && sameListener(existing.listener, listener)) continue;
+      if (existing !== undefined) throw awsError('elb.createListeners', 'DuplicateListener');
       loadBalancer.listeners.push({ listener: { ...listener, protocol: listener.protocol.toUpperCase(), instanceProtocol: listener.instanceProtocol.toUpperCase() }, policyNames: [] });
     }
   }
@@ -124,11 +148,15 @@ export class FakeElb implements ElbPort {
 
   async applySecurityGroups(name: string, groups: readonly string[]): Promise<void> {
     this.log.record('elb.applySecurityGroups', { name, groups });
+    if (this.#network !== undefined && groups.some((group) => !this.#network?.hasSecurityGroup(group))) {
+      throw awsError('elb.applySecurityGroupsToLoadBalancer', 'ValidationError', 'One or more of the specified security groups do not exist.');
+    }
     this.#get('elb.applySecurityGroups', name).loadBalancer.securityGroups = [...groups];
   }
 
   async configureHealthCheck(name: string, healthCheck: ClassicHealthCheck): Promise<void> {
     this.log.record('elb.configureHealthCheck', { name, healthCheck });
+    if (!HEALTH_CHECK_TARGET.test(healthCheck.target)) throw awsError('elb.configureHealthCheck', 'ValidationError', 'HealthCheck Target must begin with one of HTTP, TCP, HTTPS, SSL');
     this.#get('elb.configureHealthCheck', name).loadBalancer.healthCheck = { ...healthCheck };
   }
 
@@ -163,16 +191,24 @@ export class FakeElb implements ElbPort {
 
   async setBackendServerPolicies(name: string, instancePort: number, policyNames: readonly string[]): Promise<void> {
     this.log.record('elb.setBackendServerPolicies', { name, instancePort, policyNames });
-    const loadBalancer = this.#get('elb.setBackendServerPolicies', name).loadBalancer;
+    const stored = this.#get('elb.setBackendServerPolicies', name);
+    this.#policiesExist('elb.setBackendServerPolicies', stored, policyNames);
+    const loadBalancer = stored.loadBalancer;
     loadBalancer.backendServers = loadBalancer.backendServers.filter((backend) => backend.instancePort !== instancePort);
     if (policyNames.length > 0) loadBalancer.backendServers.push({ instancePort, policyNames: [...policyNames] });
   }
 
   async setListenerPolicies(name: string, loadBalancerPort: number, policyNames: readonly string[]): Promise<void> {
     this.log.record('elb.setListenerPolicies', { name, loadBalancerPort, policyNames });
-    const loadBalancer = this.#get('elb.setListenerPolicies', name).loadBalancer;
-    const listener = loadBalancer.listeners.find((description) => description.listener.loadBalancerPort === loadBalancerPort);
+    const stored = this.#get('elb.setListenerPolicies', name);
+    const listener = stored.loadBalancer.listeners.find((description) => description.listener.loadBalancerPort === loadBalancerPort);
     if (!listener) throw awsError('elb.setListenerPolicies', 'ListenerNotFound');
+    this.#policiesExist('elb.setListenerPolicies', stored, policyNames);
     listener.policyNames = [...policyNames];
+  }
+
+  #policiesExist(operation: string, stored: StoredClassic, policyNames: readonly string[]): void {
+    const missing = policyNames.find((policyName) => !stored.policies.has(policyName));
+    if (missing !== undefined) throw awsError(operation, 'PolicyNotFound', `There is no policy with name ${missing} for load balancer ${stored.loadBalancer.name}`);
   }
 }

@@ -12,13 +12,40 @@ import type {
   TargetHealth,
 } from '../../src/ports/elbv2-port.js';
 import type { Tags } from '../../src/tags.js';
+import type { FakeNetwork } from './fake-ec2.js';
 import { awsError, CallLog } from './fake-errors.js';
+
+/** Load balancer and target group names: 1-32 letters, digits and hyphens, no hyphen first or last. */
+const RESOURCE_NAME = /^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,30}[a-zA-Z0-9])?$/;
+
+/** The attributes of a network load balancer ELBv2 accepts (others: InvalidConfigurationRequest). */
+const NETWORK_LOAD_BALANCER_ATTRIBUTES: ReadonlySet<string> = new Set([
+  'access_logs.s3.enabled',
+  'access_logs.s3.bucket',
+  'access_logs.s3.prefix',
+  'deletion_protection.enabled',
+  'load_balancing.cross_zone.enabled',
+  'dns_record.client_routing_policy',
+  'ipv6.deny_all_igw_traffic',
+  'zonal_shift.config.enabled',
+]);
+
+function checkName(operation: string, what: string, name: string): void {
+  if (!RESOURCE_NAME.test(name) || (what === 'Load balancer' && name.startsWith('internal-'))) {
+    throw awsError(operation, 'ValidationError', `${what} name '${name}': 1 to 32 letters, digits and hyphens, not starting or ending with a hyphen`);
+  }
+}
+
+const sameSet = (left: readonly string[], right: readonly string[]): boolean => JSON.stringify([...left].sort()) === JSON.stringify([...right].sort());
 
 export class FakeElbv2 implements Elbv2Port {
   readonly log: CallLog;
+  /** EC2 behind the load balancers: subnets and VPCs that do not exist are refused. Without it, every one exists. */
+  readonly #network: FakeNetwork | undefined;
 
-  constructor(log: CallLog = new CallLog()) {
+  constructor(log: CallLog = new CallLog(), network?: FakeNetwork) {
     this.log = log;
+    this.#network = network;
   }
   readonly loadBalancers = new Map<string, NetworkLoadBalancer>();
   readonly targetGroups = new Map<string, TargetGroup>();
@@ -62,14 +89,26 @@ export class FakeElbv2 implements Elbv2Port {
 
   async createLoadBalancer(request: CreateNetworkLoadBalancerRequest): Promise<NetworkLoadBalancer> {
     this.log.record('elbv2.createLoadBalancer', request);
-    if ([...this.loadBalancers.values()].some((loadBalancer) => loadBalancer.name === request.name)) throw awsError('elbv2.createLoadBalancer', 'DuplicateLoadBalancerName');
+    checkName('elbv2.createLoadBalancer', 'Load balancer', request.name);
+    if (request.subnetMappings.length === 0) throw awsError('elbv2.createLoadBalancer', 'SubnetNotFound', 'The specified subnet does not exist.');
+    const scheme = request.internal ? 'internal' : 'internet-facing';
+    const subnetIds = request.subnetMappings.map((mapping) => mapping.subnetId);
+    const unknownSubnet = subnetIds.find((subnetId) => this.#network !== undefined && this.#network.vpcOfSubnet(subnetId) === undefined);
+    if (unknownSubnet !== undefined) throw awsError('elbv2.createLoadBalancer', 'InvalidSubnetID.NotFound', `The subnet ID '${unknownSubnet}' does not exist`);
+    const existing = [...this.loadBalancers.values()].find((loadBalancer) => loadBalancer.name === request.name);
+    if (existing !== undefined) {
+      // Idempotent: the same settings answer the existing load balancer.
+      if (existing.scheme === scheme && sameSet(existing.subnetIds, subnetIds) && sameSet(existing.securityGroups, request.securityGroups ?? [])) return structuredClone(existing);
+      throw awsError('elbv2.createLoadBalancer', 'DuplicateLoadBalancerName');
+    }
     const created = this.seedLoadBalancer(
       {
         name: request.name,
-        scheme: request.internal ? 'internal' : 'internet-facing',
+        scheme,
         state: 'provisioning',
+        ...(this.#network === undefined ? {} : { vpcId: this.#network.vpcOfSubnet(subnetIds[0] as string) ?? '' }),
         securityGroups: [...(request.securityGroups ?? [])],
-        subnetIds: request.subnetMappings.map((mapping) => mapping.subnetId),
+        subnetIds,
       },
       request.tags,
     );
@@ -78,8 +117,8 @@ export class FakeElbv2 implements Elbv2Port {
 
   async deleteLoadBalancer(arn: string): Promise<void> {
     this.log.record('elbv2.deleteLoadBalancer', { arn });
-    this.#loadBalancer('elbv2.deleteLoadBalancer', arn);
-    this.loadBalancers.delete(arn);
+    // ELBv2 answers success for a load balancer that is not there.
+    if (!this.loadBalancers.delete(arn)) return;
     for (const [listenerArn, listener] of this.listeners) if (listener.loadBalancerArn === arn) this.listeners.delete(listenerArn);
     for (const group of this.targetGroups.values()) group.loadBalancerArns = group.loadBalancerArns.filter((candidate) => candidate !== arn);
   }
@@ -98,6 +137,8 @@ export class FakeElbv2 implements Elbv2Port {
   async modifyLoadBalancerAttributes(arn: string, attributes: Readonly<Record<string, string>>): Promise<void> {
     this.log.record('elbv2.modifyLoadBalancerAttributes', { arn, attributes });
     this.#loadBalancer('elbv2.modifyLoadBalancerAttributes', arn);
+    const unknown = Object.keys(attributes).find((key) => !NETWORK_LOAD_BALANCER_ATTRIBUTES.has(key));
+    if (unknown !== undefined) throw awsError('elbv2.modifyLoadBalancerAttributes', 'InvalidConfigurationRequest', `Key ${unknown} not valid`);
     this.loadBalancerAttributes.set(arn, { ...this.loadBalancerAttributes.get(arn), ...attributes });
   }
 
@@ -108,12 +149,29 @@ export class FakeElbv2 implements Elbv2Port {
 
   async addTags(arns: readonly string[], tags: Tags): Promise<void> {
     this.log.record('elbv2.addTags', { arns, tags });
+    if (Object.keys(tags).length === 0) throw awsError('elbv2.addTags', 'ValidationError', 'Tags: at least one member is required');
+    for (const arn of arns) {
+      if (this.loadBalancers.has(arn) || this.targetGroups.has(arn) || this.listeners.has(arn)) continue;
+      if (arn.includes(':targetgroup/')) throw awsError('elbv2.addTags', 'TargetGroupNotFound');
+      if (arn.includes(':listener/')) throw awsError('elbv2.addTags', 'ListenerNotFound');
+      throw awsError('elbv2.addTags', 'LoadBalancerNotFound');
+    }
     for (const arn of arns) this.tags.set(arn, { ...this.tags.get(arn), ...tags });
   }
 
   async createTargetGroup(request: CreateTargetGroupRequest): Promise<TargetGroup> {
     this.log.record('elbv2.createTargetGroup', request);
-    if ([...this.targetGroups.values()].some((group) => group.name === request.name)) throw awsError('elbv2.createTargetGroup', 'DuplicateTargetGroupName');
+    checkName('elbv2.createTargetGroup', 'Target group', request.name);
+    if (!Number.isInteger(request.port) || request.port < 1 || request.port > 65535) throw awsError('elbv2.createTargetGroup', 'ValidationError', `Port ${request.port}: 1 to 65535`);
+    if (this.#network !== undefined && !this.#network.hasVpc(request.vpcId)) throw awsError('elbv2.createTargetGroup', 'ValidationError', `The VPC ID '${request.vpcId}' is not found`);
+    const existing = [...this.targetGroups.values()].find((group) => group.name === request.name);
+    if (existing !== undefined) {
+      // Idempotent: the same settings answer the existing target group.
+      const same =
+        existing.protocol === request.protocol && existing.port === request.port && existing.vpcId === request.vpcId && JSON.stringify(existing.healthCheck) === JSON.stringify({ ...request.healthCheck });
+      if (same) return structuredClone(existing);
+      throw awsError('elbv2.createTargetGroup', 'DuplicateTargetGroupName');
+    }
     const arn = this.#arn('targetgroup', request.name);
     const group: TargetGroup = {
       arn,
@@ -134,6 +192,7 @@ export class FakeElbv2 implements Elbv2Port {
 
   async describeTargetGroupsOfLoadBalancer(loadBalancerArn: string): Promise<TargetGroup[]> {
     this.log.record('elbv2.describeTargetGroupsOfLoadBalancer', { loadBalancerArn });
+    this.#loadBalancer('elbv2.describeTargetGroups', loadBalancerArn);
     return structuredClone([...this.targetGroups.values()].filter((group) => group.loadBalancerArns.includes(loadBalancerArn)));
   }
 
@@ -179,6 +238,9 @@ export class FakeElbv2 implements Elbv2Port {
   async deregisterTargets(targetGroupArn: string, targets: readonly Target[]): Promise<void> {
     this.log.record('elbv2.deregisterTargets', { targetGroupArn, targets });
     this.#group('elbv2.deregisterTargets', targetGroupArn);
+    const registered = this.targets.get(targetGroupArn) ?? [];
+    const absent = targets.find((target) => !registered.some((existing) => existing.id === target.id && existing.port === target.port));
+    if (absent !== undefined) throw awsError('elbv2.deregisterTargets', 'InvalidTarget', `The target ${absent.id}:${absent.port} is not registered`);
     this.targets.set(targetGroupArn, (this.targets.get(targetGroupArn) ?? []).filter((existing) => !targets.some((target) => target.id === existing.id && target.port === existing.port)));
   }
 
@@ -202,7 +264,18 @@ export class FakeElbv2 implements Elbv2Port {
   async createListener(loadBalancerArn: string, listener: ListenerSpec, tags: Tags): Promise<NetworkListener> {
     this.log.record('elbv2.createListener', { loadBalancerArn, listener, tags });
     this.#loadBalancer('elbv2.createListener', loadBalancerArn);
-    if ([...this.listeners.values()].some((existing) => existing.loadBalancerArn === loadBalancerArn && existing.port === listener.port)) throw awsError('elbv2.createListener', 'DuplicateListener');
+    const taken = [...this.listeners.values()].find((existing) => existing.loadBalancerArn === loadBalancerArn && existing.port === listener.port);
+    if (taken !== undefined) {
+      // Idempotent: the same settings answer the existing listener.
+      const same =
+        taken.protocol === listener.protocol &&
+        taken.targetGroupArn === listener.targetGroupArn &&
+        taken.sslPolicy === listener.sslPolicy &&
+        (taken.certificates[0]?.certificateArn ?? undefined) === listener.certificateArn;
+      if (!same) throw awsError('elbv2.createListener', 'DuplicateListener');
+      const { loadBalancerArn: _omit, ...result } = taken;
+      return structuredClone(result);
+    }
     this.#attach(loadBalancerArn, listener.targetGroupArn);
     const arn = this.#arn('listener/net', String(listener.port));
     const created = {
@@ -222,6 +295,7 @@ export class FakeElbv2 implements Elbv2Port {
 
   async describeListeners(loadBalancerArn: string): Promise<NetworkListener[]> {
     this.log.record('elbv2.describeListeners', { loadBalancerArn });
+    this.#loadBalancer('elbv2.describeListeners', loadBalancerArn);
     return structuredClone(
       [...this.listeners.values()].filter((listener) => listener.loadBalancerArn === loadBalancerArn).map(({ loadBalancerArn: _omit, ...listener }) => listener),
     );

@@ -135,7 +135,8 @@ export class ExternalLoadBalancerOperations {
     await this.#ensureFirewall(service, this.#trafficFirewall(spec, address.ip, tags), options, firewallNeedsUpdate);
     const healthCheckUrl = await this.#ensureHealthCheck(spec.healthCheck, options);
     await this.#ensureFirewall(service, this.#healthCheckFirewall(spec, address.ip, tags), options, healthCheckFirewallNeedsUpdate);
-    rule = await this.#ensureTargetPool(spec, hosts, healthCheckUrl, rule, options);
+    const targetPool = await this.#ensureTargetPool(spec, hosts, healthCheckUrl, rule, options);
+    rule = targetPool.rule;
     const desiredRule = {
       IPAddress: address.ip,
       IPProtocol: spec.protocol,
@@ -152,7 +153,9 @@ export class ExternalLoadBalancerOperations {
       await ignoring(['AlreadyExists'], () => compute.insertForwardingRule(region, created, options));
     }
     if (address.release) await this.#releaseAddress(spec, options);
-    await this.#deleteOtherHealthCheck(service, spec, options);
+    // Upstream deletes the other policy's check only with a target pool it recreates (`tpExists &&
+    // tpNeedsUpdate`: the pool pointed at that check), not on every sync.
+    if (targetPool.recreated) await this.#deleteOtherHealthCheck(service, spec, options);
     return { ingress: [{ ip: address.ip }] };
   }
 
@@ -327,10 +330,18 @@ export class ExternalLoadBalancerOperations {
   }
 
   /** The target pool of the hosts; recreated (with the forwarding rule) when affinity or health check changed. Returns the rule still standing. */
-  async #ensureTargetPool(spec: ExternalLoadBalancerSpec, hosts: GceInstance[], healthCheckUrl: string, rule: GceForwardingRule | undefined, options?: CallOptions): Promise<GceForwardingRule | undefined> {
+  /** The target pool (recreated when its affinity or check changed), and the forwarding rule left standing. */
+  async #ensureTargetPool(
+    spec: ExternalLoadBalancerSpec,
+    hosts: GceInstance[],
+    healthCheckUrl: string,
+    rule: GceForwardingRule | undefined,
+    options?: CallOptions,
+  ): Promise<{ rule: GceForwardingRule | undefined; recreated: boolean }> {
     const { compute, region, links } = this.#context;
     let pool = await compute.getTargetPool(region, spec.name, options);
-    if (pool !== undefined && targetPoolNeedsRecreation(pool, spec.sessionAffinity, healthCheckUrl)) {
+    const recreated = pool !== undefined && targetPoolNeedsRecreation(pool, spec.sessionAffinity, healthCheckUrl);
+    if (recreated) {
       this.#context.logger.info('recreating the target pool and forwarding rule (affinity or health check changed)', { service: spec.serviceName });
       if (rule !== undefined) await ignoring(['NotFound'], () => compute.deleteForwardingRule(region, spec.name, options));
       rule = undefined;
@@ -356,7 +367,7 @@ export class ExternalLoadBalancerOperations {
     } else {
       await this.#updateMembers(spec.name, hosts, pool.instances, options);
     }
-    return rule;
+    return { rule, recreated };
   }
 
   async #updateMembers(name: string, hosts: GceInstance[], current: string[], options?: CallOptions): Promise<void> {
