@@ -423,6 +423,18 @@ export const loadBalancers: ResourceKindHandler = {
         throw conflict('InvalidRequestPath', `Probe ${String(probe['id'])} with protocol ${String(probeProperties['protocol'])} needs a requestPath.`);
       }
     }
+    // IP-based pools (`loadBalancerBackendAddresses`): the virtual network of the addresses, on the pool or on each address, must exist.
+    for (const pool of parts['backendAddressPools'] ?? []) {
+      const poolProperties = asObject(pool['properties']);
+      for (const address of asArray(poolProperties['loadBalancerBackendAddresses'])) {
+        const addressProperties = asObject(address['properties']);
+        const virtualNetworkId = referenceId(poolProperties['virtualNetwork']) ?? referenceId(addressProperties['virtualNetwork']);
+        if (typeof addressProperties['ipAddress'] === 'string' && virtualNetworkId === undefined) {
+          throw invalidRequestFormat(`Backend address ${String(address['name'])} of ${String(pool['id'])} has an IP address but no virtual network.`);
+        }
+        checkReference(virtualNetworkId, String(pool['id']), resourceExists(state, 'virtualNetworks'));
+      }
+    }
     for (const rule of parts['outboundRules'] ?? []) {
       const ruleProperties = asObject(rule['properties']);
       for (const frontend of asArray(ruleProperties['frontendIPConfigurations'])) checkReference(referenceId(frontend), String(rule['id']), inside('frontendIPConfigurations'));

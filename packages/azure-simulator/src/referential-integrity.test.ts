@@ -115,6 +115,25 @@ describe('public IPs and load balancers', () => {
     expect((await arm.request('PUT', net('loadBalancers/lb'), lbBody('pip', { probes: [probe] }))).body.error.code).toBe('InvalidRequestPath');
   });
 
+  it('an IP-based pool (loadBalancerBackendAddresses) names an existing virtual network, on the pool or on its addresses', async () => {
+    const pool = (virtualNetwork: string | undefined, onAddress = false) => ({
+      name: 'pool',
+      properties: {
+        ...(virtualNetwork === undefined || onAddress ? {} : { virtualNetwork: { id: netId(`virtualNetworks/${virtualNetwork}`) } }),
+        loadBalancerBackendAddresses: [{ name: 'node-a', properties: { ipAddress: '10.0.0.4', ...(virtualNetwork !== undefined && onAddress ? { virtualNetwork: { id: netId(`virtualNetworks/${virtualNetwork}`) } } : {}) } }],
+      },
+    });
+    expect((await arm.request('PUT', net('loadBalancers/lb/backendAddressPools/pool'), pool('missing'))).body.error.code).toBe('InvalidResourceReference');
+    expect((await arm.request('PUT', net('loadBalancers/lb/backendAddressPools/pool'), pool(undefined))).status).toBe(400);
+    expect((await arm.put(net('loadBalancers/lb/backendAddressPools/pool'), pool('vnet', true))).status).toBeLessThan(300);
+    const written = await arm.put(net('loadBalancers/lb/backendAddressPools/pool'), pool('vnet'));
+    expect(written.status).toBeLessThan(300);
+    const got = await arm.request('GET', net('loadBalancers/lb/backendAddressPools/pool'));
+    expect(got.body.properties.loadBalancerBackendAddresses.map((address: { properties: { ipAddress: string } }) => address.properties.ipAddress)).toEqual(['10.0.0.4']);
+    expect(got.body.properties.virtualNetwork.id).toBe(netId('virtualNetworks/vnet'));
+    await arm.put(net('loadBalancers/lb/backendAddressPools/pool'), { name: 'pool', properties: {} });
+  });
+
   it('lists NIC IP configurations that point at a pool in its backendIPConfigurations; the pool cannot go while they do', async () => {
     const pool = `${netId('loadBalancers/lb')}/backendAddressPools/pool`;
     await arm.put(net('networkInterfaces/member'), nic({ loadBalancerBackendAddressPools: [{ id: pool }] }));

@@ -23,7 +23,6 @@ export const ANNOTATION_PREFIX = 'service.beta.kubernetes.io/';
 export type { AnnotationDefinition };
 
 const BASIC_SKU = 'only the Standard SKU is offered (loadBalancerSku basic is not supported)';
-const NO_IPV6 = 'IPv6 and dual-stack frontends are not implemented: Services get IPv4 frontends';
 const NO_PLS = 'Private Link services are not offered';
 const NO_MULTI_SLB = 'multiple standard load balancers (multipleStandardLoadBalancerConfigurations) are not offered';
 
@@ -36,11 +35,11 @@ export const ANNOTATIONS = defineAnnotations({
   mode: ignored('azure-load-balancer-mode', '', BASIC_SKU, 'Basic SKU: which availability sets get a load balancer (`__auto__` or names).'),
   resourceGroup: { type: { kind: 'string' }, key: key('azure-load-balancer-resource-group'), defaultValue: 'resourceGroup', status: 'supported', description: 'Resource group of the Service\'s public IP (a pre-created one, or where it is created).' },
   ipv4: { type: { kind: 'string' }, key: key('azure-load-balancer-ipv4'), defaultValue: '', status: 'supported', description: 'The frontend IPv4 address (replaces `spec.loadBalancerIP`): internal, a static private address of the subnet; external, the address of an existing public IP of the public IP resource group (kept when the Service goes).' },
-  ipv6: ignored('azure-load-balancer-ipv6', '', NO_IPV6, 'The frontend IPv6 address.'),
+  ipv6: { type: { kind: 'string' }, key: key('azure-load-balancer-ipv6'), defaultValue: '', status: 'supported', description: 'The frontend IPv6 address of an IPv6 or dual-stack Service (replaces an IPv6 `spec.loadBalancerIP`): internal, a static private address of the subnet; external, the address of an existing IPv6 public IP.' },
   pipName: { type: { kind: 'string' }, key: key('azure-pip-name'), defaultValue: '', status: 'supported', description: 'Name of the public IP: used when it exists (kept when the Service goes unless this provider created it), else created with that name.' },
-  pipNameIpv6: ignored('azure-pip-name-ipv6', '', NO_IPV6, 'Name of the IPv6 public IP.'),
+  pipNameIpv6: { type: { kind: 'string' }, key: key('azure-pip-name-ipv6'), defaultValue: '', status: 'supported', description: 'Name of the IPv6 public IP of a dual-stack Service (an IPv6-only Service takes it before `azure-pip-name`, upstream `getServicePIPName`).' },
   pipPrefixId: ignored('azure-pip-prefix-id', '', 'allocation from public IP prefixes is not implemented', 'Public IP prefix the public IP is allocated from.'),
-  pipPrefixIdIpv6: ignored('azure-pip-prefix-id-ipv6', '', NO_IPV6, 'IPv6 public IP prefix.'),
+  pipPrefixIdIpv6: ignored('azure-pip-prefix-id-ipv6', '', 'allocation from public IP prefixes is not implemented', 'IPv6 public IP prefix.'),
   pipTags: { type: { kind: 'key-value-map', syntax: 'pair' }, key: key('azure-pip-tags'), defaultValue: '', status: 'supported', description: 'Extra tags `k1=v1,k2=v2` on the public IP this provider manages.' },
   pipIpTags: { type: { kind: 'key-value-map', syntax: 'pair' }, key: key('azure-pip-ip-tags'), defaultValue: '', status: 'supported', description: 'IP tags `type=tag,...` (e.g. `RoutingPreference=Internet`) of a public IP this provider creates.' },
   dnsLabelName: { key: key('azure-dns-label-name'), defaultValue: '', status: 'supported', description: 'DNS label of the public IP (`<label>.<location>.cloudapp.azure.com`); an empty value removes it; absent leaves it alone. Recorded in the tag `k8s-azure-dns-label-service`.' },
@@ -99,9 +98,12 @@ export interface ServiceLoadBalancerOptions {
   internal: boolean;
   internalSubnet?: string;
   publicIpResourceGroup?: string;
-  /** From `azure-load-balancer-ipv4`, else `spec.loadBalancerIP`. */
+  /** From `azure-load-balancer-ipv4`, else an IPv4 `spec.loadBalancerIP`. */
   requestedIp?: string;
+  /** From `azure-load-balancer-ipv6`, else an IPv6 `spec.loadBalancerIP`. */
+  requestedIpv6?: string;
   publicIpName?: string;
+  publicIpNameIpv6?: string;
   publicIpTags: Record<string, string>;
   publicIpIpTags: Array<{ ipTagType: string; tag: string }>;
   /** `undefined`: not managed; '': remove. */
@@ -121,6 +123,7 @@ export interface ServiceLoadBalancerOptions {
 }
 
 const DNS_LABEL = /^[a-z][a-z0-9-]{1,61}[a-z0-9]$/;
+const PUBLIC_IP_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,78}[A-Za-z0-9_]$|^[A-Za-z0-9]$/;
 
 const invalid = (annotation: string, value: string, why: string): InvalidAnnotationError => new InvalidAnnotationError(annotation, value, why);
 
@@ -145,14 +148,24 @@ export function readServiceLoadBalancerOptions(service: V1Service): ServiceLoadB
     throw invalid(ANNOTATIONS.internalSubnet.key, internalSubnet, 'is not a subnet name');
   }
 
+  // Upstream `getServiceLoadBalancerIP`: the family's annotation, else spec.loadBalancerIP when it is of that family.
   const ipv4Annotation = readAnnotation(service, ANNOTATIONS.ipv4);
-  const requestedIp = ipv4Annotation ?? (service.spec?.loadBalancerIP ?? '').trim();
-  if (requestedIp !== '' && parseIpAddress(requestedIp)?.family !== 4) {
-    throw invalid(ipv4Annotation !== undefined ? ANNOTATIONS.ipv4.key : 'spec.loadBalancerIP', requestedIp, 'must be an IPv4 address');
+  const ipv6Annotation = readAnnotation(service, ANNOTATIONS.ipv6);
+  if (ipv4Annotation !== undefined && ipv4Annotation !== '' && parseIpAddress(ipv4Annotation)?.family !== 4) throw invalid(ANNOTATIONS.ipv4.key, ipv4Annotation, 'must be an IPv4 address');
+  if (ipv6Annotation !== undefined && ipv6Annotation !== '' && parseIpAddress(ipv6Annotation)?.family !== 6) throw invalid(ANNOTATIONS.ipv6.key, ipv6Annotation, 'must be an IPv6 address');
+  const specIp = (service.spec?.loadBalancerIP ?? '').trim();
+  const families = serviceIpFamilies(service);
+  const specFamily = specIp === '' ? undefined : parseIpAddress(specIp)?.family;
+  if (specIp !== '' && (specFamily === undefined || !families.includes(specFamily === 6 ? 'IPv6' : 'IPv4'))) {
+    throw invalid('spec.loadBalancerIP', specIp, `must be an ${families.join(' or ')} address`);
   }
+  const requestedIp = ipv4Annotation ?? (specFamily === 4 ? specIp : '');
+  const requestedIpv6 = ipv6Annotation ?? (specFamily === 6 ? specIp : '');
 
   const pipName = readAnnotation(service, ANNOTATIONS.pipName);
-  if (pipName !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_.-]{0,78}[A-Za-z0-9_]$|^[A-Za-z0-9]$/.test(pipName)) throw invalid(ANNOTATIONS.pipName.key, pipName, 'is not a public IP name');
+  if (pipName !== undefined && !PUBLIC_IP_NAME.test(pipName)) throw invalid(ANNOTATIONS.pipName.key, pipName, 'is not a public IP name');
+  const pipNameIpv6 = readAnnotation(service, ANNOTATIONS.pipNameIpv6);
+  if (pipNameIpv6 !== undefined && !PUBLIC_IP_NAME.test(pipNameIpv6)) throw invalid(ANNOTATIONS.pipNameIpv6.key, pipNameIpv6, 'is not a public IP name');
 
   const publicIpTags = readAnnotation(service, ANNOTATIONS.pipTags) ?? {};
   const ipTags = annotations[ANNOTATIONS.pipIpTags.key];
@@ -234,7 +247,9 @@ export function readServiceLoadBalancerOptions(service: V1Service): ServiceLoadB
     ...(internal && internalSubnet !== undefined ? { internalSubnet } : {}),
     ...(publicIpResourceGroup === undefined ? {} : { publicIpResourceGroup }),
     ...(requestedIp === '' ? {} : { requestedIp }),
+    ...(requestedIpv6 === '' ? {} : { requestedIpv6 }),
     ...(pipName === undefined ? {} : { publicIpName: pipName }),
+    ...(pipNameIpv6 === undefined ? {} : { publicIpNameIpv6: pipNameIpv6 }),
     publicIpTags,
     publicIpIpTags,
     ...(dnsLabelName === undefined ? {} : { dnsLabelName }),
@@ -260,6 +275,26 @@ export function readServiceLoadBalancerOptions(service: V1Service): ServiceLoadB
  */
 export function sourceRangesOf(service: V1Service): string[] {
   return serviceSourceRanges(service, { whenAbsent: 'none', annotation: ANNOTATIONS.allowedIpRanges.key });
+}
+
+/** The Service's IP families in its order (`spec.ipFamilies`; none: IPv4, upstream `getIPFamiliesEnabled`). */
+export function serviceIpFamilies(service: V1Service): Array<'IPv4' | 'IPv6'> {
+  const families = (service.spec?.ipFamilies ?? []).filter((family): family is 'IPv4' | 'IPv6' => family === 'IPv4' || family === 'IPv6');
+  return families.length === 0 ? ['IPv4'] : [...new Set(families)];
+}
+
+/** The address a Service asks for in `family`. */
+export function requestedIpOf(options: ServiceLoadBalancerOptions, family: 'IPv4' | 'IPv6'): string | undefined {
+  return family === 'IPv6' ? options.requestedIpv6 : options.requestedIp;
+}
+
+/**
+ * The public IP name a Service asks for in `family` (upstream `azure_utils.go` `getServicePIPName`):
+ * dual-stack, the family's annotation; single-stack IPv6, `azure-pip-name-ipv6` else `azure-pip-name`.
+ */
+export function publicIpNameOf(options: ServiceLoadBalancerOptions, family: 'IPv4' | 'IPv6', dualStack: boolean): string | undefined {
+  if (dualStack) return family === 'IPv6' ? options.publicIpNameIpv6 : options.publicIpName;
+  return family === 'IPv6' ? (options.publicIpNameIpv6 ?? options.publicIpName) : options.publicIpName;
 }
 
 /** Only the internal flag (deletion must work even when other annotations became invalid). */

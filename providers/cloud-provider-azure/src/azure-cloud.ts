@@ -144,6 +144,7 @@ const NETWORK_METHODS = [
   'setNetworkInterfaceBackendPools',
   'getLoadBalancer',
   'putLoadBalancer',
+  'putBackendAddressPool',
   'deleteLoadBalancer',
   'getPublicIp',
   'listPublicIps',
@@ -256,11 +257,13 @@ function createAzureCloudFromConfig(read: AzureConfigFile, context: CloudProvide
         tags: config.tags,
         maximumLoadBalancerRuleCount: config.maximumLoadBalancerRuleCount,
         disableOutboundSnat: config.disableOutboundSnat,
+        backendPoolType: config.backendPoolType,
       },
       virtualMachinesOf: nodeVirtualMachines(locator, config.resourceGroup),
       logger,
     }),
-    excludeControlPlane: config.excludeMasterFromStandardLB,
+    // nodeIP pools never take control-plane nodes (upstream `EnsureHostsInPool` of `backendPoolTypeNodeIP` skips them whatever excludeMasterFromStandardLB says).
+    excludeControlPlane: config.excludeMasterFromStandardLB || config.backendPoolType === 'nodeIP',
     ...(operationMetrics === undefined ? {} : { operationMetrics }),
   });
   // Never log the secret: only where the provider talks to.

@@ -19,6 +19,7 @@ export const AZURE_CLOUDS: Readonly<Record<string, { resourceManagerEndpoint: st
 };
 
 export type AzureVmType = 'vmss' | 'standard' | 'vmssflex';
+export type AzureBackendPoolType = 'nodeIPConfiguration' | 'nodeIP';
 
 export interface AzureCloudConfig {
   cloud: string;
@@ -57,6 +58,8 @@ export interface AzureCloudConfig {
   excludeMasterFromStandardLB: boolean;
   disableOutboundSnat: boolean;
   maximumLoadBalancerRuleCount: number;
+  /** `loadBalancerBackendPoolConfigurationType` (`podIP` is refused). */
+  backendPoolType: AzureBackendPoolType;
   vmCacheTtlSeconds: number;
   vmssCacheTtlSeconds: number;
   vmssVirtualMachinesCacheTtlSeconds: number;
@@ -212,6 +215,7 @@ export function resolveAzureCloudConfig(sources: readonly AzureConfigValues[], o
   if (!['vmss', 'standard', 'vmssflex'].includes(vmType)) {
     problems.push({ ...placeOf('vmType'), message: `key "vmType": must be one of vmss, standard, vmssflex; got ${JSON.stringify(vmType)}` });
   }
+  const backendPoolType = backendPoolTypeOf(text_('loadBalancerBackendPoolConfigurationType'), placeOf('loadBalancerBackendPoolConfigurationType'), problems);
   const resourceGroup = required('resourceGroup');
   const maximumLoadBalancerRuleCount = integer('maximumLoadBalancerRuleCount', 250);
   if (maximumLoadBalancerRuleCount < 1) problems.push({ ...placeOf('maximumLoadBalancerRuleCount'), message: 'key "maximumLoadBalancerRuleCount": must be at least 1' });
@@ -251,6 +255,7 @@ export function resolveAzureCloudConfig(sources: readonly AzureConfigValues[], o
     excludeMasterFromStandardLB: bool('excludeMasterFromStandardLB', true),
     disableOutboundSnat: bool('disableOutboundSNAT'),
     maximumLoadBalancerRuleCount,
+    backendPoolType,
     vmCacheTtlSeconds: integer('vmCacheTTLInSeconds', 60),
     vmssCacheTtlSeconds: integer('vmssCacheTTLInSeconds', 600),
     vmssVirtualMachinesCacheTtlSeconds: integer('vmssVirtualMachinesCacheTTLInSeconds', 600),
@@ -259,6 +264,24 @@ export function resolveAzureCloudConfig(sources: readonly AzureConfigValues[], o
   };
   if (problems.length > 0) throw new CloudConfigError(problems);
   return config;
+}
+
+/** Upstream compares the backend pool type case-insensitively (`strings.EqualFold`); '' is the default. */
+function backendPoolTypeOf(value: string, place: { fileName: string; line?: number }, problems: CloudConfigProblem[]): AzureBackendPoolType {
+  const key = 'loadBalancerBackendPoolConfigurationType';
+  switch (value.toLowerCase()) {
+    case '':
+    case 'nodeipconfiguration':
+      return 'nodeIPConfiguration';
+    case 'nodeip':
+      return 'nodeIP';
+    case 'podip':
+      problems.push({ ...place, message: `key ${JSON.stringify(key)}: podIP (pod IPs in the backend pool) is not supported by this provider; use nodeIPConfiguration or nodeIP` });
+      return 'nodeIPConfiguration';
+    default:
+      problems.push({ ...place, message: `key ${JSON.stringify(key)}: must be one of nodeIPConfiguration, nodeIP; got ${JSON.stringify(value)}` });
+      return 'nodeIPConfiguration';
+  }
 }
 
 /**

@@ -8,6 +8,8 @@ import type { ComputePort } from '../ports/compute-port.js';
 import type { NetworkPort } from '../ports/network-port.js';
 
 const POOL_JOIN = 'Microsoft.Network/loadBalancers/backendAddressPools/join/action';
+/** An IP-based backend pool (`nodeIP`) names the virtual network of its addresses. */
+const VNET_JOIN_LOAD_BALANCER = 'Microsoft.Network/virtualNetworks/joinLoadBalancer/action';
 
 export const COMPUTE_ROLE_ACTIONS: Readonly<Record<keyof ComputePort, readonly string[]>> = {
   listVirtualMachines: ['Microsoft.Compute/virtualMachines/read'],
@@ -36,7 +38,8 @@ export const NETWORK_ROLE_ACTIONS: Readonly<Record<keyof NetworkPort, readonly s
   deleteRoute: ['Microsoft.Network/routeTables/routes/delete'],
   setNetworkInterfaceBackendPools: ['Microsoft.Network/networkInterfaces/read', 'Microsoft.Network/networkInterfaces/write', POOL_JOIN, 'Microsoft.Network/virtualNetworks/subnets/join/action'],
   getLoadBalancer: ['Microsoft.Network/loadBalancers/read'],
-  putLoadBalancer: ['Microsoft.Network/loadBalancers/write', 'Microsoft.Network/publicIPAddresses/join/action', 'Microsoft.Network/virtualNetworks/subnets/join/action'],
+  putLoadBalancer: ['Microsoft.Network/loadBalancers/write', 'Microsoft.Network/publicIPAddresses/join/action', 'Microsoft.Network/virtualNetworks/subnets/join/action', VNET_JOIN_LOAD_BALANCER],
+  putBackendAddressPool: ['Microsoft.Network/loadBalancers/backendAddressPools/write', VNET_JOIN_LOAD_BALANCER],
   deleteLoadBalancer: ['Microsoft.Network/loadBalancers/delete'],
   getPublicIp: ['Microsoft.Network/publicIPAddresses/read'],
   listPublicIps: ['Microsoft.Network/publicIPAddresses/read'],

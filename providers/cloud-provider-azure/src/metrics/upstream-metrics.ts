@@ -37,6 +37,7 @@ export const AZURE_UPSTREAM_REQUESTS: Readonly<Record<string, string>> = {
   'network.deleteRoute': 'routes_delete',
   'network.getLoadBalancer': 'load_balancers_get',
   'network.putLoadBalancer': 'load_balancers_create_or_update',
+  'network.putBackendAddressPool': 'load_balancers_create_or_update_backend_pools',
   'network.deleteLoadBalancer': 'load_balancers_delete',
   'network.getSecurityGroup': 'security_groups_get',
   'network.putSecurityGroup': 'security_groups_create_or_update',

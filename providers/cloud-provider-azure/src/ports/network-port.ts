@@ -36,11 +36,22 @@ export interface AzureFrontendIpConfiguration {
   privateIpAddressVersion?: 'IPv4' | 'IPv6';
 }
 
+/** One member of an IP-based backend pool (`loadBalancerBackendPoolConfigurationType: nodeIP`): a node's private IP. */
+export interface AzureBackendAddress {
+  /** The node's name (upstream names each address after its node). */
+  name: string;
+  ipAddress: string;
+}
+
 export interface AzureBackendAddressPool {
   name: string;
   id?: string;
   /** Read-only: the NIC and scale-set VM IP configurations (ARM IDs) in the pool. */
   backendIpConfigurationIds?: string[];
+  /** IP-based pools: the virtual network (ARM ID) of the addresses, set on the pool. */
+  virtualNetworkId?: string;
+  /** IP-based pools: the addresses in the pool (`loadBalancerBackendAddresses`). */
+  backendAddresses?: AzureBackendAddress[];
 }
 
 export type AzureProbeProtocol = 'Tcp' | 'Http' | 'Https';
@@ -171,6 +182,8 @@ export interface NetworkPort {
   getLoadBalancer(resourceGroup: string, name: string, options?: CloudCallOptions): Promise<AzureLoadBalancer>;
   /** Creates or replaces the load balancer (If-Match `condition`); waits for the long-running operation. */
   putLoadBalancer(resourceGroup: string, loadBalancer: AzureLoadBalancer, condition: WriteCondition, options?: CloudCallOptions): Promise<AzureLoadBalancer>;
+  /** Creates or replaces one backend pool of load balancer `loadBalancerName` (If-Match `condition`: the load balancer's etag); waits for the long-running operation. */
+  putBackendAddressPool(resourceGroup: string, loadBalancerName: string, pool: AzureBackendAddressPool, condition: WriteCondition, options?: CloudCallOptions): Promise<AzureBackendAddressPool>;
   /** Resolves when it is already gone. */
   deleteLoadBalancer(resourceGroup: string, name: string, options?: CloudCallOptions): Promise<void>;
   /** Throws NotFound. */

@@ -46,9 +46,9 @@ const TABLE: Record<string, InvalidValues[] | { anyValue: string }> = {
   [ANNOTATIONS.mode.key]: ignored(ANNOTATIONS.mode),
   [ANNOTATIONS.resourceGroup.key]: { anyValue: 'a resource group name resolved by ARM when the public IP is read or created' },
   [ANNOTATIONS.ipv4.key]: both(['not-an-ip', '10.0.0.256', '2001:db8::1', '10.0.0.0/24']),
-  [ANNOTATIONS.ipv6.key]: ignored(ANNOTATIONS.ipv6),
+  [ANNOTATIONS.ipv6.key]: both(['not-an-ip', '10.0.0.1', '2001:db8::/64', 'fd00::zz']),
   [ANNOTATIONS.pipName.key]: [{ kind: 'external', values: ['-pip', 'pip.', 'my pip', 'pip/name', 'a'.repeat(81)] }],
-  [ANNOTATIONS.pipNameIpv6.key]: ignored(ANNOTATIONS.pipNameIpv6),
+  [ANNOTATIONS.pipNameIpv6.key]: [{ kind: 'external', values: ['-pip', 'pip.', 'my pip', 'pip/name', 'a'.repeat(81)] }],
   [ANNOTATIONS.pipPrefixId.key]: ignored(ANNOTATIONS.pipPrefixId),
   [ANNOTATIONS.pipPrefixIdIpv6.key]: ignored(ANNOTATIONS.pipPrefixIdIpv6),
   // upstream ConvertTagsToMap: every entry must be key=value.

@@ -53,6 +53,12 @@ describe.skipIf(!built)('azure-cloud-controller-manager with a bad azure.json', 
     }
   });
 
+  it('exits 1 on a podIP backend pool, naming the file, line and key', () => {
+    const { status, output, configPath } = run('{\n  "subscriptionId": "s", "resourceGroup": "rg", "location": "eastus",\n  "loadBalancerBackendPoolConfigurationType": "podIP"\n}\n');
+    expect(status).toBe(1);
+    expect(output).toContain(`${configPath}:3: key "loadBalancerBackendPoolConfigurationType": podIP (pod IPs in the backend pool) is not supported by this provider; use nodeIPConfiguration or nodeIP`);
+  });
+
   it('exits 1 on malformed JSON, naming the line', () => {
     const { status, output, configPath } = run('{\n  "tenantId": "t",\n  "location": \n}\n');
     expect(status).toBe(1);

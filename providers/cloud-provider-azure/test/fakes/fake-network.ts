@@ -11,6 +11,7 @@
  */
 import type { FakeCompute } from './fake-compute.js';
 import type {
+  AzureBackendAddressPool,
   AzureLoadBalancer,
   AzureNetworkInterface,
   AzurePublicIp,
@@ -221,10 +222,38 @@ export class FakeNetwork implements NetworkPort {
       id,
       etag: this.#nextEtag(),
       frontendIpConfigurations: frontendIds,
-      backendAddressPools: balancer.backendAddressPools.map((pool) => ({ name: pool.name, id: `${id}/backendAddressPools/${pool.name}` })),
+      backendAddressPools: balancer.backendAddressPools.map((pool) => ({
+        name: pool.name,
+        id: `${id}/backendAddressPools/${pool.name}`,
+        ...(pool.virtualNetworkId === undefined ? {} : { virtualNetworkId: pool.virtualNetworkId }),
+        ...(pool.backendAddresses === undefined ? {} : { backendAddresses: structuredClone(pool.backendAddresses) }),
+      })),
     };
     this.loadBalancers.set(`${resourceGroup}/${balancer.name}`.toLowerCase(), stored);
     return this.#render(stored);
+  }
+
+  /** ARM's rules: the pool must exist or be new, IP-based members need the pool's virtual network, and a pool holds NICs or addresses, never both. */
+  async putBackendAddressPool(resourceGroup: string, loadBalancerName: string, pool: AzureBackendAddressPool, condition: WriteCondition): Promise<AzureBackendAddressPool> {
+    const operation = 'network.putBackendAddressPool';
+    this.log.record(operation, [resourceGroup, loadBalancerName, structuredClone(pool), condition]);
+    const balancer = this.loadBalancer(resourceGroup, loadBalancerName);
+    if (!balancer) throw armError(operation, 'NotFound', 'ResourceNotFound');
+    checkEtag(operation, balancer.etag, condition);
+    const id = `${balancer.id ?? ''}/backendAddressPools/${pool.name}`;
+    const addresses = pool.backendAddresses ?? [];
+    if (addresses.length > 0 && pool.virtualNetworkId === undefined) throw armError(operation, 'Invalid', 'InvalidResourceReference');
+    if (addresses.length > 0 && this.#members(id).length > 0) throw armError(operation, 'Conflict', 'OperationNotAllowed');
+    const stored: AzureBackendAddressPool = {
+      name: pool.name,
+      id,
+      ...(pool.virtualNetworkId === undefined ? {} : { virtualNetworkId: pool.virtualNetworkId }),
+      ...(pool.backendAddresses === undefined ? {} : { backendAddresses: structuredClone(pool.backendAddresses) }),
+    };
+    const others = balancer.backendAddressPools.filter((candidate) => candidate.name !== pool.name);
+    balancer.backendAddressPools = [...others, stored];
+    balancer.etag = this.#nextEtag();
+    return { ...structuredClone(stored), backendIpConfigurationIds: this.#members(id) };
   }
 
   async deleteLoadBalancer(resourceGroup: string, name: string): Promise<void> {
@@ -266,7 +295,7 @@ export class FakeNetwork implements NetworkPort {
       ...structuredClone(address),
       id: this.#id(resourceGroup, 'publicIPAddresses', address.name),
       etag: this.#nextEtag(),
-      ipAddress: existing?.ipAddress ?? `20.0.0.${this.#publicAddress}`,
+      ipAddress: existing?.ipAddress ?? (address.version === 'IPv6' ? `2603:1030::${this.#publicAddress.toString(16)}` : `20.0.0.${this.#publicAddress}`),
       ipTags: existing?.ipTags ?? address.ipTags,
     };
     delete stored.ipConfigurationId;

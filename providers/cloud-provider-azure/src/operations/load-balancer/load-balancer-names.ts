@@ -2,8 +2,10 @@
  * The names upstream gives the Azure objects of a Service (`azure_standard.go`,
  * `azure_loadbalancer.go`, `securitygroup/`): the base name `a<uid without dashes>` (32
  * characters), frontends `<base>[-<subnet>]`, rules and probes `<base>[-<subnet>]-<PROTOCOL>-<port>`,
- * the backend pool `<cluster>`, public IPs `<cluster>-<base>`, security rules
- * `k8s-azure-lb_allow_IPv4_<md5>` and `k8s-azure-lb_deny-all_IPv4`.
+ * the backend pool `<cluster>` (`<cluster>-IPv6` for IPv6), public IPs `<cluster>-<base>`, security
+ * rules `k8s-azure-lb_allow_<family>_<md5>` and `k8s-azure-lb_deny-all_<family>`. A dual-stack
+ * Service's IPv6 frontend, rules, probes and public IP carry the suffix `-IPv6` (upstream
+ * `azure_utils.go` `getResourceByIPFamily`).
  */
 import { createHash } from 'node:crypto';
 import type { V1Service } from '@kubernetes/client-node';
@@ -21,7 +23,9 @@ export const FRONTEND_NAME_MAX = ARM_NAME_MAX - IP_FAMILY_SUFFIX_LENGTH;
 export const RULE_NAME_MAX = ARM_NAME_MAX - IP_FAMILY_SUFFIX_LENGTH;
 export const PUBLIC_IP_NAME_MAX = ARM_NAME_MAX - IP_FAMILY_SUFFIX_LENGTH;
 export const SECURITY_RULE_PREFIX = 'k8s-azure-lb_';
-export const DENY_ALL_RULE_NAME = `${SECURITY_RULE_PREFIX}deny-all_IPv4`;
+export type IpFamily = 'IPv4' | 'IPv6';
+/** The IPv4 deny-all rule (the IPv6 one: `denyAllRuleNameOf('IPv6')`). */
+export const DENY_ALL_RULE_NAME = denyAllRuleNameOf('IPv4');
 /** Managed security rule priorities (upstream `consts.LoadBalancerMinimumPriority`/`Maximum`). */
 export const SECURITY_RULE_PRIORITY_MIN = 500;
 export const SECURITY_RULE_PRIORITY_MAX = 4096;
@@ -33,6 +37,19 @@ export const TAG_DNS_LABEL_SERVICE = 'k8s-azure-dns-label-service';
 /** Legacy spellings upstream still reads. */
 export const LEGACY_TAG_SERVICE = 'service';
 export const LEGACY_TAG_CLUSTER_NAME = 'kubernetes-cluster-name';
+
+/**
+ * `name` of the IPv6 half of a dual-stack Service: `<name>-IPv6`; any other keeps its name
+ * (upstream `azure_utils.go` `getResourceByIPFamily`: a single-stack IPv6 Service has no suffix).
+ */
+export function nameForFamily(name: string, dualStack: boolean, family: IpFamily): string {
+  return dualStack && family === 'IPv6' ? `${name}-IPv6` : name;
+}
+
+/** The cluster backend pool of a family: `<cluster>`, `<cluster>-IPv6` (upstream `azure_loadbalancer.go` `getBackendPoolName`; single-stack IPv6 too). */
+export function backendPoolNameOf(clusterName: string, family: IpFamily): string {
+  return family === 'IPv6' ? `${clusterName}-IPv6` : clusterName;
+}
 
 export function serviceBaseName(service: V1Service): string {
   return defaultLoadBalancerName(service);
@@ -82,8 +99,16 @@ export function ownedBy(base: string, name: string): boolean {
   return name === base || name.startsWith(`${base}-`);
 }
 
-/** `k8s-azure-lb_allow_IPv4_<md5 of protocol, sorted sources and sorted destination ports>`. */
-export function allowRuleNameOf(protocol: string, sources: readonly string[], ports: readonly string[]): string {
+/**
+ * `k8s-azure-lb_allow_<family>_<md5 of protocol, sorted sources and sorted destination ports>`
+ * (upstream `securitygroup` `GenerateAllowSecurityRuleName`).
+ */
+export function allowRuleNameOf(protocol: string, family: IpFamily, sources: readonly string[], ports: readonly string[]): string {
   const identity = `${protocol}_${[...sources].sort().join(',')}_${[...ports].sort().join(',')}`;
-  return `${SECURITY_RULE_PREFIX}allow_IPv4_${createHash('md5').update(identity).digest('hex')}`;
+  return `${SECURITY_RULE_PREFIX}allow_${family}_${createHash('md5').update(identity).digest('hex')}`;
+}
+
+/** `k8s-azure-lb_deny-all_<family>` (upstream `securitygroup` `GenerateDenyAllSecurityRuleName`). */
+export function denyAllRuleNameOf(family: IpFamily): string {
+  return `${SECURITY_RULE_PREFIX}deny-all_${family}`;
 }

@@ -1,5 +1,5 @@
 /**
- * The load balancer after one Service's reconcile: its own frontend, rules and probes replaced
+ * The load balancer after one Service's reconcile: its own frontends (one per IP family), rules and probes replaced
  * by what it needs now (or removed), every other Service's parts left as they are, the backend
  * pool kept. Pure: `changed` is false when nothing differs, and then nothing is written.
  */
@@ -11,7 +11,8 @@ export interface LoadBalancerShell {
   name: string;
   location: string;
   tags: Record<string, string>;
-  poolName: string;
+  /** The backend pools the Service's rules use (one per family); created when missing. */
+  poolNames: readonly string[];
 }
 
 export type LoadBalancerPlan =
@@ -33,6 +34,7 @@ function sameFrontend(existing: AzureFrontendIpConfiguration, wanted: AzureFront
   if (existing.name !== wanted.name) return false;
   if ((existing.publicIpAddressId ?? '').toLowerCase() !== (wanted.publicIpAddressId ?? '').toLowerCase()) return false;
   if ((existing.subnetId ?? '').toLowerCase() !== (wanted.subnetId ?? '').toLowerCase()) return false;
+  if ((existing.privateIpAddressVersion ?? 'IPv4') !== (wanted.privateIpAddressVersion ?? 'IPv4') && wanted.subnetId !== undefined) return false;
   if (wanted.privateIpAllocationMethod === 'Static') return existing.privateIpAllocationMethod === 'Static' && existing.privateIpAddress === wanted.privateIpAddress;
   return wanted.subnetId === undefined || existing.privateIpAllocationMethod !== 'Static';
 }
@@ -47,6 +49,7 @@ function canonical(balancer: AzureLoadBalancer): string {
       (frontend.publicIpAddressId ?? '').toLowerCase(),
       (frontend.subnetId ?? '').toLowerCase(),
       frontend.privateIpAllocationMethod === 'Static' ? frontend.privateIpAddress : '',
+      frontend.subnetId === undefined ? '' : (frontend.privateIpAddressVersion ?? 'IPv4'),
     ]),
     pools: byName(balancer.backendAddressPools).map((pool) => pool.name),
     rules: byName(balancer.loadBalancingRules).map((rule) => [
@@ -68,17 +71,18 @@ function canonical(balancer: AzureLoadBalancer): string {
 }
 
 /**
- * `existing` with the Service of `spec` reconciled: `frontend` (undefined removes the Service's
+ * `existing` with the Service of `spec` reconciled: its `frontends` (none removes the Service's
  * parts). `maximumRules` bounds the rule count of the result.
  */
 export function planLoadBalancer(
   existing: AzureLoadBalancer | undefined,
   shell: LoadBalancerShell,
   spec: Pick<ServiceLoadBalancerSpec, 'base' | 'rules' | 'probes'>,
-  frontend: AzureFrontendIpConfiguration | undefined,
+  wantedFrontends: readonly AzureFrontendIpConfiguration[],
   maximumRules: number,
 ): LoadBalancerPlan {
-  if (existing === undefined && frontend === undefined) return { action: 'none', loadBalancer: undefined };
+  const removing = wantedFrontends.length === 0;
+  if (existing === undefined && removing) return { action: 'none', loadBalancer: undefined };
   const current: AzureLoadBalancer = existing ?? {
     name: shell.name,
     location: shell.location,
@@ -91,13 +95,14 @@ export function planLoadBalancer(
   };
   const mine = <T extends { name: string }>(item: T): boolean => ownedBy(spec.base, item.name);
   const oldFrontends = current.frontendIpConfigurations.filter(mine);
-  const keptFrontend = frontend === undefined ? undefined : oldFrontends.find((candidate) => sameFrontend(candidate, frontend));
-  const frontends = [...current.frontendIpConfigurations.filter((item) => !mine(item)), ...(frontend === undefined ? [] : [keptFrontend ?? frontend])];
+  const kept = wantedFrontends.map((frontend) => oldFrontends.find((candidate) => sameFrontend(candidate, frontend)) ?? frontend);
+  const frontends = [...current.frontendIpConfigurations.filter((item) => !mine(item)), ...kept];
   if (frontends.length === 0) return existing === undefined ? { action: 'none', loadBalancer: undefined } : { action: 'delete', loadBalancer: existing };
 
-  const rules = [...current.loadBalancingRules.filter((item) => !mine(item)), ...(frontend === undefined ? [] : spec.rules)];
-  const probes = [...current.probes.filter((item) => !mine(item)), ...(frontend === undefined ? [] : spec.probes)];
-  const pools = current.backendAddressPools.some((pool) => pool.name === shell.poolName) ? current.backendAddressPools : [...current.backendAddressPools, { name: shell.poolName }];
+  const rules = [...current.loadBalancingRules.filter((item) => !mine(item)), ...(removing ? [] : spec.rules)];
+  const probes = [...current.probes.filter((item) => !mine(item)), ...(removing ? [] : spec.probes)];
+  const missingPools = (removing ? [] : shell.poolNames).filter((name) => !current.backendAddressPools.some((pool) => pool.name === name));
+  const pools = [...current.backendAddressPools, ...missingPools.map((name) => ({ name }))];
   if (rules.length > maximumRules && rules.length > current.loadBalancingRules.length) throw new RuleCountExceededError(shell.name, rules.length, maximumRules);
 
   const next: AzureLoadBalancer = { ...current, frontendIpConfigurations: frontends, backendAddressPools: pools, loadBalancingRules: rules, probes };

@@ -26,6 +26,8 @@ export interface PublicIpWish {
   ipTags: Array<{ ipTagType: string; tag: string }>;
   /** undefined: leave the DNS label alone; '': remove it. */
   dnsLabelName?: string;
+  /** The address family of a public IP to create (`publicIPAddressVersion`; default IPv4). */
+  version?: 'IPv4' | 'IPv6';
 }
 
 /** Why a Service may not take `existing` as its managed public IP, naming what refuses it. */
@@ -83,7 +85,7 @@ export function planPublicIp(existing: AzurePublicIp | undefined, wish: PublicIp
     location: existing?.location ?? wish.location,
     ...(existing?.etag === undefined ? {} : { etag: existing.etag }),
     tags,
-    version: 'IPv4',
+    version: existing?.version ?? wish.version ?? 'IPv4',
     ipAddress: existing?.ipAddress ?? '',
     ...(domainNameLabel === undefined ? {} : { domainNameLabel }),
     ipTags: existing ? existing.ipTags : wish.ipTags,

@@ -6,7 +6,7 @@
  * named `k8s-azure-lb_...` are never touched. Pure.
  */
 import type { AzureSecurityRule } from '../../ports/network-port.js';
-import { allowRuleNameOf, DENY_ALL_RULE_NAME, SECURITY_RULE_PREFIX, SECURITY_RULE_PRIORITY_MAX, SECURITY_RULE_PRIORITY_MIN } from './load-balancer-names.js';
+import { allowRuleNameOf, denyAllRuleNameOf, SECURITY_RULE_PREFIX, SECURITY_RULE_PRIORITY_MAX, SECURITY_RULE_PRIORITY_MIN, type IpFamily } from './load-balancer-names.js';
 import type { SecurityRuleSpec } from './service-load-balancer-spec.js';
 
 export class SecurityRulePrioritiesExhaustedError extends Error {
@@ -29,26 +29,28 @@ function freePriority(rules: AzureSecurityRule[], fromTop: boolean): number {
   throw new SecurityRulePrioritiesExhaustedError();
 }
 
+/** One address of a Service (one per family) and the rules it needs. */
+export interface SecurityTarget {
+  address: string;
+  family: IpFamily;
+  specs: readonly SecurityRuleSpec[];
+  denyAll: boolean;
+}
+
 /**
- * `rules` with `removeAddresses` taken out of the managed rules and `address` (when defined)
- * added to the rules of `specs` (and to the deny-all rule with `denyAll`).
+ * `rules` with `removeAddresses` taken out of the managed rules and each target's address added
+ * to the rules of its family and specs (and to its family's deny-all rule with `denyAll`).
  */
-export function planSecurityRules(
-  rules: readonly AzureSecurityRule[],
-  removeAddresses: readonly string[],
-  address: string | undefined,
-  specs: readonly SecurityRuleSpec[],
-  denyAll: boolean,
-): { rules: AzureSecurityRule[]; changed: boolean } {
+export function planSecurityRules(rules: readonly AzureSecurityRule[], removeAddresses: readonly string[], targets: readonly SecurityTarget[]): { rules: AzureSecurityRule[]; changed: boolean } {
   const removed = new Set(removeAddresses);
-  if (address !== undefined) removed.add(address);
+  for (const target of targets) removed.add(target.address);
   let next: AzureSecurityRule[] = rules.map((rule) =>
     rule.name.startsWith(SECURITY_RULE_PREFIX) ? { ...rule, destinationAddressPrefixes: rule.destinationAddressPrefixes.filter((prefix) => !removed.has(prefix)) } : { ...rule },
   );
   next = next.filter((rule) => !rule.name.startsWith(SECURITY_RULE_PREFIX) || rule.destinationAddressPrefixes.length > 0);
-  if (address !== undefined) {
+  for (const { address, family, specs, denyAll } of targets) {
     for (const spec of specs) {
-      const name = allowRuleNameOf(spec.protocol, spec.sources, spec.ports);
+      const name = allowRuleNameOf(spec.protocol, family, spec.sources, spec.ports);
       const existing = next.find((rule) => rule.name === name);
       if (existing) {
         existing.destinationAddressPrefixes = sortedUnique([...existing.destinationAddressPrefixes, address]);
@@ -67,11 +69,12 @@ export function planSecurityRules(
       });
     }
     if (denyAll) {
-      const existing = next.find((rule) => rule.name === DENY_ALL_RULE_NAME);
+      const denyAllName = denyAllRuleNameOf(family);
+      const existing = next.find((rule) => rule.name === denyAllName);
       if (existing) existing.destinationAddressPrefixes = sortedUnique([...existing.destinationAddressPrefixes, address]);
       else
         next.push({
-          name: DENY_ALL_RULE_NAME,
+          name: denyAllName,
           priority: freePriority(next, true),
           direction: 'Inbound',
           access: 'Deny',

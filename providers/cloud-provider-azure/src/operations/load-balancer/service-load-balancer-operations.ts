@@ -1,24 +1,38 @@
 /**
- * A Service's load balancing on Azure (upstream `reconcileService`): its public IP (external),
- * its frontend, rules and probes on the cluster load balancer `<name>` or `<name>-internal`, the
- * backend pool `<cluster>` filled with the nodes, the shared security rules on the cluster
- * security group, then the other kind's load balancer and the public IPs it no longer uses
- * cleaned. Deleting removes only what the Service owns; a load balancer left without frontends
- * is deleted (its pool emptied first), a public IP is deleted when no Service is tagged on it.
+ * A Service's load balancing on Azure (upstream `reconcileService`): per IP family of the Service
+ * (`spec.ipFamilies`, in its order) a public IP (external), a frontend, rules and probes on the
+ * cluster load balancer `<name>` or `<name>-internal` (a dual-stack Service's IPv6 ones named
+ * `...-IPv6`), the family's backend pool (`<cluster>`, `<cluster>-IPv6`) filled with the nodes
+ * (their NIC IP configurations, or with `nodeIP` their addresses), the shared security rules of
+ * each address on the cluster security group, then the other kind's load balancer and the public
+ * IPs it no longer uses cleaned. Deleting removes only what the Service owns; a load balancer left
+ * without frontends is deleted (its pools emptied first), a public IP is deleted when no Service
+ * is tagged on it.
  */
 import type { V1Node, V1Service } from '@kubernetes/client-node';
 import type { Logger } from '@ccm/core/logging';
 import { PermanentInvalidServiceConfigurationError, type CloudCallOptions, type LoadBalancerStatus } from '@ccm/core/provider';
-import { ANNOTATION_PREFIX, ANNOTATIONS, internalSubnetOf, readServiceLoadBalancerOptions, wantsInternalLoadBalancer, type ServiceLoadBalancerOptions } from '../../annotations.js';
+import {
+  ANNOTATION_PREFIX,
+  ANNOTATIONS,
+  internalSubnetOf,
+  publicIpNameOf as requestedPublicIpNameOf,
+  readServiceLoadBalancerOptions,
+  requestedIpOf,
+  serviceIpFamilies,
+  wantsInternalLoadBalancer,
+  type ServiceLoadBalancerOptions,
+} from '../../annotations.js';
 import { CloudStateError, isAzureErrorKind } from '../../errors.js';
 import type { AzureVirtualMachine } from '../../ports/compute-port.js';
-import type { AzureFrontendIpConfiguration, AzureLoadBalancer, AzurePublicIp, AzureSecurityGroup, NetworkPort } from '../../ports/network-port.js';
+import type { AzureBackendAddressPool, AzureFrontendIpConfiguration, AzureLoadBalancer, AzurePublicIp, AzureSecurityGroup, NetworkPort } from '../../ports/network-port.js';
 import type { BackendPoolOperations } from './backend-pool-operations.js';
 import { withEtagRetry } from './etag-retry.js';
-import { frontendNameOf, loadBalancerNameOf, ownedBy, publicIpNameOf, serviceBaseName, serviceKey } from './load-balancer-names.js';
+import { backendPoolNameOf, frontendNameOf, loadBalancerNameOf, nameForFamily, ownedBy, publicIpNameOf, serviceBaseName, serviceKey, type IpFamily } from './load-balancer-names.js';
 import { planLoadBalancer } from './plan-load-balancer.js';
+import { planNodeIpPool } from './plan-node-ip-pool.js';
 import { planPublicIp, planPublicIpRelease, publicIpRefusal, servicesOf, type PublicIpRefusal } from './plan-public-ip.js';
-import { planSecurityRules } from './plan-security-rules.js';
+import { planSecurityRules, type SecurityTarget } from './plan-security-rules.js';
 import { buildServiceLoadBalancerSpec, type ServiceLoadBalancerSpec } from './service-load-balancer-spec.js';
 
 export interface ServiceLoadBalancerSettings {
@@ -38,6 +52,11 @@ export interface ServiceLoadBalancerSettings {
   tags: Record<string, string>;
   maximumLoadBalancerRuleCount: number;
   disableOutboundSnat: boolean;
+  /**
+   * `loadBalancerBackendPoolConfigurationType`: `nodeIPConfiguration` (NIC and scale-set IP
+   * configurations join the pool) or `nodeIP` (the pool lists the nodes' addresses).
+   */
+  backendPoolType: 'nodeIPConfiguration' | 'nodeIP';
 }
 
 /** Finds the VMs of the nodes that belong in the backend pool. */
@@ -49,7 +68,17 @@ interface Names {
   key: string;
   loadBalancerName: string;
   otherLoadBalancerName: string;
-  poolName: string;
+  /** The Service's families in its order. */
+  families: IpFamily[];
+  dualStack: boolean;
+}
+
+/** One family's part of a Service: its spec, public IP (external) and frontend. */
+interface FamilyPart {
+  family: IpFamily;
+  spec: ServiceLoadBalancerSpec;
+  publicIp: AzurePublicIp | undefined;
+  frontend: AzureFrontendIpConfiguration;
 }
 
 export class ServiceLoadBalancerOperations {
@@ -76,20 +105,29 @@ export class ServiceLoadBalancerOperations {
     // Every annotation is checked before the first cloud call.
     const parsed = readServiceLoadBalancerOptions(service);
     const names = this.#names(clusterName, service, parsed.internal);
-    const spec = buildServiceLoadBalancerSpec(service, parsed, { poolName: names.poolName, disableOutboundSnat: this.#settings.disableOutboundSnat });
+    const specs = names.families.map((family) =>
+      buildServiceLoadBalancerSpec(service, parsed, { poolName: backendPoolNameOf(clusterName, family), disableOutboundSnat: this.#settings.disableOutboundSnat, family, dualStack: names.dualStack }),
+    );
     const previousAddresses = await this.#serviceAddresses(names, options);
-    const publicIp = parsed.internal ? undefined : await this.#ensurePublicIp(names, service, parsed, options);
-    const frontend = this.#frontendOf(spec, parsed, publicIp);
-    const balancer = await this.#reconcileLoadBalancer(names.loadBalancerName, names, spec, frontend, options);
+    const parts: FamilyPart[] = [];
+    for (const spec of specs) {
+      const publicIp = parsed.internal ? undefined : await this.#ensurePublicIp(names, service, parsed, spec.family, options);
+      parts.push({ family: spec.family, spec, publicIp, frontend: this.#frontendOf(spec, parsed, publicIp) });
+    }
+    const balancer = await this.#reconcileLoadBalancer(names.loadBalancerName, names, parts, options);
     if (balancer === undefined) throw new CloudStateError(`load balancer ${names.loadBalancerName} is missing after its write`);
-    const address = this.#addressOf(balancer, spec.frontendName, publicIp);
-    if (address === undefined || address === '') throw new CloudStateError(`frontend ${spec.frontendName} of load balancer ${names.loadBalancerName} has no address yet`);
-    await this.#reconcilePool(balancer, names.poolName, await this.#virtualMachinesOf(nodes, options), options);
-    await this.#reconcileSecurityGroup(previousAddresses, address, spec, options);
+    const targets: SecurityTarget[] = [];
+    for (const part of parts) {
+      const address = this.#addressOf(balancer, part.spec.frontendName, part.publicIp);
+      if (address === undefined || address === '') throw new CloudStateError(`frontend ${part.spec.frontendName} of load balancer ${names.loadBalancerName} has no address yet`);
+      targets.push({ address, family: part.family, specs: part.spec.security, denyAll: part.spec.denyAll });
+    }
+    await this.#reconcilePools(balancer, names, nodes, options);
+    await this.#reconcileSecurityGroup(previousAddresses, targets, options);
     // The other kind's load balancer (the Service switched between internal and external).
     await this.#removeFromLoadBalancer(names.otherLoadBalancerName, names, options);
-    await this.#releasePublicIps(names, publicIp?.name, this.#publicIpResourceGroup(parsed), options);
-    return { ingress: [{ ip: address }] };
+    await this.#releasePublicIps(names, new Set(parts.flatMap((part) => (part.publicIp === undefined ? [] : [part.publicIp.name]))), this.#publicIpResourceGroup(parsed), options);
+    return { ingress: targets.map((target) => ({ ip: target.address })) };
   }
 
   async update(clusterName: string, service: V1Service, nodes: readonly V1Node[], options?: CloudCallOptions): Promise<void> {
@@ -97,25 +135,29 @@ export class ServiceLoadBalancerOperations {
     const names = this.#names(clusterName, service, wantsInternalLoadBalancer(service));
     const balancer = await this.#read(() => this.#network.getLoadBalancer(this.#settings.loadBalancerResourceGroup, names.loadBalancerName, options));
     if (balancer === undefined) return;
-    await this.#reconcilePool(balancer, names.poolName, await this.#virtualMachinesOf(nodes, options), options);
+    await this.#reconcilePools(balancer, names, nodes, options);
   }
 
   async delete(clusterName: string, service: V1Service, options?: CloudCallOptions): Promise<void> {
     const names = this.#names(clusterName, service, wantsInternalLoadBalancer(service));
-    await this.#reconcileSecurityGroup(await this.#serviceAddresses(names, options), undefined, undefined, options);
+    await this.#reconcileSecurityGroup(await this.#serviceAddresses(names, options), [], options);
     await this.#removeFromLoadBalancer(names.loadBalancerName, names, options);
     await this.#removeFromLoadBalancer(names.otherLoadBalancerName, names, options);
     const annotated = service.metadata?.annotations?.[ANNOTATIONS.resourceGroup.key]?.trim();
-    await this.#releasePublicIps(names, undefined, annotated === undefined || annotated === '' ? this.#settings.resourceGroup : annotated, options);
+    await this.#releasePublicIps(names, new Set(), annotated === undefined || annotated === '' ? this.#settings.resourceGroup : annotated, options);
   }
 
   async status(clusterName: string, service: V1Service, options?: CloudCallOptions): Promise<LoadBalancerStatus | undefined> {
     const names = this.#names(clusterName, service, wantsInternalLoadBalancer(service));
     const balancer = await this.#read(() => this.#network.getLoadBalancer(this.#settings.loadBalancerResourceGroup, names.loadBalancerName, options));
-    const frontend = balancer?.frontendIpConfigurations.find((item) => item.name === frontendNameOf(names.base, internalSubnetOf(service)));
-    if (frontend === undefined) return undefined;
-    const address = await this.#frontendAddress(frontend, options);
-    return address ? { ingress: [{ ip: address }] } : undefined;
+    const ingress: Array<{ ip: string }> = [];
+    for (const family of names.families) {
+      const frontendName = nameForFamily(frontendNameOf(names.base, internalSubnetOf(service)), names.dualStack, family);
+      const frontend = balancer?.frontendIpConfigurations.find((item) => item.name === frontendName);
+      const address = frontend === undefined ? undefined : await this.#frontendAddress(frontend, options);
+      if (address) ingress.push({ ip: address });
+    }
+    return ingress.length === 0 ? undefined : { ingress };
   }
 
   /** The addresses of the Service's frontends on both load balancers (their security rules are the Service's). */
@@ -139,7 +181,8 @@ export class ServiceLoadBalancerOperations {
       key: serviceKey(service),
       loadBalancerName: loadBalancerNameOf(clusterLoadBalancer, internal),
       otherLoadBalancerName: loadBalancerNameOf(clusterLoadBalancer, !internal),
-      poolName: clusterName,
+      families: serviceIpFamilies(service),
+      dualStack: serviceIpFamilies(service).length === 2,
     };
   }
 
@@ -157,23 +200,30 @@ export class ServiceLoadBalancerOperations {
   }
 
   /** The Service's public IP: a user's (by address or name, left as it is) or one this provider manages (created, tagged). */
-  async #ensurePublicIp(names: Names, service: V1Service, parsed: ServiceLoadBalancerOptions, options?: CloudCallOptions): Promise<AzurePublicIp> {
+  async #ensurePublicIp(names: Names, service: V1Service, parsed: ServiceLoadBalancerOptions, family: IpFamily, options?: CloudCallOptions): Promise<AzurePublicIp> {
     const resourceGroup = this.#publicIpResourceGroup(parsed);
-    if (parsed.requestedIp !== undefined) {
-      const found = (await this.#network.listPublicIps(resourceGroup, options)).find((candidate) => candidate.ipAddress === parsed.requestedIp);
-      if (found === undefined) throw new CloudStateError(`no public IP with address ${parsed.requestedIp} in resource group ${resourceGroup} (the Service asks for it)`);
+    const requestedIp = requestedIpOf(parsed, family);
+    if (requestedIp !== undefined) {
+      const found = (await this.#network.listPublicIps(resourceGroup, options)).find((candidate) => candidate.ipAddress === requestedIp);
+      if (found === undefined) throw new CloudStateError(`no public IP with address ${requestedIp} in resource group ${resourceGroup} (the Service asks for it)`);
       if (found.ipConfigurationId !== undefined && !found.ipConfigurationId.toLowerCase().includes(`/frontendipconfigurations/${names.base.toLowerCase()}`)) {
-        throw new CloudStateError(`public IP ${found.name} (${parsed.requestedIp}) is in use by ${found.ipConfigurationId}`);
+        throw new CloudStateError(`public IP ${found.name} (${requestedIp}) is in use by ${found.ipConfigurationId}`);
       }
       return found;
     }
-    const name = parsed.publicIpName ?? publicIpNameOf(names.clusterName, names.base);
+    const requestedName = requestedPublicIpNameOf(parsed, family, names.dualStack);
+    // Upstream `getPublicIPName`: `<cluster>-<base>` cut, then `-IPv6` for the IPv6 half of a dual-stack Service.
+    const name = requestedName ?? nameForFamily(publicIpNameOf(names.clusterName, names.base), names.dualStack, family);
     return withEtagRetry(async () => {
       const existing = await this.#read(() => this.#network.getPublicIp(resourceGroup, name, options));
+      // ARM never changes a public IP's version; upstream recreates it (a single-stack IPv6 Service's `<cluster>-<base>` turning dual-stack), not done here.
+      if (existing !== undefined && existing.version !== family) {
+        throw new CloudStateError(`public IP ${resourceGroup}/${name} is ${existing.version}, the Service's ${family} frontend needs an ${family} one (delete it, or name another with an azure-pip-name annotation)`);
+      }
       // A public IP named by the annotation that no Service is tagged on is the user's: used as it is.
-      if (existing !== undefined && servicesOf(existing).length === 0 && parsed.publicIpName !== undefined) return existing;
+      if (existing !== undefined && servicesOf(existing).length === 0 && requestedName !== undefined) return existing;
       const refusal = publicIpRefusal(existing, { serviceKey: names.key, clusterName: names.clusterName, ...(parsed.dnsLabelName === undefined ? {} : { dnsLabelName: parsed.dnsLabelName }) });
-      if (refusal !== undefined) throw this.#publicIpRefused(refusal, parsed);
+      if (refusal !== undefined) throw this.#publicIpRefused(refusal, parsed, requestedName, family);
       const plan = planPublicIp(existing, {
         name,
         location: this.#settings.location,
@@ -182,6 +232,7 @@ export class ServiceLoadBalancerOperations {
         configTags: this.#settings.tags,
         extraTags: parsed.publicIpTags,
         ipTags: parsed.publicIpIpTags,
+        version: family,
         ...(parsed.dnsLabelName === undefined ? {} : { dnsLabelName: parsed.dnsLabelName }),
       });
       if (!plan.changed && existing !== undefined) return existing;
@@ -195,9 +246,10 @@ export class ServiceLoadBalancerOperations {
    * nothing written (a Warning event naming the annotation); the names come from annotations, so
    * anyone who may create a Service could otherwise take over another's address.
    */
-  #publicIpRefused(refusal: PublicIpRefusal, parsed: ServiceLoadBalancerOptions): Error {
-    const annotation = refusal.reason === 'dns-label-in-use' ? `${ANNOTATION_PREFIX}azure-dns-label-name` : `${ANNOTATION_PREFIX}azure-pip-name`;
-    const value = refusal.reason === 'dns-label-in-use' ? parsed.dnsLabelName : parsed.publicIpName;
+  #publicIpRefused(refusal: PublicIpRefusal, parsed: ServiceLoadBalancerOptions, requestedName: string | undefined, family: IpFamily): Error {
+    const nameAnnotation = family === 'IPv6' && requestedName !== undefined && requestedName === parsed.publicIpNameIpv6 ? ANNOTATIONS.pipNameIpv6.key : `${ANNOTATION_PREFIX}azure-pip-name`;
+    const annotation = refusal.reason === 'dns-label-in-use' ? `${ANNOTATION_PREFIX}azure-dns-label-name` : nameAnnotation;
+    const value = refusal.reason === 'dns-label-in-use' ? parsed.dnsLabelName : requestedName;
     if (value === undefined) return new CloudStateError(refusal.message);
     return new PermanentInvalidServiceConfigurationError(`annotation ${annotation}=${JSON.stringify(value)}: ${refusal.message}`, { annotation, value });
   }
@@ -205,17 +257,25 @@ export class ServiceLoadBalancerOperations {
   #frontendOf(spec: ServiceLoadBalancerSpec, parsed: ServiceLoadBalancerOptions, publicIp: AzurePublicIp | undefined): AzureFrontendIpConfiguration {
     if (publicIp !== undefined) return { name: spec.frontendName, publicIpAddressId: publicIp.id ?? '' };
     const subnet = parsed.internalSubnet ?? this.#settings.subnetName;
-    const subnetId = `/subscriptions/${this.#settings.subscriptionId}/resourceGroups/${this.#settings.vnetResourceGroup}/providers/Microsoft.Network/virtualNetworks/${this.#settings.vnetName}/subnets/${subnet}`;
-    return parsed.requestedIp === undefined
-      ? { name: spec.frontendName, subnetId, privateIpAllocationMethod: 'Dynamic', privateIpAddressVersion: 'IPv4' }
-      : { name: spec.frontendName, subnetId, privateIpAllocationMethod: 'Static', privateIpAddress: parsed.requestedIp, privateIpAddressVersion: 'IPv4' };
+    const subnetId = `${this.#virtualNetworkId()}/subnets/${subnet}`;
+    const requestedIp = requestedIpOf(parsed, spec.family);
+    return requestedIp === undefined
+      ? { name: spec.frontendName, subnetId, privateIpAllocationMethod: 'Dynamic', privateIpAddressVersion: spec.family }
+      : { name: spec.frontendName, subnetId, privateIpAllocationMethod: 'Static', privateIpAddress: requestedIp, privateIpAddressVersion: spec.family };
   }
 
-  async #reconcileLoadBalancer(name: string, names: Names, spec: ServiceLoadBalancerSpec, frontend: AzureFrontendIpConfiguration, options?: CloudCallOptions): Promise<AzureLoadBalancer | undefined> {
+  /** The cluster's virtual network (upstream `getVnetResourceID`: `vnetResourceGroup`, else `resourceGroup`). */
+  #virtualNetworkId(): string {
+    return `/subscriptions/${this.#settings.subscriptionId}/resourceGroups/${this.#settings.vnetResourceGroup}/providers/Microsoft.Network/virtualNetworks/${this.#settings.vnetName}`;
+  }
+
+  async #reconcileLoadBalancer(name: string, names: Names, parts: readonly FamilyPart[], options?: CloudCallOptions): Promise<AzureLoadBalancer | undefined> {
     const resourceGroup = this.#settings.loadBalancerResourceGroup;
+    const spec = { base: names.base, rules: parts.flatMap((part) => part.spec.rules), probes: parts.flatMap((part) => part.spec.probes) };
+    const shell = { name, location: this.#settings.location, tags: this.#settings.tags, poolNames: names.families.map((family) => backendPoolNameOf(names.clusterName, family)) };
     return withEtagRetry(async () => {
       const existing = await this.#read(() => this.#network.getLoadBalancer(resourceGroup, name, options));
-      const plan = planLoadBalancer(existing, { name, location: this.#settings.location, tags: this.#settings.tags, poolName: names.poolName }, spec, frontend, this.#settings.maximumLoadBalancerRuleCount);
+      const plan = planLoadBalancer(existing, shell, spec, parts.map((part) => part.frontend), this.#settings.maximumLoadBalancerRuleCount);
       if (plan.action !== 'put') return plan.loadBalancer;
       this.#logger.info(existing === undefined ? 'creating load balancer' : 'updating load balancer', { service: names.key, loadBalancer: name, rules: spec.rules.map((rule) => rule.name) });
       return this.#network.putLoadBalancer(resourceGroup, plan.loadBalancer, existing?.etag === undefined ? {} : { ifMatch: existing.etag }, options);
@@ -228,7 +288,7 @@ export class ServiceLoadBalancerOperations {
     await withEtagRetry(async () => {
       const existing = await this.#read(() => this.#network.getLoadBalancer(resourceGroup, name, options));
       if (existing === undefined) return;
-      const plan = planLoadBalancer(existing, { name, location: this.#settings.location, tags: this.#settings.tags, poolName: names.poolName }, { base: names.base, rules: [], probes: [] }, undefined, Number.MAX_SAFE_INTEGER);
+      const plan = planLoadBalancer(existing, { name, location: this.#settings.location, tags: this.#settings.tags, poolNames: [] }, { base: names.base, rules: [], probes: [] }, [], Number.MAX_SAFE_INTEGER);
       if (plan.action === 'none') return;
       if (plan.action === 'put') {
         this.#logger.info('removing the service from load balancer', { service: names.key, loadBalancer: name });
@@ -244,34 +304,76 @@ export class ServiceLoadBalancerOperations {
     });
   }
 
-  async #reconcilePool(balancer: AzureLoadBalancer, poolName: string, wanted: AzureVirtualMachine[], options?: CloudCallOptions): Promise<void> {
-    const pool = balancer.backendAddressPools.find((candidate) => candidate.name === poolName);
-    if (pool?.id === undefined) throw new CloudStateError(`load balancer ${balancer.name} has no backend pool ${poolName}`);
-    await this.#pools.reconcile(pool.id, wanted, pool.backendIpConfigurationIds ?? [], options);
+  /** The backend pool of each of the Service's families holds exactly the nodes (upstream `EnsureHostsInPool`). */
+  async #reconcilePools(balancer: AzureLoadBalancer, names: Names, nodes: readonly V1Node[], options?: CloudCallOptions): Promise<void> {
+    const virtualMachines = this.#settings.backendPoolType === 'nodeIP' ? [] : await this.#virtualMachinesOf(nodes, options);
+    for (const family of names.families) {
+      const poolName = backendPoolNameOf(names.clusterName, family);
+      const pool = balancer.backendAddressPools.find((candidate) => candidate.name === poolName);
+      if (pool?.id === undefined) throw new CloudStateError(`load balancer ${balancer.name} has no backend pool ${poolName}`);
+      if (this.#settings.backendPoolType === 'nodeIP') {
+        await this.#reconcileNodeIpPool(balancer, pool, family, nodes, options);
+        continue;
+      }
+      // An IP-based pool left by `nodeIP` loses its addresses before NICs join it (ARM takes one kind per pool; upstream `backendPoolTypeNodeIPConfig.ReconcileBackendPools`).
+      if ((pool.backendAddresses ?? []).length > 0) await this.#writePool(balancer, { name: pool.name, backendAddresses: [] }, names.key, options);
+      await this.#pools.reconcile(pool.id, virtualMachines, pool.backendIpConfigurationIds ?? [], options, family);
+    }
   }
 
-  async #reconcileSecurityGroup(remove: string[], address: string | undefined, spec: ServiceLoadBalancerSpec | undefined, options?: CloudCallOptions): Promise<void> {
+  /**
+   * `nodeIP`: the pool lists the nodes' addresses of its family in the cluster's virtual network
+   * (upstream `backendPoolTypeNodeIP.EnsureHostsInPool`); NICs a `nodeIPConfiguration` pool held
+   * leave it first (upstream `ReconcileBackendPools`, `EnsureBackendPoolDeleted`). A pool another
+   * controller made the same way (an upstream-made pool) is written only when its members differ.
+   */
+  async #reconcileNodeIpPool(balancer: AzureLoadBalancer, pool: AzureBackendAddressPool, family: IpFamily, nodes: readonly V1Node[], options?: CloudCallOptions): Promise<void> {
+    const poolId = pool.id ?? '';
+    if ((pool.backendIpConfigurationIds ?? []).length > 0) {
+      this.#logger.info('moving the backend pool from NIC IP configurations to node addresses', { loadBalancer: balancer.name, pool: pool.name });
+      await this.#pools.reconcile(poolId, [], pool.backendIpConfigurationIds ?? [], options, family);
+    }
+    let attempt = 0;
+    await withEtagRetry(async () => {
+      // The load balancer just read or written first; read again after a stale etag.
+      const current = attempt++ === 0 ? balancer : await this.#read(() => this.#network.getLoadBalancer(this.#settings.loadBalancerResourceGroup, balancer.name, options));
+      const read = current?.backendAddressPools.find((candidate) => candidate.name === pool.name);
+      const etag = current?.etag;
+      if (read === undefined) throw new CloudStateError(`load balancer ${balancer.name} has no backend pool ${pool.name}`);
+      const plan = planNodeIpPool(read, nodes, family, this.#virtualNetworkId());
+      if (!plan.changed) return;
+      this.#logger.info('updating backend pool addresses', { loadBalancer: balancer.name, pool: pool.name, added: plan.added, removed: plan.removed });
+      await this.#network.putBackendAddressPool(this.#settings.loadBalancerResourceGroup, balancer.name, plan.pool, etag === undefined ? {} : { ifMatch: etag }, options);
+    });
+  }
+
+  async #writePool(balancer: AzureLoadBalancer, pool: AzureBackendAddressPool, service: string, options?: CloudCallOptions): Promise<void> {
+    this.#logger.info('clearing the node addresses of the backend pool', { service, loadBalancer: balancer.name, pool: pool.name });
+    await this.#network.putBackendAddressPool(this.#settings.loadBalancerResourceGroup, balancer.name, pool, balancer.etag === undefined ? {} : { ifMatch: balancer.etag }, options);
+  }
+
+  async #reconcileSecurityGroup(remove: string[], targets: readonly SecurityTarget[], options?: CloudCallOptions): Promise<void> {
     const { securityGroupName, securityGroupResourceGroup } = this.#settings;
     if (securityGroupName === '') return;
     await withEtagRetry(async () => {
       const group: AzureSecurityGroup | undefined = await this.#read(() => this.#network.getSecurityGroup(securityGroupResourceGroup, securityGroupName, options));
       if (group === undefined) {
-        if (address === undefined) return;
+        if (targets.length === 0) return;
         throw new CloudStateError(`security group ${securityGroupResourceGroup}/${securityGroupName} (securityGroupName) does not exist`);
       }
-      const plan = planSecurityRules(group.securityRules, remove, address, spec?.security ?? [], spec?.denyAll ?? false);
+      const plan = planSecurityRules(group.securityRules, remove, targets);
       if (!plan.changed) return;
-      this.#logger.info('updating security rules', { securityGroup: securityGroupName, address: address ?? '(removed)', removed: remove });
+      this.#logger.info('updating security rules', { securityGroup: securityGroupName, addresses: targets.length === 0 ? '(removed)' : targets.map((target) => target.address).join(','), removed: remove });
       await this.#network.putSecurityGroup(securityGroupResourceGroup, { ...group, securityRules: plan.rules }, group.etag === undefined ? {} : { ifMatch: group.etag }, options);
     });
   }
 
-  /** Public IPs tagged with the Service, other than `keep`: untagged, or deleted when it was the last Service. */
-  async #releasePublicIps(names: Names, keep: string | undefined, serviceResourceGroup: string, options?: CloudCallOptions): Promise<void> {
+  /** Public IPs tagged with the Service, other than those of `keep`: untagged, or deleted when it was the last Service. */
+  async #releasePublicIps(names: Names, keep: ReadonlySet<string>, serviceResourceGroup: string, options?: CloudCallOptions): Promise<void> {
     const groups = new Set([this.#settings.resourceGroup, serviceResourceGroup]);
     for (const resourceGroup of groups) {
       for (const publicIp of await this.#network.listPublicIps(resourceGroup, options)) {
-        if (publicIp.name === keep || !servicesOf(publicIp).includes(names.key)) continue;
+        if (keep.has(publicIp.name) || !servicesOf(publicIp).includes(names.key)) continue;
         await withEtagRetry(async () => {
           const current = await this.#read(() => this.#network.getPublicIp(resourceGroup, publicIp.name, options));
           if (current === undefined) return;

@@ -7,16 +7,21 @@ import type { V1Service, V1ServicePort } from '@kubernetes/client-node';
 import { PermanentInvalidServiceConfigurationError } from '@ccm/core/provider';
 import { ANNOTATIONS, type ProbeOverrides, type ServiceLoadBalancerOptions } from '../../annotations.js';
 import type { AzureLoadBalancingRule, AzureProbe, AzureProbeProtocol, AzureTransportProtocol } from '../../ports/network-port.js';
-import { frontendNameOf, ruleNameOf, serviceBaseName } from './load-balancer-names.js';
+import { tryParseCidr } from '@ccm/core/net';
+import { frontendNameOf, nameForFamily, ruleNameOf, serviceBaseName, type IpFamily } from './load-balancer-names.js';
 
 export const LOCAL_PROBE_PATH = '/healthz';
 export const DEFAULT_PROBE_INTERVAL_SECONDS = 5;
 export const DEFAULT_PROBE_THRESHOLD = 2;
 
 export interface LoadBalancerSettings {
-  /** The backend pool: the cluster name. */
+  /** The backend pool of the family: `<cluster>`, `<cluster>-IPv6`. */
   poolName: string;
   disableOutboundSnat: boolean;
+  /** The frontend's family (default IPv4); a dual-stack Service has one spec per family. */
+  family?: IpFamily;
+  /** Two families: the IPv6 names get `-IPv6` (upstream `getResourceByIPFamily`). */
+  dualStack?: boolean;
 }
 
 /** A security rule a Service needs: protocol, sources and destination ports (its address is added by the planner). */
@@ -28,6 +33,7 @@ export interface SecurityRuleSpec {
 
 export interface ServiceLoadBalancerSpec {
   base: string;
+  family: IpFamily;
   frontendName: string;
   rules: AzureLoadBalancingRule[];
   probes: AzureProbe[];
@@ -92,14 +98,16 @@ function probeOf(service: V1Service, port: V1ServicePort, name: string, localPro
 
 export function buildServiceLoadBalancerSpec(service: V1Service, options: ServiceLoadBalancerOptions, settings: LoadBalancerSettings): ServiceLoadBalancerSpec {
   const base = serviceBaseName(service);
+  const family = settings.family ?? 'IPv4';
+  const named = (name: string): string => nameForFamily(name, settings.dualStack ?? false, family);
   const subnet = options.internal ? options.internalSubnet : undefined;
-  const frontendName = frontendNameOf(base, subnet);
+  const frontendName = named(frontendNameOf(base, subnet));
   const ports = (service.spec?.ports ?? []).filter((port) => options.ports.get(port.port)?.noLbRule !== true);
   const floating = !options.disableFloatingIp;
   const loadDistribution = service.spec?.sessionAffinity === 'ClientIP' ? 'SourceIP' : 'Default';
   const rules: AzureLoadBalancingRule[] = [];
   const probes: AzureProbe[] = [];
-  const localProbeName = ruleNameOf(base, subnet, 'TCP', service.spec?.healthCheckNodePort ?? 0);
+  const localProbeName = named(ruleNameOf(base, subnet, 'TCP', service.spec?.healthCheckNodePort ?? 0));
   const addProbe = (probe: AzureProbe | undefined): void => {
     if (probe !== undefined && !probes.some((known) => known.name === probe.name)) probes.push(probe);
   };
@@ -113,7 +121,7 @@ export function buildServiceLoadBalancerSpec(service: V1Service, options: Servic
     }
     const first = ports[0];
     if (first !== undefined) {
-      const name = ruleNameOf(base, subnet, first.protocol ?? 'TCP', first.port);
+      const name = named(ruleNameOf(base, subnet, first.protocol ?? 'TCP', first.port));
       const probe = probeOf(service, first, name, localProbeName, options);
       addProbe(probe);
       rules.push({
@@ -134,7 +142,7 @@ export function buildServiceLoadBalancerSpec(service: V1Service, options: Servic
   } else {
     for (const port of ports) {
       const transport: AzureTransportProtocol = transportOf(port);
-      const name = ruleNameOf(base, subnet, port.protocol ?? 'TCP', port.port);
+      const name = named(ruleNameOf(base, subnet, port.protocol ?? 'TCP', port.port));
       const probe = probeOf(service, port, name, localProbeName, options);
       addProbe(probe);
       rules.push({
@@ -154,18 +162,34 @@ export function buildServiceLoadBalancerSpec(service: V1Service, options: Servic
     }
   }
 
-  return { base, frontendName, rules, probes, security: options.disableNsgRule ? [] : securitySpecsOf(ports, options, floating), denyAll: !options.disableNsgRule && options.denyAllExceptSourceRanges };
+  return {
+    base,
+    family,
+    frontendName,
+    rules,
+    probes,
+    security: options.disableNsgRule ? [] : securitySpecsOf(ports, options, floating, family),
+    denyAll: !options.disableNsgRule && options.denyAllExceptSourceRanges,
+  };
+}
+
+/** Whether a source range is of `family` (upstream splits the sources by family: each family's rules take its own). */
+function rangeOfFamily(range: string, family: IpFamily): boolean {
+  const parsed = tryParseCidr(range);
+  return parsed === undefined || (parsed.family === 6) === (family === 'IPv6');
 }
 
 const ALLOW_ALL = new Set(['0.0.0.0/0', '::/0']);
 
 /** One rule per protocol for the CIDR sources, one per service tag (ARM takes one tag per rule). */
-function securitySpecsOf(ports: V1ServicePort[], options: ServiceLoadBalancerOptions, floating: boolean): SecurityRuleSpec[] {
+function securitySpecsOf(ports: V1ServicePort[], options: ServiceLoadBalancerOptions, floating: boolean, family: IpFamily): SecurityRuleSpec[] {
   const ranges = options.sourceRanges.some((range) => ALLOW_ALL.has(range)) ? [] : [...new Set(options.sourceRanges)].sort();
+  const familyRanges = ranges.filter((range) => rangeOfFamily(range, family));
   const sourceSets: string[][] = [];
-  if (ranges.length > 0) sourceSets.push(ranges);
+  if (familyRanges.length > 0) sourceSets.push(familyRanges);
   for (const tag of [...new Set(options.allowedServiceTags)].sort()) sourceSets.push([tag]);
-  if (sourceSets.length === 0) sourceSets.push([options.internal ? '*' : 'Internet']);
+  // Ranges of the other family only: this family's addresses get no allow rule from them.
+  if (sourceSets.length === 0 && ranges.length === 0) sourceSets.push([options.internal ? '*' : 'Internet']);
   const byProtocol = new Map<'Tcp' | 'Udp', Set<string>>();
   for (const port of ports) {
     const protocol = transportOf(port);

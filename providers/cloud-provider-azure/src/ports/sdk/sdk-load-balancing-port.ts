@@ -4,8 +4,8 @@
  * (arm-network 36 has no `ifMatch` option: a custom header) and wait for the long-running
  * operation with the SDK's poller.
  */
-import type { LoadBalancer, NetworkManagementClient, NetworkSecurityGroup, PublicIPAddress, SecurityRule } from '@azure/arm-network';
-import type { AzureLoadBalancer, AzureProbeProtocol, AzurePublicIp, AzureSecurityGroup, AzureSecurityRule, AzureTransportProtocol, NetworkPort } from '../network-port.js';
+import type { BackendAddressPool, LoadBalancer, NetworkManagementClient, NetworkSecurityGroup, PublicIPAddress, SecurityRule } from '@azure/arm-network';
+import type { AzureBackendAddressPool, AzureLoadBalancer, AzureProbeProtocol, AzurePublicIp, AzureSecurityGroup, AzureSecurityRule, AzureTransportProtocol, NetworkPort } from '../network-port.js';
 import { pollSimplePoller } from './lro-poll-interval.js';
 import { callAzure, toAzureApiError } from './sdk-errors.js';
 
@@ -41,11 +41,7 @@ export function loadBalancerOf(balancer: LoadBalancer): AzureLoadBalancer {
       ...(frontend.privateIPAllocationMethod === undefined ? {} : { privateIpAllocationMethod: frontend.privateIPAllocationMethod === 'Static' ? 'Static' : 'Dynamic' }),
       ...(frontend.privateIPAddressVersion === undefined ? {} : { privateIpAddressVersion: frontend.privateIPAddressVersion === 'IPv6' ? 'IPv6' : 'IPv4' }),
     })),
-    backendAddressPools: (balancer.backendAddressPools ?? []).map((pool) => ({
-      name: pool.name ?? '',
-      ...(pool.id === undefined ? {} : { id: pool.id }),
-      backendIpConfigurationIds: (pool.backendIPConfigurations ?? []).map((member) => member.id ?? '').filter((id) => id !== ''),
-    })),
+    backendAddressPools: (balancer.backendAddressPools ?? []).map(backendAddressPoolOf),
     probes: (balancer.probes ?? []).map((probe) => ({
       name: probe.name ?? '',
       protocol: (probe.protocol ?? 'Tcp') as AzureProbeProtocol,
@@ -72,6 +68,29 @@ export function loadBalancerOf(balancer: LoadBalancer): AzureLoadBalancer {
   };
 }
 
+export function backendAddressPoolOf(pool: BackendAddressPool): AzureBackendAddressPool {
+  const addresses = (pool.loadBalancerBackendAddresses ?? []).filter((address) => address.ipAddress !== undefined && address.ipAddress !== '');
+  // Upstream once put the virtual network on each address (`ReconcileBackendPools` moves it to the pool): either is read.
+  const virtualNetworkId = pool.virtualNetwork?.id ?? (pool.loadBalancerBackendAddresses ?? []).find((address) => address.virtualNetwork?.id !== undefined)?.virtualNetwork?.id;
+  return {
+    name: pool.name ?? '',
+    ...(pool.id === undefined ? {} : { id: pool.id }),
+    backendIpConfigurationIds: (pool.backendIPConfigurations ?? []).map((member) => member.id ?? '').filter((id) => id !== ''),
+    ...(virtualNetworkId === undefined ? {} : { virtualNetworkId }),
+    // ARM lists a NIC pool's members as addresses too (`networkInterfaceIPConfiguration`, no IP): such a pool is not IP-based, and its body carries no addresses.
+    ...(addresses.length === 0 && virtualNetworkId === undefined ? {} : { backendAddresses: addresses.map((address) => ({ name: address.name ?? '', ipAddress: address.ipAddress ?? '' })) }),
+  };
+}
+
+/** A pool as written: its name, and for an IP-based pool its virtual network and addresses (NIC members are set on the NICs). */
+export function backendAddressPoolBody(pool: AzureBackendAddressPool): BackendAddressPool {
+  return {
+    name: pool.name,
+    ...(pool.virtualNetworkId === undefined ? {} : { virtualNetwork: { id: pool.virtualNetworkId } }),
+    ...(pool.backendAddresses === undefined ? {} : { loadBalancerBackendAddresses: pool.backendAddresses.map((address) => ({ name: address.name, ipAddress: address.ipAddress })) }),
+  };
+}
+
 function loadBalancerBody(subscriptionId: string, resourceGroup: string, balancer: AzureLoadBalancer): LoadBalancer {
   const id = `/subscriptions/${subscriptionId}/resourceGroups/${resourceGroup}/providers/Microsoft.Network/loadBalancers/${balancer.name}`;
   const preserved = (balancer.preserved ?? {}) as Pick<LoadBalancer, 'outboundRules' | 'inboundNatRules' | 'inboundNatPools'>;
@@ -86,7 +105,8 @@ function loadBalancerBody(subscriptionId: string, resourceGroup: string, balance
       ...(frontend.privateIpAddress === undefined || frontend.privateIpAllocationMethod !== 'Static' ? {} : { privateIPAddress: frontend.privateIpAddress }),
       ...(frontend.subnetId === undefined ? {} : { privateIPAllocationMethod: frontend.privateIpAllocationMethod ?? 'Dynamic', privateIPAddressVersion: frontend.privateIpAddressVersion ?? 'IPv4' }),
     })),
-    backendAddressPools: balancer.backendAddressPools.map((pool) => ({ name: pool.name })),
+    // An IP-based pool's addresses are part of the load balancer: written back as read.
+    backendAddressPools: balancer.backendAddressPools.map(backendAddressPoolBody),
     probes: balancer.probes.map((probe) => ({
       name: probe.name,
       protocol: probe.protocol,
@@ -193,7 +213,7 @@ export function securityGroupOf(group: NetworkSecurityGroup): AzureSecurityGroup
 
 type LoadBalancingMethods = Pick<
   NetworkPort,
-  'getLoadBalancer' | 'putLoadBalancer' | 'deleteLoadBalancer' | 'getPublicIp' | 'listPublicIps' | 'putPublicIp' | 'deletePublicIp' | 'getSecurityGroup' | 'putSecurityGroup'
+  'getLoadBalancer' | 'putLoadBalancer' | 'putBackendAddressPool' | 'deleteLoadBalancer' | 'getPublicIp' | 'listPublicIps' | 'putPublicIp' | 'deletePublicIp' | 'getSecurityGroup' | 'putSecurityGroup'
 >;
 
 /** The result of a write's long-running operation; ARM always answers a PUT with the resource. */
@@ -224,6 +244,21 @@ export function createSdkLoadBalancingPort(client: NetworkManagementClient): Loa
             'network.putLoadBalancer',
             await pollSimplePoller(
               await client.loadBalancers.beginCreateOrUpdate(resourceGroup, balancer.name, loadBalancerBody(client.subscriptionId ?? '', resourceGroup, balancer), {
+                ...ifMatchOptions(condition.ifMatch),
+                ...poll(options?.signal),
+              }),
+              options?.signal,
+            ),
+          ),
+        ),
+      ),
+    putBackendAddressPool: (resourceGroup, loadBalancerName, pool, condition, options) =>
+      callAzure('network.putBackendAddressPool', async () =>
+        backendAddressPoolOf(
+          written(
+            'network.putBackendAddressPool',
+            await pollSimplePoller(
+              await client.loadBalancerBackendAddressPools.beginCreateOrUpdate(resourceGroup, loadBalancerName, pool.name, backendAddressPoolBody(pool), {
                 ...ifMatchOptions(condition.ifMatch),
                 ...poll(options?.signal),
               }),
