@@ -184,6 +184,24 @@ describe('LoadBalancer: external Services', () => {
     expect(harness.compute.scaleSetNetworks.get(`${RESOURCE_GROUP}/pool`.toLowerCase())?.ipConfigurations[0]?.loadBalancerBackendAddressPoolIds).toEqual([]);
   });
 
+  it('node changes run the whole ensure (upstream UpdateLoadBalancer -> EnsureLoadBalancer): a rule and a probe removed by hand are put back; a Service being deleted or no longer of type LoadBalancer is left alone', async () => {
+    const { harness, lb, nodes } = await cluster();
+    await lb.ensureLoadBalancer(CLUSTER, service(), nodes);
+    const key = `${RESOURCE_GROUP}/${CLUSTER}`.toLowerCase();
+    const before = structuredClone(harness.network.loadBalancers.get(key));
+    const drifted = harness.network.loadBalancers.get(key);
+    if (drifted === undefined || before === undefined) throw new Error('no load balancer');
+    drifted.loadBalancingRules = [];
+    drifted.probes = [];
+    await lb.updateLoadBalancer(CLUSTER, { ...service(), metadata: { ...service().metadata, deletionTimestamp: new Date() } }, nodes);
+    await lb.updateLoadBalancer(CLUSTER, { ...service(), spec: { ...service().spec, type: 'ClusterIP' } }, nodes);
+    expect(harness.network.loadBalancers.get(key)?.loadBalancingRules).toEqual([]);
+    await lb.updateLoadBalancer(CLUSTER, service(), nodes);
+    const repaired = harness.network.loadBalancers.get(key);
+    expect(repaired?.loadBalancingRules.map((rule) => rule.name)).toEqual(before.loadBalancingRules.map((rule) => rule.name));
+    expect(repaired?.probes.map((probe) => probe.name)).toEqual(before.probes.map((probe) => probe.name));
+  });
+
   it('excludeMasterFromStandardLB false lets control-plane nodes into the pool', async () => {
     const { harness, lb } = await cluster({ ...CONFIG, excludeMasterFromStandardLB: false });
     addVirtualMachine(harness, 'master-0', '10.0.0.9');

@@ -130,12 +130,20 @@ export class ServiceLoadBalancerOperations {
     return { ingress: targets.map((target) => ({ ip: target.address })) };
   }
 
+  /**
+   * Node changes (upstream `UpdateLoadBalancer`): when `shouldUpdateLoadBalancer` holds (the
+   * Service's frontend is on its load balancer, the Service is not being deleted and is still of
+   * type LoadBalancer), the whole ensure runs, so drift of rules, probes and security rules is
+   * repaired with the backend pools, not only on the next Service change.
+   */
   async update(clusterName: string, service: V1Service, nodes: readonly V1Node[], options?: CloudCallOptions): Promise<void> {
     readServiceLoadBalancerOptions(service);
+    if (service.metadata?.deletionTimestamp != null || service.spec?.type !== 'LoadBalancer') return;
     const names = this.#names(clusterName, service, wantsInternalLoadBalancer(service));
     const balancer = await this.#read(() => this.#network.getLoadBalancer(this.#settings.loadBalancerResourceGroup, names.loadBalancerName, options));
-    if (balancer === undefined) return;
-    await this.#reconcilePools(balancer, names, nodes, options);
+    const frontendNames = names.families.map((family) => nameForFamily(frontendNameOf(names.base, internalSubnetOf(service)), names.dualStack, family));
+    if (!balancer?.frontendIpConfigurations.some((frontend) => frontendNames.includes(frontend.name))) return;
+    await this.ensure(clusterName, service, nodes, options);
   }
 
   async delete(clusterName: string, service: V1Service, options?: CloudCallOptions): Promise<void> {
