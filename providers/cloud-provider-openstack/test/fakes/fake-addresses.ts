@@ -12,6 +12,3 @@ export function addressInCidr(address: string, cidr: string): boolean {
 export function isAddressOrCidr(text: string): boolean {
   return parseIpAddress(text) !== undefined || tryParseCidr(text) !== undefined;
 }
-
-/** The longest name Neutron and Octavia accept (`name` is a String(255) column, validated before use). */
-export const MAX_NAME_LENGTH = 255;

@@ -6,8 +6,8 @@
  * call is recorded.
  */
 import { OpenStackApiError } from '../../src/errors.js';
-import { addressInCidr, MAX_NAME_LENGTH } from './fake-addresses.js';
-import { fakeError } from './fake-errors.js';
+import { addressInCidr } from './fake-addresses.js';
+import { fakeError, MAX_NAME_LENGTH } from './fake-errors.js';
 import type { FloatingIpCreateSpec, LoadBalancerNetworkPort, NeutronFloatingIp, NeutronPortSummary, NeutronSubnetSummary } from '../../src/ports/load-balancer-network-port.js';
 
 export const notFound = (what: string, operation: string): OpenStackApiError => new OpenStackApiError(`${what} not found`, { kind: 'NotFound', operation, retryable: false, httpStatus: 404 });

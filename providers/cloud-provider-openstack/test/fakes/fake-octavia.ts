@@ -20,7 +20,7 @@ import type {
   OctaviaPort,
   PoolSpec,
 } from '../../src/ports/octavia-port.js';
-import { MAX_NAME_LENGTH } from './fake-addresses.js';
+import { MAX_NAME_LENGTH } from './fake-errors.js';
 import { notFound, type FakeLoadBalancerNetwork } from './fake-load-balancer-network.js';
 
 interface StoredPool extends OctaviaPool {

@@ -7,8 +7,7 @@
  */
 import type { NeutronSecurityGroup, NeutronSecurityGroupRule, NodeNeutronPort, SecurityGroupPort, SecurityGroupRuleSpec } from '../../src/ports/security-group-port.js';
 import { sameRule } from '../../src/operations/load-balancer/security-group-planner.js';
-import { MAX_NAME_LENGTH } from './fake-addresses.js';
-import { fakeError } from './fake-errors.js';
+import { fakeError, MAX_NAME_LENGTH } from './fake-errors.js';
 
 export class FakeSecurityGroup implements SecurityGroupPort {
   readonly groups = new Map<string, NeutronSecurityGroup>();
