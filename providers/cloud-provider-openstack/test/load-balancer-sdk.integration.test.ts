@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { silentLogger, type Logger } from '@ccm/core/logging';
 import { OpenStackCli, openStackServicesForTests, type TestServices } from '@ccm/openstack-services';
 import { openStackCliSuite, openStackServicesSuite } from '@ccm/openstack-services/suite';
-import { isOpenStackError, OpenStackClient, type Network, type Subnet } from 'openstack-client-ts';
+import { isOpenStackError, type Network, type OpenStackClient, type Subnet } from 'openstack-client-ts';
 import { OctaviaLoadBalancerOperations } from '../src/operations/load-balancer/octavia-load-balancers.js';
 import { DEFAULT_LOAD_BALANCER_SETTINGS } from '../src/operations/load-balancer/load-balancer-settings.js';
 import { abortableSleep } from '../src/operations/load-balancer/provisioning-wait.js';
@@ -20,6 +20,7 @@ import { createSdkLoadBalancerNetworkPort } from '../src/ports/sdk/sdk-load-bala
 import { createSdkOctaviaPort } from '../src/ports/sdk/sdk-octavia-port.js';
 import { createSdkSecurityGroupPort } from '../src/ports/sdk/sdk-security-group-port.js';
 import { RecordingServiceAnnotations } from './fakes/recording-service-annotations.js';
+import { adminClientOf } from './support/admin-client.js';
 
 /** The port with every changing call counted (anything but find/get/list). */
 function counting(port: OctaviaPort, changes: string[]): OctaviaPort {
@@ -60,12 +61,7 @@ openStackServicesSuite('OpenStack load balancer through the SDK adapters against
 
   beforeAll(async () => {
     services = await openStackServicesForTests({ log: (line) => console.log(`openstack-services: ${line}`) });
-    client = new OpenStackClient({
-      authUrl: services.authUrl,
-      region: services.region,
-      credentials: { method: 'password', username: services.username, password: services.password, userDomainName: services.userDomainName },
-      scope: { projectName: services.projectName, projectDomainName: services.projectDomainName },
-    });
+    client = adminClientOf(services);
     network = await client.network.networks.create({ name: `nodes-${run}` });
     subnet = await client.network.subnets.create({ network_id: network.id, cidr: '10.20.0.0/24', ip_version: 4, name: `nodes-${run}` });
     external = await client.network.networks.create({ name: `public-${run}`, 'router:external': true });

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import { openStackServicesForTests, type TestServices } from '@ccm/openstack-services';
 import { openStackServicesSuite } from '@ccm/openstack-services/suite';
-import { OpenStackClient, type Network, type Subnet } from 'openstack-client-ts';
+import type { Network, OpenStackClient, Subnet } from 'openstack-client-ts';
 import { createSdkComputePort } from '../src/ports/sdk/sdk-compute-port.js';
 import { createSdkLoadBalancerNetworkPort } from '../src/ports/sdk/sdk-load-balancer-network-port.js';
 import { createSdkNetworkPort, toNeutronPort } from '../src/ports/sdk/sdk-network-port.js';
@@ -19,6 +19,7 @@ import { FakeLoadBalancerNetwork } from './fakes/fake-load-balancer-network.js';
 import { FakeNetwork } from './fakes/fake-network.js';
 import { FakeOctavia } from './fakes/fake-octavia.js';
 import { FakeSecurityGroup } from './fakes/fake-security-group.js';
+import { adminClientOf } from './support/admin-client.js';
 import { describeComputePortContract, type ComputePortContractFixture } from './support/compute-port-contract.js';
 import { describeLoadBalancerNetworkPortContract, type LoadBalancerNetworkPortContractFixture } from './support/load-balancer-network-port-contract.js';
 import { describeNetworkPortContract, type NetworkPortContractFixture } from './support/network-port-contract.js';
@@ -109,12 +110,7 @@ openStackServicesSuite('OpenStack port contracts: the production adapters on the
 
   beforeAll(async () => {
     services = await openStackServicesForTests({ log: (line) => console.log(`openstack-services: ${line}`) });
-    client = new OpenStackClient({
-      authUrl: services.authUrl,
-      region: services.region,
-      credentials: { method: 'password', username: services.username, password: services.password, userDomainName: services.userDomainName },
-      scope: { projectName: services.projectName, projectDomainName: services.projectDomainName },
-    });
+    client = adminClientOf(services);
     const nodeNetwork = await client.network.networks.create({ name: `contract-nodes-${run}` });
     nodes = { network: nodeNetwork, subnet: await client.network.subnets.create({ network_id: nodeNetwork.id, cidr: '10.30.0.0/24', ip_version: 4, name: `contract-nodes-${run}` }) };
     const vipNetwork = await client.network.networks.create({ name: `contract-vip-${run}` });
