@@ -75,6 +75,7 @@ const OPENSTACK_SERVICES_FILES = [
   'e2e/src/image/openstack.image.test.ts',
   'packages/openstack-client-ts/src/integration/openstack-client.integration.test.ts',
   'providers/cloud-provider-openstack/test/load-balancer-sdk.integration.test.ts',
+  'providers/cloud-provider-openstack/test/openstack-port-contracts.integration.test.ts',
 ];
 
 /**

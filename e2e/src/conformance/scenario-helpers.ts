@@ -1,4 +1,5 @@
 import type { KubeNode, KubeService, ObservedEvent } from '../harness/kube-objects.js';
+import { DEFAULT_WAIT_MS } from '../harness/test-cluster.js';
 import { isInitialized, registerNode, type KubeletNodeOptions } from '../harness/node-registration.js';
 import type { CloudLoadBalancerView, DriverInstance } from './provider-driver.js';
 import { uniqueName, type GroupContext } from './scenario-context.js';
@@ -43,12 +44,21 @@ function describeEvent(query: EventQuery): string {
 }
 
 /** Waits for an event about an object with the given reason (and type). */
-export function waitForEvent(context: GroupContext, query: EventQuery): Promise<ObservedEvent> {
-  return context.cluster.waitFor(describeEvent(query), async (observe) => {
-    const events = await context.cluster.client.eventsFor(query.kind, query.name, query.namespace);
-    observe(events.map((event) => `${event.type} ${event.reason}: ${event.message}`));
-    return events.find((event) => event.reason === query.reason && (query.type === undefined || event.type === query.type));
-  });
+export function waitForEvent(context: GroupContext, query: EventQuery, timeoutMs?: number): Promise<ObservedEvent> {
+  return context.cluster.waitFor(
+    describeEvent(query),
+    async (observe) => {
+      const events = await context.cluster.client.eventsFor(query.kind, query.name, query.namespace);
+      observe(events.map((event) => `${event.type} ${event.reason}: ${event.message}`));
+      return events.find((event) => event.reason === query.reason && (query.type === undefined || event.type === query.type));
+    },
+    timeoutMs,
+  );
+}
+
+/** How long to wait for each step of a load balancer change: the driver's `loadBalancerWaitMs`, else the suite's default. */
+export function loadBalancerWaitMs(context: GroupContext): number {
+  return context.driver.loadBalancerWaitMs ?? DEFAULT_WAIT_MS;
 }
 
 let nodePortCounter = 0;
@@ -84,11 +94,15 @@ export function waitForCloudLoadBalancer(
   description: string,
   predicate: (view: CloudLoadBalancerView) => boolean,
 ): Promise<CloudLoadBalancerView> {
-  return context.cluster.waitFor(`the cloud load balancer of ${service.metadata.name} ${description}`, async (observe) => {
-    const view = await context.driver.readLoadBalancer(serviceReference(service));
-    observe(view);
-    return predicate(view) ? view : undefined;
-  });
+  return context.cluster.waitFor(
+    `the cloud load balancer of ${service.metadata.name} ${description}`,
+    async (observe) => {
+      const view = await context.driver.readLoadBalancer(serviceReference(service));
+      observe(view);
+      return predicate(view) ? view : undefined;
+    },
+    loadBalancerWaitMs(context),
+  );
 }
 
 export function sortedNames(names: readonly string[]): string[] {

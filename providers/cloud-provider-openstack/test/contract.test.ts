@@ -8,7 +8,7 @@ import { cloudConf, createHarness, initializeContext, makeNode, NODE_NETWORK, NO
 async function fixture(): Promise<ContractFixture> {
   const compute = new FakeCompute();
   const network = new FakeNetwork();
-  network.addRouter(ROUTER_ID);
+  network.addRouter(ROUTER_ID, ['10.0.0.0/24', 'fd00::/64']);
   network.addPort({ networkId: NODE_NETWORK_ID, deviceId: ROUTER_ID, fixedIps: [{ subnetId: 'subnet-nodes', ipAddress: '10.0.0.1' }] });
   const { cloud } = await createHarness({ compute, network, config: cloudConf(`[Route]\nrouter-id = ${ROUTER_ID}\n`) });
   // The Nodes the kubelets registered, with the addresses the node controller set.

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { silentLogger, type Logger } from '@ccm/core/logging';
 import { OpenStackCli, openStackServicesForTests, type TestServices } from '@ccm/openstack-services';
 import { openStackCliSuite, openStackServicesSuite } from '@ccm/openstack-services/suite';
-import { isOpenStackError, OpenStackClient, type Network, type Subnet } from 'openstack-client-ts';
+import { isOpenStackError, type Network, type OpenStackClient, type Subnet } from 'openstack-client-ts';
 import { OctaviaLoadBalancerOperations } from '../src/operations/load-balancer/octavia-load-balancers.js';
 import { DEFAULT_LOAD_BALANCER_SETTINGS } from '../src/operations/load-balancer/load-balancer-settings.js';
 import { abortableSleep } from '../src/operations/load-balancer/provisioning-wait.js';
@@ -20,6 +20,7 @@ import { createSdkLoadBalancerNetworkPort } from '../src/ports/sdk/sdk-load-bala
 import { createSdkOctaviaPort } from '../src/ports/sdk/sdk-octavia-port.js';
 import { createSdkSecurityGroupPort } from '../src/ports/sdk/sdk-security-group-port.js';
 import { RecordingServiceAnnotations } from './fakes/recording-service-annotations.js';
+import { adminClientOf } from './support/admin-client.js';
 
 /** The port with every changing call counted (anything but find/get/list). */
 function counting(port: OctaviaPort, changes: string[]): OctaviaPort {
@@ -60,12 +61,7 @@ openStackServicesSuite('OpenStack load balancer through the SDK adapters against
 
   beforeAll(async () => {
     services = await openStackServicesForTests({ log: (line) => console.log(`openstack-services: ${line}`) });
-    client = new OpenStackClient({
-      authUrl: services.authUrl,
-      region: services.region,
-      credentials: { method: 'password', username: services.username, password: services.password, userDomainName: services.userDomainName },
-      scope: { projectName: services.projectName, projectDomainName: services.projectDomainName },
-    });
+    client = adminClientOf(services);
     network = await client.network.networks.create({ name: `nodes-${run}` });
     subnet = await client.network.subnets.create({ network_id: network.id, cidr: '10.20.0.0/24', ip_version: 4, name: `nodes-${run}` });
     external = await client.network.networks.create({ name: `public-${run}`, 'router:external': true });
@@ -241,6 +237,52 @@ openStackServicesSuite('OpenStack load balancer through the SDK adapters against
     await client.network.ports.update(port1.id, { security_groups: baseline });
     await client.network.securityGroups.delete(foreign.id);
     await client.network.securityGroups.delete(lookalike.id);
+  }, 300_000);
+
+  it('a cluster-name change renames the load balancer, its listener, pool and monitor in place: same IDs, VIP, VIP port and floating IP; delete then removes them all', async () => {
+    const oldCluster = `old${run}`;
+    const renamed: V1Service = { metadata: { name: 'renamed', namespace: 'default', uid: `uid-renamed-${run}` }, spec: { type: 'LoadBalancer', ports: [{ name: 'http', port: 80, nodePort: 30081, protocol: 'TCP' }] } };
+    const oldName = `kube_service_${oldCluster}_default_renamed`;
+    const newName = `kube_service_${cluster}_default_renamed`;
+    const before = await operations.ensure(oldCluster, renamed, nodes.slice(0, 2));
+    const [original] = await client.loadBalancer.loadBalancers.list({ name: oldName });
+    const children = async (id: string) => {
+      const [listeners, pools] = await Promise.all([client.loadBalancer.listeners.list({ loadbalancer_id: id }), client.loadBalancer.pools.list({ loadbalancer_id: id })]);
+      const monitors = await Promise.all(pools.map((pool) => client.loadBalancer.healthMonitors.get(pool.healthmonitor_id!)));
+      return { listeners: listeners.map((entry) => [entry.id, entry.name]), pools: pools.map((entry) => [entry.id, entry.name]), monitors: monitors.map((entry) => [entry.id, entry.name]) };
+    };
+    const old = await children(original!.id);
+    expect([old.listeners[0]![1], old.pools[0]![1], old.monitors[0]![1]]).toEqual([`listener_0_${oldName}`, `pool_0_${oldName}`, `monitor_0_${oldName}`]);
+    const vipPorts = await client.network.ports.list({ fixed_ips: [`ip_address=${original!.vip_address}`] });
+    expect(vipPorts).toHaveLength(1);
+    const [floating] = await client.network.floatingIps.list({ port_id: vipPorts[0]!.id });
+    expect(before).toEqual({ ingress: [{ ip: floating!.floating_ip_address }] });
+    // The Service as the first sync left it: the annotation naming its load balancer is how the next sync finds it under the new name.
+    const written = annotations.writes.filter((write) => write.service === 'default/renamed').at(-1)!.annotations;
+    expect(written['loadbalancer.openstack.org/load-balancer-id']).toBe(original!.id);
+    const annotated: V1Service = { ...renamed, metadata: { ...renamed.metadata, annotations: written } };
+
+    changes.length = 0;
+    expect(await operations.ensure(cluster, annotated, nodes.slice(0, 2))).toEqual(before);
+    expect(changes).toEqual(['updateHealthMonitor', 'renamePool', 'renameListener', 'renameLoadBalancer']);
+    const [current] = await client.loadBalancer.loadBalancers.list({ name: newName });
+    expect(current).toMatchObject({ id: original!.id, vip_address: original!.vip_address, vip_port_id: original!.vip_port_id, vip_subnet_id: original!.vip_subnet_id, provisioning_status: 'ACTIVE', tags: [newName] });
+    expect(await client.loadBalancer.loadBalancers.list({ name: oldName })).toEqual([]);
+    expect(await children(original!.id)).toEqual({
+      listeners: [[old.listeners[0]![0], `listener_0_${newName}`]],
+      pools: [[old.pools[0]![0], `pool_0_${newName}`]],
+      monitors: [[old.monitors[0]![0], `monitor_0_${newName}`]],
+    });
+    expect((await client.network.floatingIps.list({ port_id: vipPorts[0]!.id })).map((entry) => [entry.id, entry.floating_ip_address])).toEqual([[floating!.id, floating!.floating_ip_address]]);
+    expect((await client.network.ports.list({ fixed_ips: [`ip_address=${original!.vip_address}`] })).map((port) => port.id)).toEqual([vipPorts[0]!.id]);
+    changes.length = 0;
+    expect(await operations.ensure(cluster, annotated, nodes.slice(0, 2))).toEqual(before);
+    expect(changes).toEqual([]);
+
+    await operations.delete(cluster, annotated);
+    expect(await operations.status(cluster, annotated)).toBeUndefined();
+    expect(await client.network.floatingIps.list({ port_id: vipPorts[0]!.id })).toEqual([]);
+    expect(await client.network.ports.list({ fixed_ips: [`ip_address=${original!.vip_address}`] })).toEqual([]);
   }, 300_000);
 
   it('turning internal deletes the floating IP; delete removes the load balancer (cascade) and the reserved VIP port', async () => {

@@ -225,6 +225,26 @@ describe('OpenStack load balancer: a cluster name that changed (upstream loadbal
     expect(network.floatingIps.size).toBe(0);
   });
 
+  it('reserved mode: the VIP port made under the old cluster name goes with the renamed load balancer; a reserved port of another Service stays', async () => {
+    const { octavia, network, loadBalancers, nodes } = createHarness({ vipPortMode: 'reserved' });
+    await loadBalancers.ensureLoadBalancer(OLD_CLUSTER, makeService(), nodes);
+    await loadBalancers.ensureLoadBalancer(OLD_CLUSTER, makeService({ name: 'other' }), nodes);
+    const [made] = [...octavia.loadBalancers.values()].filter((loadBalancer) => loadBalancer.name === OLD_NAME);
+    const [oldPort] = [...network.ports.values()].filter((port) => port.name === `vip_${OLD_NAME}`);
+    expect(oldPort?.fixedIps[0]?.address).toBe(made!.vipAddress);
+    const annotated = makeService({ annotations: { 'loadbalancer.openstack.org/load-balancer-id': made!.id } });
+    await loadBalancers.ensureLoadBalancer(CLUSTER, annotated, nodes);
+    expect(octavia.loadBalancers.get(made!.id)?.name).toBe(LB_NAME);
+    // Renamed in place: the VIP keeps its port (no port of the new name is made).
+    const vipPorts = () => [...network.ports.values()].filter((port) => port.name.startsWith('vip_'));
+    expect(vipPorts().map((port) => port.name).sort()).toEqual([`vip_kube_service_${OLD_CLUSTER}_default_other`, `vip_${OLD_NAME}`]);
+
+    await loadBalancers.ensureLoadBalancerDeleted(CLUSTER, annotated);
+    expect(octavia.loadBalancers.has(made!.id)).toBe(false);
+    expect(vipPorts().map((port) => port.name)).toEqual([`vip_kube_service_${OLD_CLUSTER}_default_other`]);
+    expect([...network.floatingIps.values()].map((floating) => floating.portId)).toEqual([vipPorts()[0]!.id]);
+  });
+
   it('renames nothing of another Service named by a copied load-balancer-id annotation', async () => {
     const { octavia, loadBalancers, nodes } = createHarness();
     await loadBalancers.ensureLoadBalancer(OLD_CLUSTER, makeService({ name: 'other' }), nodes);

@@ -10,7 +10,7 @@ const CLUSTER = 'kubernetes';
 async function routesHarness(options: { extensions?: string[]; synced?: boolean } = {}) {
   const network = new FakeNetwork();
   if (options.extensions !== undefined) network.extensionAliases = options.extensions;
-  network.addRouter(ROUTER_ID);
+  network.addRouter(ROUTER_ID, ['10.0.0.0/24', 'fd00::/64']);
   // The router's interface on the node network: how upstream finds the networks of node ports.
   network.addPort({ id: 'router-port', networkId: NODE_NETWORK_ID, deviceId: ROUTER_ID, fixedIps: [{ subnetId: 'subnet-nodes', ipAddress: '10.0.0.1' }] });
   const nodePort = network.addPort({ id: 'node-1-port', networkId: NODE_NETWORK_ID, deviceId: 'srv-1', fixedIps: [{ subnetId: 'subnet-nodes', ipAddress: '10.0.0.11' }, { subnetId: 'subnet-v6', ipAddress: 'fd00::11' }] });

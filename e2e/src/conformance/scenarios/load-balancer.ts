@@ -1,8 +1,9 @@
+import { isDeepStrictEqual } from 'node:util';
 import { FINALIZER_LOAD_BALANCER_CLEANUP, LABEL_EXCLUDE_FROM_EXTERNAL_LOAD_BALANCERS } from '@ccm/core/api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { KubeService, LoadBalancerIngress } from '../../harness/kube-objects.js';
 import { eligibleBackendNames } from '../expectations.js';
-import type { ProviderDriver } from '../provider-driver.js';
+import type { CloudLoadBalancerView, ProviderDriver } from '../provider-driver.js';
 import { GROUP_HOOK_TIMEOUT_MS, SCENARIO_TIMEOUT_MS, uniqueName, useGroupCluster, type GroupContext, type SuiteSettings } from '../scenario-context.js';
 import {
   addInitializedNode,
@@ -10,6 +11,7 @@ import {
   nextNodePort,
   serviceReference,
   sortedNames,
+  loadBalancerWaitMs,
   waitForCloudLoadBalancer,
   waitForEvent,
 } from '../scenario-helpers.js';
@@ -32,11 +34,15 @@ async function createProvisionedService(
   const manifest = loadBalancerService(name, options.spec);
   if (options.annotations) manifest.metadata.annotations = { ...options.annotations };
   await context.cluster.client.createService(manifest);
-  return context.cluster.waitFor(`service ${name} to get the cleanup finalizer and an ingress`, async (observe) => {
-    const service = await context.cluster.client.getService('default', name);
-    observe({ finalizers: service.metadata.finalizers, status: service.status });
-    return hasFinalizer(service) && ingressOf(service).length > 0 ? service : undefined;
-  });
+  return context.cluster.waitFor(
+    `service ${name} to get the cleanup finalizer and an ingress`,
+    async (observe) => {
+      const service = await context.cluster.client.getService('default', name);
+      observe({ finalizers: service.metadata.finalizers, status: service.status });
+      return hasFinalizer(service) && ingressOf(service).length > 0 ? service : undefined;
+    },
+    loadBalancerWaitMs(context),
+  );
 }
 
 async function expectedBackends(context: GroupContext): Promise<string[]> {
@@ -51,7 +57,7 @@ async function waitForEligibleBackends(context: GroupContext, service: KubeServi
     const view = await context.driver.readLoadBalancer(serviceReference(service));
     observe({ expected, cloud: view });
     return view.exists && JSON.stringify(sortedNames(view.backendNodeNames)) === JSON.stringify(expected);
-  });
+  }, loadBalancerWaitMs(context));
   return expected;
 }
 
@@ -62,12 +68,13 @@ async function deleteServiceAndWait(context: GroupContext, service: KubeService)
     const current = await context.cluster.client.findService('default', name);
     observe(current?.metadata);
     return current === undefined;
-  });
+  }, loadBalancerWaitMs(context));
 }
 
 /** Service controller: cloud load balancers for `type: LoadBalancer` Services. */
 export function registerLoadBalancerScenarios(driver: ProviderDriver, suite: SuiteSettings): void {
-  describe('service load balancers', { timeout: SCENARIO_TIMEOUT_MS }, () => {
+  // A scenario makes a few load balancer changes in a row: room for five full waits when the driver's are long.
+  describe('service load balancers', { timeout: Math.max(SCENARIO_TIMEOUT_MS, 5 * (driver.loadBalancerWaitMs ?? 0)) }, () => {
     const context = useGroupCluster(driver, suite);
 
     beforeAll(async () => {
@@ -78,14 +85,14 @@ export function registerLoadBalancerScenarios(driver: ProviderDriver, suite: Sui
     it('adds the finalizer, publishes the ingress, emits Ensuring/Ensured and backs the LB with every eligible node', async () => {
       const service = await createProvisionedService(context, 'lb');
       const reference = serviceReference(service);
-      await waitForEvent(context, { kind: 'Service', namespace: 'default', name: reference.name, reason: 'EnsuringLoadBalancer', type: 'Normal' });
+      await waitForEvent(context, { kind: 'Service', namespace: 'default', name: reference.name, reason: 'EnsuringLoadBalancer', type: 'Normal' }, loadBalancerWaitMs(context));
       const ensured = await waitForEvent(context, {
         kind: 'Service',
         namespace: 'default',
         name: reference.name,
         reason: 'EnsuredLoadBalancer',
         type: 'Normal',
-      });
+      }, loadBalancerWaitMs(context));
       expect(ensured.message).toBe('Ensured load balancer');
 
       const view = await driver.readLoadBalancer(reference);
@@ -107,7 +114,7 @@ export function registerLoadBalancerScenarios(driver: ProviderDriver, suite: Sui
       // The service's own host update, before the node set changes again: where load balancers
       // share one backend pool (Azure), another service's update already shows the joiner, and the
       // node sync skips this service if the exclusion below lands before its turn.
-      await waitForEvent(context, { kind: 'Service', namespace: 'default', name: service.metadata.name ?? '', reason: 'UpdatedLoadBalancer', type: 'Normal' });
+      await waitForEvent(context, { kind: 'Service', namespace: 'default', name: service.metadata.name ?? '', reason: 'UpdatedLoadBalancer', type: 'Normal' }, loadBalancerWaitMs(context));
 
       const client = context.cluster.client;
       await client.patchNode(instance.nodeName, { metadata: { labels: { [LABEL_EXCLUDE_FROM_EXTERNAL_LOAD_BALANCERS]: 'true' } } });
@@ -119,7 +126,7 @@ export function registerLoadBalancerScenarios(driver: ProviderDriver, suite: Sui
         name: service.metadata.name ?? '',
         reason: 'UpdatedLoadBalancer',
         type: 'Normal',
-      });
+      }, loadBalancerWaitMs(context));
 
       // Since v1.34 only a true boolean excludes: "false" includes the node again.
       await client.patchNode(instance.nodeName, { metadata: { labels: { [LABEL_EXCLUDE_FROM_EXTERNAL_LOAD_BALANCERS]: 'false' } } });
@@ -155,8 +162,8 @@ export function registerLoadBalancerScenarios(driver: ProviderDriver, suite: Sui
       await deleteServiceAndWait(context, service);
       expect((await driver.readLoadBalancer(serviceReference(service))).exists).toBe(false);
       const name = service.metadata.name ?? '';
-      await waitForEvent(context, { kind: 'Service', namespace: 'default', name, reason: 'DeletingLoadBalancer', type: 'Normal' });
-      await waitForEvent(context, { kind: 'Service', namespace: 'default', name, reason: 'DeletedLoadBalancer', type: 'Normal' });
+      await waitForEvent(context, { kind: 'Service', namespace: 'default', name, reason: 'DeletingLoadBalancer', type: 'Normal' }, loadBalancerWaitMs(context));
+      await waitForEvent(context, { kind: 'Service', namespace: 'default', name, reason: 'DeletedLoadBalancer', type: 'Normal' }, loadBalancerWaitMs(context));
     });
 
     it('removes the cloud load balancer, the finalizer and the ingress when the service becomes ClusterIP', async () => {
@@ -178,7 +185,7 @@ export function registerLoadBalancerScenarios(driver: ProviderDriver, suite: Sui
         const current = await context.cluster.client.getService('default', name);
         observe({ finalizers: current.metadata.finalizers, status: current.status });
         return !hasFinalizer(current) && ingressOf(current).length === 0;
-      });
+      }, loadBalancerWaitMs(context));
       await waitForCloudLoadBalancer(context, service, 'to be removed', (view) => !view.exists);
 
       await deleteServiceAndWait(context, service);
@@ -243,6 +250,38 @@ export function registerLoadBalancerScenarios(driver: ProviderDriver, suite: Sui
           (view) => view.exists && view.healthCheckNodePort !== undefined && view.healthCheckNodePort !== healthCheckNodePort,
         );
         await deleteServiceAndWait(context, service);
+      });
+    }
+
+    const firewall = driver.capabilities.nodeFirewall;
+    if (firewall === undefined) {
+      console.info(`[conformance: ${driver.name}] node firewall scenario not registered: capabilities.nodeFirewall is not set`);
+    } else {
+      it('opens the node ports of a service on its backends\' firewall, follows a joining node, and removes the firewall with the service', async () => {
+        const service = await createProvisionedService(context, 'lb-firewall', {
+          spec: {
+            ports: [
+              { name: 'http', protocol: 'TCP', port: 80, targetPort: 8080, nodePort: nextNodePort() },
+              { name: 'https', protocol: 'TCP', port: 443, targetPort: 8443, nodePort: nextNodePort() },
+            ],
+          },
+        });
+        const rules = (service.spec?.ports ?? [])
+          .map((port) => ({ protocol: port.protocol ?? 'TCP', port: port.nodePort ?? 0, sourceRanges: [...firewall.sourceRanges].sort() }))
+          .sort((left, right) => left.protocol.localeCompare(right.protocol) || left.port - right.port);
+        const firewallOn = (nodeNames: readonly string[]) => (view: CloudLoadBalancerView) =>
+          isDeepStrictEqual(view.nodeFirewall, { rules, nodeNames: sortedNames(nodeNames) });
+
+        const backends = await waitForEligibleBackends(context, service, 'node firewall');
+        await waitForCloudLoadBalancer(context, service, `to open node ports ${rules.map((rule) => rule.port).join(', ')} on ${backends.join(', ')}`, firewallOn(backends));
+
+        const { instance } = await addInitializedNode(context, 'lb-fw-joiner');
+        const withJoiner = await waitForEligibleBackends(context, service, `after ${instance.nodeName} joined`);
+        expect(withJoiner).toContain(instance.nodeName);
+        await waitForCloudLoadBalancer(context, service, `to attach its firewall to ${instance.nodeName}`, firewallOn(withJoiner));
+
+        await deleteServiceAndWait(context, service);
+        await waitForCloudLoadBalancer(context, service, 'to have no firewall once the service is gone', (view) => !view.exists && view.nodeFirewall === undefined);
       });
     }
 

@@ -42,6 +42,28 @@ export interface CloudLoadBalancerView {
    * the Service's `spec.healthCheckNodePort`).
    */
   healthCheckNodePort?: number;
+  /**
+   * The firewall the CCM keeps for the Service on its nodes (OpenStack `manage-security-groups`:
+   * the Service's security group). Drivers whose capabilities declare `nodeFirewall` set it
+   * whenever the firewall exists, also once the load balancer is gone; undefined: there is none.
+   */
+  nodeFirewall?: CloudNodeFirewallView;
+}
+
+/** What a Service's node firewall lets in, and on which nodes. */
+export interface CloudNodeFirewallView {
+  /** Inbound rules, sorted by protocol then port. */
+  rules: CloudFirewallRuleView[];
+  /** The nodes the firewall is attached to (their network interfaces), as Node names, sorted. */
+  nodeNames: string[];
+}
+
+export interface CloudFirewallRuleView {
+  /** Upper case: `TCP`, `UDP`, `SCTP`. */
+  protocol: string;
+  port: number;
+  /** Sorted. */
+  sourceRanges: string[];
 }
 
 export interface CloudRouteView {
@@ -75,6 +97,12 @@ export interface ProviderDriverCapabilities {
    * suite then checks `externalTrafficPolicy: Local` Services are probed on `spec.healthCheckNodePort`.
    */
   externalTrafficPolicyLocal?: boolean;
+  /**
+   * The CCM keeps a firewall per Service on its backends (OpenStack `manage-security-groups`),
+   * opening each node port to `sourceRanges` (the OpenStack amphora provider: the member subnet).
+   * The driver then sets `CloudLoadBalancerView.nodeFirewall`.
+   */
+  nodeFirewall?: { sourceRanges: string[] };
 }
 
 export interface CcmProcessSpec {
@@ -242,6 +270,12 @@ export interface ProviderDriver {
   stopInstance(instance: DriverInstance): Promise<void>;
   startInstance(instance: DriverInstance): Promise<void>;
   deleteInstance(instance: DriverInstance): Promise<void>;
+  /**
+   * Optional: how long the suite waits for each step of a load balancer change to show (the
+   * Service's finalizer and ingress, the cloud's view, the events); default the suite's 20 s. A
+   * cloud whose load balancer calls are serial and slow on a loaded machine declares more.
+   */
+  readonly loadBalancerWaitMs?: number;
   /** Reads the load balancer of a Service from the cloud side. */
   readLoadBalancer(service: { namespace: string; name: string; uid: string }): Promise<CloudLoadBalancerView>;
   /** Reads the routes the CCM programmed. */

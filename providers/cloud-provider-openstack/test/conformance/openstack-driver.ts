@@ -8,11 +8,10 @@
  * read back from the router's extra routes. Load balancers are real Octavia load balancers; that
  * Octavia runs the amphora provider with noop drivers, so the CCM runs with
  * `OCCM_RESERVE_VIP_PORT=true` and `provider-requires-serial-api-calls = true` (the provider's
- * docs/testing.md says why), and the driver reads them back through openstack-client-ts. A
- * Service's security group (`lb-sg-<uid>-...`, `manage-security-groups`; off here, so that every
- * load balancer sync stays within the suite's waits on a loaded machine: the groups are tested
- * against the real Neutron in `load-balancer-sdk.integration.test.ts`) left after its Service is
- * a leak.
+ * docs/testing.md says why), and the driver reads them back through openstack-client-ts. The CCM
+ * runs with `manage-security-groups = true`: the driver reads each Service's security group
+ * (`lb-sg-<uid>-<namespace>-<name>`) from Neutron as the view's node firewall (its ingress rules,
+ * and the servers whose ports hold it); a group left after its Service is a leak.
  * For benchmarks every service is reached through one URL (`openstack-catalog-router.ts`) that
  * the counting proxy fronts.
  */
@@ -29,6 +28,7 @@ import type {
   CcmProcessSpec,
   CloudEndpoint,
   CloudLoadBalancerView,
+  CloudNodeFirewallView,
   CloudRouteView,
   DriverInstance,
   InjectedRoute,
@@ -65,13 +65,13 @@ interface SeededServer {
 export class OpenStackDriver implements ProviderDriver {
   readonly name = 'openstack';
   readonly upstreamMetrics = OPENSTACK_ALL_UPSTREAM_METRICS;
-  readonly capabilities: ProviderDriverCapabilities = {
-    loadBalancer: true,
-    routes: true,
-    blackholeRoutes: true,
-    internalLoadBalancer: { annotations: { [INTERNAL_ANNOTATION]: 'true' } },
-    externalTrafficPolicyLocal: true,
-  };
+  readonly capabilities: ProviderDriverCapabilities;
+  /**
+   * The suite's 20 s per load balancer step is too short here: serial Octavia calls, each waiting
+   * for the load balancer to turn ACTIVE again, plus the security group calls took 28 s for one
+   * create at load 25-30 on the shared 2-core machine (2026-11-29), more while other Services sync.
+   */
+  readonly loadBalancerWaitMs = 90_000;
   readonly installHint = `${OPENSTACK_SERVICES_INSTALL_HINT}; build the CCM (npx -y pnpm@10.34.8 build)`;
   #services: TestServices | undefined;
   #client: OpenStackClient | undefined;
@@ -101,6 +101,15 @@ export class OpenStackDriver implements ProviderDriver {
 
   constructor(options: { nodeCidr?: string } = {}) {
     this.#nodeCidr = options.nodeCidr ?? NODE_CIDR;
+    this.capabilities = {
+      loadBalancer: true,
+      routes: true,
+      blackholeRoutes: true,
+      internalLoadBalancer: { annotations: { [INTERNAL_ANNOTATION]: 'true' } },
+      externalTrafficPolicyLocal: true,
+      // The amphora provider: node ports are opened to the member subnet (the node subnet here).
+      nodeFirewall: { sourceRanges: [this.#nodeCidr] },
+    };
   }
 
   async unavailableReason(): Promise<string | undefined> {
@@ -196,6 +205,7 @@ export class OpenStackDriver implements ProviderDriver {
       'create-monitor = true',
       // The noop-driver Octavia leaves the children of a fully populated create PENDING_CREATE.
       'provider-requires-serial-api-calls = true',
+      'manage-security-groups = true',
       '',
     ].join('\n');
   }
@@ -268,7 +278,9 @@ export class OpenStackDriver implements ProviderDriver {
     this.#serviceUids.add(service.uid);
     const description = `Kubernetes external service ${service.namespace}/${service.name} from cluster `;
     const [loadBalancer] = (await this.#loadBalancers()).filter((candidate) => candidate.name.startsWith('kube_service_') && candidate.description.startsWith(description) && candidate.provisioning_status !== 'PENDING_DELETE');
-    if (loadBalancer === undefined) return { exists: false, backendNodeNames: [], ports: [] };
+    const nodeFirewall = await this.#nodeFirewall(service);
+    const firewall = nodeFirewall === undefined ? {} : { nodeFirewall };
+    if (loadBalancer === undefined) return { exists: false, backendNodeNames: [], ports: [], ...firewall };
     const listeners = await client.loadBalancer.listeners.list({ loadbalancer_id: loadBalancer.id });
     const pools = await client.loadBalancer.pools.list({ loadbalancer_id: loadBalancer.id });
     const members = pools[0] === undefined ? [] : await client.loadBalancer.pools.listMembers(pools[0].id);
@@ -282,7 +294,34 @@ export class OpenStackDriver implements ProviderDriver {
       ports: [...new Set(listeners.map((listener) => listener.protocol_port))].sort((a, b) => a - b),
       internal: floating.length === 0,
       ...(monitored && probed !== undefined ? { healthCheckNodePort: probed } : {}),
+      ...firewall,
     };
+  }
+
+  /**
+   * The Service's security group (`lb-sg-<uid>-<namespace>-<name>`, upstream's name) as a node
+   * firewall: its ingress rules by protocol and port with their remote prefixes, and the servers
+   * whose ports hold it (by node name; a port of another device by its device ID). Undefined when
+   * Neutron has no such group.
+   */
+  async #nodeFirewall(service: { namespace: string; name: string; uid: string }): Promise<CloudNodeFirewallView | undefined> {
+    const client = this.#requireClient();
+    const [group] = await client.network.securityGroups.list({ name: `lb-sg-${service.uid}-${service.namespace}-${service.name}` });
+    if (group === undefined) return undefined;
+    const sources = new Map<string, { protocol: string; port: number; sourceRanges: string[] }>();
+    for (const rule of group.security_group_rules) {
+      if (rule.direction !== 'ingress') continue;
+      const protocol = (rule.protocol ?? 'any').toUpperCase();
+      const port = rule.port_range_min ?? 0;
+      const key = `${protocol}/${port}`;
+      const entry = sources.get(key) ?? { protocol, port, sourceRanges: [] };
+      entry.sourceRanges.push(rule.remote_ip_prefix ?? 'any');
+      sources.set(key, entry);
+    }
+    const rules = [...sources.values()].map((rule) => ({ ...rule, sourceRanges: rule.sourceRanges.sort() })).sort((left, right) => left.protocol.localeCompare(right.protocol) || left.port - right.port);
+    const ports = await client.network.ports.list({ security_groups: [group.id] });
+    const nodeNames = ports.map((port) => [...this.#servers.values()].find((server) => server.id === port.device_id)?.name ?? port.device_id).sort();
+    return { rules, nodeNames };
   }
 
   /** Load balancers with their VIP on this run's node subnet. */

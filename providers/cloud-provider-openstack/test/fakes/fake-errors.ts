@@ -1,6 +1,9 @@
 /** Typed errors the fakes answer with, as the SDK adapters would (`ports/sdk/sdk-errors.ts`). */
 import { OpenStackApiError, type OpenStackApiErrorKind } from '../../src/errors.js';
 
+/** The longest name Neutron and Octavia accept: a longer one is refused (400) before anything else is looked at. */
+export const MAX_NAME_LENGTH = 255;
+
 export function fakeError(kind: OpenStackApiErrorKind, operation: string, retryable = kind === 'Unavailable' || kind === 'Throttled'): OpenStackApiError {
   return new OpenStackApiError(`fake ${kind}`, { kind, operation, retryable, httpStatus: kind === 'NotFound' ? 404 : kind === 'Conflict' ? 409 : kind === 'Throttled' ? 429 : kind === 'Unavailable' ? 503 : 400 });
 }

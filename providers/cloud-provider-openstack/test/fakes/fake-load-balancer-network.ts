@@ -1,8 +1,13 @@
 /**
  * In-memory Neutron as the load balancer sees it (floating IPs, ports, subnets), behind the
- * provider's `LoadBalancerNetworkPort`. Every changing call is recorded.
+ * provider's `LoadBalancerNetworkPort`, refusing what Neutron refuses: a port name over 255, an
+ * address outside the subnet (Invalid) or already held (Conflict), unknown subnets, ports and
+ * floating IPs (NotFound), a floating IP address already allocated (Conflict). Every changing
+ * call is recorded.
  */
 import { OpenStackApiError } from '../../src/errors.js';
+import { addressInCidr } from './fake-addresses.js';
+import { fakeError, MAX_NAME_LENGTH } from './fake-errors.js';
 import type { FloatingIpCreateSpec, LoadBalancerNetworkPort, NeutronFloatingIp, NeutronPortSummary, NeutronSubnetSummary } from '../../src/ports/load-balancer-network-port.js';
 
 export const notFound = (what: string, operation: string): OpenStackApiError => new OpenStackApiError(`${what} not found`, { kind: 'NotFound', operation, retryable: false, httpStatus: 404 });
@@ -83,8 +88,13 @@ export class FakeLoadBalancerNetwork implements LoadBalancerNetworkPort {
 
   async createPort(spec: { name: string; description: string; networkId: string; subnetId: string; address?: string }): Promise<NeutronPortSummary> {
     this.calls.push(`createPort ${spec.name}`);
+    if (spec.name.length > MAX_NAME_LENGTH) throw fakeError('Invalid', 'network.createPort');
     const subnet = this.subnets.get(spec.subnetId);
     if (subnet === undefined) throw notFound(`subnet ${spec.subnetId}`, 'network.createPort');
+    if (spec.address !== undefined) {
+      if (!addressInCidr(spec.address, subnet.cidr)) throw fakeError('Invalid', 'network.createPort');
+      if ([...this.ports.values()].some((port) => port.fixedIps.some((fixed) => fixed.address === spec.address))) throw fakeError('Conflict', 'network.createPort');
+    }
     const next = this.#nextFixed.get(subnet.id) ?? 100;
     this.#nextFixed.set(subnet.id, next + 1);
     const address = spec.address ?? `${subnet.cidr.split('.').slice(0, 3).join('.')}.${next}`;

@@ -4,9 +4,11 @@
  * extra routes (`add_extraroutes` ignores routes already there, `remove_extraroutes` ignores
  * missing ones, PUT replaces the list; NotFound for a missing router), allowed address pairs
  * rejected on ports without port security (Conflict, as Neutron's `AddressPairAndPortSecurityRequired`),
- * and the extension list. It logs every call and lets a test inject failures.
+ * the extension list, and what Neutron refuses: a next hop outside the router's subnets, a
+ * malformed allowed address (Invalid). It logs every call and lets a test inject failures.
  */
 import type { NetworkPort, NeutronAllowedAddressPair, NeutronPort, NeutronRoute, NeutronRouter, PortFilter } from '../../src/ports/network-port.js';
+import { addressInCidr, isAddressOrCidr } from './fake-addresses.js';
 import { FakeCalls, fakeError } from './fake-errors.js';
 
 type Method = keyof NetworkPort;
@@ -15,7 +17,7 @@ const sameRoute = (left: NeutronRoute, right: NeutronRoute): boolean => left.des
 
 export class FakeNetwork extends FakeCalls<Method> implements NetworkPort {
   readonly ports = new Map<string, NeutronPort>();
-  readonly routers = new Map<string, { id: string; routes: NeutronRoute[] }>();
+  readonly routers = new Map<string, { id: string; routes: NeutronRoute[]; connectedCidrs: readonly string[] }>();
   extensionAliases: string[] = ['extraroute', 'extraroute-atomic', 'allowed-address-pairs'];
   /** The device IDs asked for by each `listPorts` call with a device filter. */
   readonly deviceLists: string[][] = [];
@@ -34,8 +36,9 @@ export class FakeNetwork extends FakeCalls<Method> implements NetworkPort {
     return structuredClone(full);
   }
 
-  addRouter(id: string, routes: NeutronRoute[] = []): void {
-    this.routers.set(id, { id, routes: [...routes] });
+  /** A router with interfaces on `connectedCidrs`: Neutron refuses a route whose next hop is in none of them. */
+  addRouter(id: string, connectedCidrs: readonly string[], routes: NeutronRoute[] = []): void {
+    this.routers.set(id, { id, routes: [...routes], connectedCidrs: [...connectedCidrs] });
   }
 
   async listPorts(filter: PortFilter): Promise<NeutronPort[]> {
@@ -55,6 +58,7 @@ export class FakeNetwork extends FakeCalls<Method> implements NetworkPort {
 
   async updatePortAllowedAddressPairs(portId: string, pairs: readonly NeutronAllowedAddressPair[]): Promise<NeutronPort> {
     this.enter('updatePortAllowedAddressPairs');
+    if (pairs.some((pair) => !isAddressOrCidr(pair.ipAddress))) throw fakeError('Invalid', 'network.updatePortAllowedAddressPairs');
     const port = this.ports.get(portId);
     if (port === undefined) throw fakeError('NotFound', 'network.updatePortAllowedAddressPairs');
     if (!port.portSecurityEnabled && pairs.length > 0) throw fakeError('Conflict', 'network.updatePortAllowedAddressPairs');
@@ -62,10 +66,15 @@ export class FakeNetwork extends FakeCalls<Method> implements NetworkPort {
     return structuredClone(port);
   }
 
-  #router(routerId: string, operation: string): { id: string; routes: NeutronRoute[] } {
+  #router(routerId: string, operation: string): { id: string; routes: NeutronRoute[]; connectedCidrs: readonly string[] } {
     const router = this.routers.get(routerId);
     if (router === undefined) throw fakeError('NotFound', `network.${operation}`);
     return router;
+  }
+
+  /** Neutron's `InvalidRoutes` (400): a next hop in no subnet of the router's interfaces. */
+  #checkNexthops(router: { connectedCidrs: readonly string[] }, routes: readonly NeutronRoute[], operation: string): void {
+    if (routes.some((route) => !router.connectedCidrs.some((cidr) => addressInCidr(route.nexthop, cidr)))) throw fakeError('Invalid', `network.${operation}`);
   }
 
   #answer(router: { id: string; routes: NeutronRoute[] }): NeutronRouter {
@@ -80,6 +89,7 @@ export class FakeNetwork extends FakeCalls<Method> implements NetworkPort {
   async addExtraRoutes(routerId: string, routes: readonly NeutronRoute[]): Promise<NeutronRouter> {
     this.enter('addExtraRoutes');
     const router = this.#router(routerId, 'addExtraRoutes');
+    this.#checkNexthops(router, routes, 'addExtraRoutes');
     for (const route of routes) if (!router.routes.some((existing) => sameRoute(existing, route))) router.routes.push({ ...route });
     return this.#answer(router);
   }
@@ -94,6 +104,7 @@ export class FakeNetwork extends FakeCalls<Method> implements NetworkPort {
   async setRouterRoutes(routerId: string, routes: readonly NeutronRoute[]): Promise<NeutronRouter> {
     this.enter('setRouterRoutes');
     const router = this.#router(routerId, 'setRouterRoutes');
+    this.#checkNexthops(router, routes, 'setRouterRoutes');
     router.routes = routes.map((route) => ({ ...route }));
     return this.#answer(router);
   }

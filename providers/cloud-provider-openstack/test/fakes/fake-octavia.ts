@@ -3,7 +3,8 @@
  * VIP ports a real network driver makes). It behaves as the real
  * services measured here do: a new or changed load balancer is PENDING_* for a few reads, every
  * change while PENDING_* is a 409 Conflict ("immutable"), the amphora provider answers 501 to
- * SOURCE_IP_PORT, and a cascade delete removes the children. Every call is recorded.
+ * SOURCE_IP_PORT, a cascade delete removes the children, and names over 255 and a load balancer
+ * without a VIP subnet, network or port are refused (400). Every call is recorded.
  */
 import { OpenStackApiError } from '../../src/errors.js';
 import type {
@@ -19,6 +20,7 @@ import type {
   OctaviaPort,
   PoolSpec,
 } from '../../src/ports/octavia-port.js';
+import { MAX_NAME_LENGTH } from './fake-errors.js';
 import { notFound, type FakeLoadBalancerNetwork } from './fake-load-balancer-network.js';
 
 interface StoredPool extends OctaviaPool {
@@ -120,6 +122,11 @@ export class FakeOctavia implements OctaviaPort {
     this.#pending.set(id, { reads: this.pendingReads, final: 'ACTIVE' });
   }
 
+  /** Octavia's API validation (400): a name over 255. */
+  #checkName(name: string, operation: string): void {
+    if (name.length > MAX_NAME_LENGTH) throw new OpenStackApiError(`Invalid input for field/attribute name. Value: '${name}'. Value should have a maximum character requirement of 255`, { kind: 'Invalid', operation, retryable: false, httpStatus: 400 });
+  }
+
   #checkChild(id: string, operation: string): void {
     if (this.#pendingChildren.has(id)) throw new OpenStackApiError(`${id} is immutable and cannot be updated.`, { kind: 'Conflict', operation, retryable: false, httpStatus: 409 });
   }
@@ -146,6 +153,10 @@ export class FakeOctavia implements OctaviaPort {
 
   async createLoadBalancer(spec: LoadBalancerCreateSpec): Promise<OctaviaLoadBalancer> {
     this.#record(`createLoadBalancer ${spec.name}`);
+    for (const name of [spec.name, ...spec.listeners.flatMap((listener) => [listener.name, listener.pool.name, listener.pool.healthMonitor?.name ?? ''])]) this.#checkName(name, 'loadbalancer.createLoadBalancer');
+    if (spec.vipSubnetId === undefined && spec.vipNetworkId === undefined && spec.vipPortId === undefined) {
+      throw new OpenStackApiError('Validation failure: VIP must contain one of: vip_port_id, vip_network_id, vip_subnet_id.', { kind: 'Invalid', operation: 'loadbalancer.createLoadBalancer', retryable: false, httpStatus: 400 });
+    }
     if (spec.vipPortId !== undefined && spec.vipAddress !== undefined) throw new OpenStackApiError('vip_port_id and vip_address are exclusive', { kind: 'Invalid', operation: 'loadbalancer.createLoadBalancer', retryable: false, httpStatus: 400 });
     for (const listener of spec.listeners) {
       if (this.unsupportedMethods.has(listener.pool.method)) {
@@ -196,6 +207,7 @@ export class FakeOctavia implements OctaviaPort {
 
   async renameLoadBalancer(id: string, name: string, tags: string[]): Promise<void> {
     this.#record(`renameLoadBalancer ${id} ${name} ${tags.join(',')}`);
+    this.#checkName(name, 'loadbalancer.updateLoadBalancer');
     const loadBalancer = this.loadBalancers.get(id);
     if (loadBalancer === undefined) throw notFound(`load balancer ${id}`, 'loadbalancer.updateLoadBalancer');
     this.#mutate(id, 'loadbalancer.updateLoadBalancer');
@@ -273,6 +285,7 @@ export class FakeOctavia implements OctaviaPort {
 
   async createListener(loadBalancerId: string, spec: ListenerSpec): Promise<OctaviaListener> {
     this.#record(`createListener ${spec.name}`);
+    this.#checkName(spec.name, 'loadbalancer.createListener');
     this.#mutate(loadBalancerId, 'loadbalancer.createListener');
     if ([...this.listeners.values()].some((listener) => listener.loadBalancerId === loadBalancerId && listener.port === spec.port && listener.protocol === spec.protocol)) {
       throw new OpenStackApiError('Duplicate listener', { kind: 'Conflict', operation: 'loadbalancer.createListener', retryable: false, httpStatus: 409 });
@@ -283,6 +296,7 @@ export class FakeOctavia implements OctaviaPort {
 
   async renameListener(id: string, name: string, tags: string[]): Promise<void> {
     this.#record(`renameListener ${id} ${name}`);
+    this.#checkName(name, 'loadbalancer.updateListener');
     const listener = this.listeners.get(id);
     if (listener === undefined) throw notFound(`listener ${id}`, 'loadbalancer.updateListener');
     this.#checkChild(id, 'loadbalancer.updateListener');
@@ -293,6 +307,7 @@ export class FakeOctavia implements OctaviaPort {
 
   async updateListener(id: string, settings: ListenerSettings): Promise<void> {
     this.#record(`updateListener ${settings.name}`);
+    this.#checkName(settings.name, 'loadbalancer.updateListener');
     const listener = this.listeners.get(id);
     if (listener === undefined) throw notFound(`listener ${id}`, 'loadbalancer.updateListener');
     this.#checkChild(id, 'loadbalancer.updateListener');
@@ -326,6 +341,7 @@ export class FakeOctavia implements OctaviaPort {
 
   async createPool(listenerId: string, spec: PoolSpec): Promise<OctaviaPool> {
     this.#record(`createPool ${spec.name}`);
+    this.#checkName(spec.name, 'loadbalancer.createPool');
     const listener = this.listeners.get(listenerId);
     if (listener === undefined) throw notFound(`listener ${listenerId}`, 'loadbalancer.createPool');
     this.#mutate(listener.loadBalancerId, 'loadbalancer.createPool');
@@ -335,6 +351,7 @@ export class FakeOctavia implements OctaviaPort {
 
   async renamePool(id: string, name: string): Promise<void> {
     this.#record(`renamePool ${id} ${name}`);
+    this.#checkName(name, 'loadbalancer.updatePool');
     const pool = this.pools.get(id);
     if (pool === undefined) throw notFound(`pool ${id}`, 'loadbalancer.updatePool');
     this.#checkChild(id, 'loadbalancer.updatePool');
@@ -412,6 +429,7 @@ export class FakeOctavia implements OctaviaPort {
 
   async createHealthMonitor(poolId: string, spec: HealthMonitorSpec): Promise<OctaviaHealthMonitor> {
     this.#record(`createHealthMonitor ${spec.name} ${spec.type}`);
+    this.#checkName(spec.name, 'loadbalancer.createHealthMonitor');
     const pool = this.pools.get(poolId);
     if (pool === undefined) throw notFound(`pool ${poolId}`, 'loadbalancer.createHealthMonitor');
     this.#checkChild(poolId, 'loadbalancer.createHealthMonitor');
@@ -422,6 +440,7 @@ export class FakeOctavia implements OctaviaPort {
 
   async updateHealthMonitor(id: string, spec: Pick<HealthMonitorSpec, 'name' | 'delaySeconds' | 'timeoutSeconds' | 'maxRetries' | 'maxRetriesDown'>): Promise<void> {
     this.#record(`updateHealthMonitor ${spec.name}`);
+    this.#checkName(spec.name, 'loadbalancer.updateHealthMonitor');
     const monitor = this.monitors.get(id);
     if (monitor === undefined) throw notFound(`monitor ${id}`, 'loadbalancer.updateHealthMonitor');
     this.#checkChild(id, 'loadbalancer.updateHealthMonitor');

@@ -1,12 +1,13 @@
 /**
  * In-memory Neutron security groups and node ports behind the provider's `SecurityGroupPort`,
- * refusing what Neutron refuses: a duplicate rule (409), security groups on a port without port
- * security (409), unknown groups, rules and ports (404). A new group gets Neutron's two default
- * egress rules. Every changing call is recorded in `changes`.
+ * refusing what Neutron refuses: a name over 255, a port range upside down and security groups on a
+ * port without port security (400, Neutron's `PortSecurityAndIPRequiredForSecurityGroups`), a
+ * duplicate rule and deleting a group still attached (409), unknown groups, rules, ports and tags
+ * (404). A new group gets Neutron's two default egress rules. Every changing call is recorded in `changes`.
  */
 import type { NeutronSecurityGroup, NeutronSecurityGroupRule, NodeNeutronPort, SecurityGroupPort, SecurityGroupRuleSpec } from '../../src/ports/security-group-port.js';
 import { sameRule } from '../../src/operations/load-balancer/security-group-planner.js';
-import { fakeError } from './fake-errors.js';
+import { fakeError, MAX_NAME_LENGTH } from './fake-errors.js';
 
 export class FakeSecurityGroup implements SecurityGroupPort {
   readonly groups = new Map<string, NeutronSecurityGroup>();
@@ -39,6 +40,7 @@ export class FakeSecurityGroup implements SecurityGroupPort {
 
   async createSecurityGroup(spec: { name: string; description: string }): Promise<NeutronSecurityGroup> {
     this.changes.push(`createSecurityGroup ${spec.name}`);
+    if (spec.name.length > MAX_NAME_LENGTH) throw fakeError('Invalid', 'network.createSecurityGroup');
     return { ...this.addGroup(spec.name, spec.description) };
   }
 
@@ -56,6 +58,7 @@ export class FakeSecurityGroup implements SecurityGroupPort {
 
   async createRule(securityGroupId: string, spec: SecurityGroupRuleSpec): Promise<NeutronSecurityGroupRule> {
     this.changes.push(`createRule ${spec.protocol}/${spec.portRangeMin} from ${spec.remoteIpPrefix}`);
+    if (spec.portRangeMin !== undefined && spec.portRangeMax !== undefined && spec.portRangeMin > spec.portRangeMax) throw fakeError('Invalid', 'network.createSecurityGroupRule');
     if (!this.groups.has(securityGroupId)) throw fakeError('NotFound', 'network.createSecurityGroupRule');
     if (this.rulesOf(securityGroupId).some((rule) => sameRule(rule, spec))) throw fakeError('Conflict', 'network.createSecurityGroupRule');
     const rule = { ...spec, id: `rule-${this.#next++}`, securityGroupId };
@@ -80,7 +83,7 @@ export class FakeSecurityGroup implements SecurityGroupPort {
     this.changes.push(`setPortSecurityGroups ${portId} [${securityGroupIds.join(',')}]`);
     const port = this.ports.get(portId);
     if (port === undefined) throw fakeError('NotFound', 'network.updatePort');
-    if (!port.portSecurityEnabled && securityGroupIds.length > 0) throw fakeError('Conflict', 'network.updatePort');
+    if (!port.portSecurityEnabled && securityGroupIds.length > 0) throw fakeError('Invalid', 'network.updatePort');
     if (securityGroupIds.some((id) => !this.groups.has(id))) throw fakeError('NotFound', 'network.updatePort');
     this.ports.set(portId, { ...port, securityGroupIds: [...securityGroupIds] });
   }

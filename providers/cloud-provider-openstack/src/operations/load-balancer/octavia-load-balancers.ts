@@ -17,7 +17,7 @@ import { changeLoadBalancer, ignoringNotFound, type LoadBalancerContext } from '
 import { loadBalancerDescription, loadBalancerName, SERVICE_PREFIX, type ServiceIdentity } from './load-balancer-names.js';
 import { desiredMembers, selectNodes } from './load-balancer-planners.js';
 import { buildLoadBalancerSpec, type LoadBalancerSpec } from './load-balancer-spec.js';
-import { placeVip, releaseReservedVipPort, vipPortIdOf } from './vip-address.js';
+import { placeVip, releaseReservedVipPort, releaseReservedVipPortOf, vipPortIdOf } from './vip-address.js';
 import { isServiceNameUnderOldClusterName, renameLoadBalancer } from './load-balancer-rename.js';
 import { waitForActive, waitForDeleted } from './provisioning-wait.js';
 
@@ -203,6 +203,7 @@ export class OctaviaLoadBalancerOperations {
         await this.#removeServiceListeners(loadBalancer, name, options);
       } else {
         await this.#deleteLoadBalancer(loadBalancer, options);
+        if (portId !== undefined) await releaseReservedVipPortOf(this.#context, portId, identity, options);
       }
     }
     await releaseReservedVipPort(this.#context, { name, clusterName, service: identity }, options);

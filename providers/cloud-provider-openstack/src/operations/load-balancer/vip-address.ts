@@ -14,7 +14,7 @@ import type { OctaviaLoadBalancer } from '../../ports/octavia-port.js';
 import { ANNOTATIONS } from '../../annotations.js';
 import { ignoringNotFound, type LoadBalancerContext } from './load-balancer-context.js';
 import { nodeAddressForMember } from './load-balancer-planners.js';
-import { vipPortDescription, vipPortName } from './load-balancer-names.js';
+import { SERVICE_PREFIX, vipPortDescription, vipPortName } from './load-balancer-names.js';
 import type { LoadBalancerSpec } from './load-balancer-spec.js';
 
 export interface VipPlacement {
@@ -88,6 +88,25 @@ export async function vipPortIdOf(context: LoadBalancerContext, loadBalancer: Oc
   if (context.settings.vipPortMode !== 'reserved') return loadBalancer.vipPortId === '' ? undefined : loadBalancer.vipPortId;
   const holders = await context.network.portsWithAddress(loadBalancer.vipAddress, options);
   return holders.find((port) => port.fixedIps.some((ip) => ip.address === loadBalancer.vipAddress && ip.subnetId === loadBalancer.vipSubnetId))?.id;
+}
+
+/**
+ * Deletes the reserved VIP port of a deleted load balancer (reserved mode) when it is the CCM's own
+ * for the Service under any cluster name: a load balancer renamed after a cluster-name change keeps
+ * the port it was made with (`vip_<old name>`, described with the old cluster name), which the
+ * lookup by the current name below does not find.
+ */
+export async function releaseReservedVipPortOf(context: LoadBalancerContext, portId: string, service: LoadBalancerSpec['service'], options?: CallOptions): Promise<void> {
+  if (context.settings.vipPortMode !== 'reserved') return;
+  const port = await context.network.getPort(portId, options);
+  if (port === undefined || !isReservedVipPortOf(port, service)) return;
+  await ignoringNotFound(() => context.network.deletePort(port.id, options));
+}
+
+/** Whether a port is the CCM's reserved VIP port of the Service, made under whichever cluster name. */
+function isReservedVipPortOf(port: NeutronPortSummary, service: LoadBalancerSpec['service']): boolean {
+  const descriptionPrefix = vipPortDescription('', service);
+  return port.name.startsWith(vipPortName(SERVICE_PREFIX)) && port.description.startsWith(descriptionPrefix) && port.description.length > descriptionPrefix.length;
 }
 
 /** Deletes the CCM's own VIP port of the Service (reserved mode), if any. */
