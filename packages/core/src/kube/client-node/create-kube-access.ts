@@ -13,6 +13,7 @@ import { TokenBucket } from '../token-bucket.js';
 import { createClientNodeEventSink } from './client-node-event-sink.js';
 import { createClientNodeNodeApi } from './client-node-node-api.js';
 import { createClientNodeServiceApi } from './client-node-service-api.js';
+import { JsonWriteClient } from './json-write-client.js';
 import { listNodes, listSecrets, listServicesInAllNamespaces } from './list-functions.js';
 import { RequestExecutor } from './request-executor.js';
 import { restClientMetrics } from './rest-client-metrics.js';
@@ -142,9 +143,10 @@ export function createKubeAccess(options: CreateKubeAccessOptions): ClientNodeKu
     }
     return informer;
   };
-  const broadcaster = new EventBroadcaster({ sink: createClientNodeEventSink(core, executor), logger });
+  const writes = new JsonWriteClient(options.kubeConfig, options.userAgent);
+  const broadcaster = new EventBroadcaster({ sink: createClientNodeEventSink(core, executor, writes), logger });
   const recorders = new Map<string, EventRecorder>();
-  const nodes: NodeApi = createClientNodeNodeApi(core, executor);
+  const nodes: NodeApi = createClientNodeNodeApi(core, executor, writes);
   const services: ServiceApi = createClientNodeServiceApi(core, executor);
   let stopped = false;
 
