@@ -1,9 +1,5 @@
 /** The logging port every component receives, and the runtime's logger (klog text or component-base JSON). */
 export {
-  BufferedLogDestination,
-  type BufferedLogDestinationOptions,
-} from './buffered-log-destination.js';
-export {
   createLogger,
   type LogDestination,
 } from './create-logger.js';
