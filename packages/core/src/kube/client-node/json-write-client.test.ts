@@ -3,7 +3,7 @@
  * generated API (the adapters without `writes`): the server must see the same requests and the
  * callers get the same results (same classes, same fields) and the same errors.
  */
-import { CoreV1Api, type CoreV1Event, type V1Node } from '@kubernetes/client-node';
+import { CoreV1Api, V1MicroTime, type CoreV1Event, type V1Node } from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../logging/logger.js';
 import type { EventSink } from '../event-recorder.js';
@@ -127,7 +127,7 @@ describe('JsonWriteClient against client-node', () => {
     count: 1,
     firstTimestamp: new Date('2026-01-01T00:00:03Z'),
     lastTimestamp: new Date('2026-01-01T00:00:03Z'),
-    eventTime: new Date('2026-01-01T00:00:03.123Z'),
+    eventTime: new V1MicroTime('2026-01-01T00:00:03.123456Z'),
   };
 
   const calls: Array<[string, (api: { nodes: NodeApi; events: EventSink }) => Promise<unknown>]> = [
@@ -145,7 +145,7 @@ describe('JsonWriteClient against client-node', () => {
     ['throttled (429 with Retry-After)', (api) => api.nodes.update(informerNode('busy'))],
     ['an answer that is not JSON', (api) => api.nodes.update(informerNode('html'))],
     ['create event', (api) => api.events.create('default', event)],
-    ['patch event', (api) => api.events.patch('default', 'n1.17d3', { count: 2, lastTimestamp: new Date('2026-01-01T00:00:04Z') })],
+    ['patch event', (api) => api.events.patch('default', 'n1.17d3', { count: 2, lastTimestamp: '2026-01-01T00:00:04Z', message: 'Node synced successfully' })],
   ];
 
   it.each(calls)('%s: same request, same result', async (_, call) => {

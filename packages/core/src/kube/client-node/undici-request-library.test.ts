@@ -1,7 +1,9 @@
 import { createServer } from 'node:net';
-import { CoreV1Api, type ConfigurationOptions } from '@kubernetes/client-node';
+import { CoreV1Api, type ConfigurationOptions, type CoreV1Event, type V1Node } from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../logging/logger.js';
+import type { JsonValue } from '../json-value.js';
+import { fromWire } from '../wire-format.js';
 import { FakeApiServer, status, type RecordedRequest } from './__tests__/fake-api-server.js';
 import { PATCH_CONTENT_TYPES } from './patch-content-type.js';
 import { RequestExecutor } from './request-executor.js';
@@ -26,6 +28,9 @@ const event = {
   firstTimestamp: '2026-01-01T00:00:03Z',
   eventTime: '2026-01-01T00:00:03.123456Z',
 };
+
+const typedNode = (wire: object): V1Node => fromWire<V1Node>(wire as JsonValue, 'V1Node');
+const typedEvent = (wire: object): CoreV1Event => fromWire<CoreV1Event>(wire as JsonValue, 'CoreV1Event');
 
 /** What the server saw of a request, without the headers fetch adds on its own (accept-encoding, sec-fetch-mode, ...). */
 const seen = (request: RecordedRequest | undefined) => ({
@@ -80,17 +85,17 @@ describe('undiciRequestLibrary', () => {
   });
 
   const calls: Array<[string, Call, string | undefined]> = [
-    ['update node', (api, options) => api.replaceNode({ name: 'n1', body: { ...node, metadata: { ...node.metadata, resourceVersion: '7' } } }, options), undefined],
+    ['update node', (api, options) => api.replaceNode({ name: 'n1', body: typedNode({ ...node, metadata: { ...node.metadata, resourceVersion: '7' } }) }, options), undefined],
     [
       'strategic merge patch of node status (Dates in the body)',
       (api, options) => api.patchNodeStatus({ name: 'n1', body: { status: { conditions: [{ type: 'Ready', lastTransitionTime: new Date('2026-02-03T04:05:06Z') }] } } }, options),
       PATCH_CONTENT_TYPES.strategic,
     ],
     ['patch of a missing node (404 Status)', (api, options) => api.patchNode({ name: 'gone', body: { metadata: { labels: { a: 'b' } } } }, options), PATCH_CONTENT_TYPES.merge],
-    ['update conflict (409 Status)', (api, options) => api.replaceNode({ name: 'stale', body: node }, options), undefined],
-    ['create event', (api, options) => api.createNamespacedEvent({ namespace: 'default', body: { ...event, firstTimestamp: new Date(event.firstTimestamp) } }, options), undefined],
+    ['update conflict (409 Status)', (api, options) => api.replaceNode({ name: 'stale', body: typedNode(node) }, options), undefined],
+    ['create event', (api, options) => api.createNamespacedEvent({ namespace: 'default', body: typedEvent(event) }, options), undefined],
     ['patch event', (api, options) => api.patchNamespacedEvent({ name: 'n1.1', namespace: 'default', body: { count: 2 } }, options), PATCH_CONTENT_TYPES.strategic],
-    ['throttled event (429 with Retry-After)', (api, options) => api.createNamespacedEvent({ namespace: 'busy', body: event }, options), undefined],
+    ['throttled event (429 with Retry-After)', (api, options) => api.createNamespacedEvent({ namespace: 'busy', body: typedEvent(event) }, options), undefined],
     ['delete node', (api, options) => api.deleteNode({ name: 'n1' }, options), undefined],
   ];
 
@@ -111,7 +116,7 @@ describe('undiciRequestLibrary', () => {
     const config = server.kubeConfig();
     config.clusters[0] = { ...config.clusters[0]!, server: `http://127.0.0.1:${port}` };
     const unreachable = config.makeApiClient(CoreV1Api);
-    const call = (options: ConfigurationOptions) => outcome(unreachable.replaceNode({ name: 'n1', body: node }, options));
+    const call = (options: ConfigurationOptions) => outcome(unreachable.replaceNode({ name: 'n1', body: typedNode(node) }, options));
     const withFetch = await call(executor.callOptions());
     const withUndici = await call({ ...executor.callOptions(), httpApi: undiciRequestLibrary });
     expect((withFetch as { error: unknown[] }).error.slice(0, 2)).toEqual(['TypeError', 'fetch failed']);
