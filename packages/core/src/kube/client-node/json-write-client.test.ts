@@ -8,7 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../logging/logger.js';
 import type { EventSink } from '../event-recorder.js';
 import type { NodeApi } from '../ports.js';
-import { FakeApiServer, status, type RecordedRequest } from './__tests__/fake-api-server.js';
+import { FakeApiServer, status } from './__tests__/fake-api-server.js';
+import { requestAsSeen } from './__tests__/request-as-seen.js';
 import { createClientNodeEventSink } from './client-node-event-sink.js';
 import { createClientNodeNodeApi } from './client-node-node-api.js';
 import { JsonWriteClient } from './json-write-client.js';
@@ -54,19 +55,6 @@ const wireEvent = {
   reportingComponent: '',
   reportingInstance: '',
 };
-
-/** What the server saw of a request (fetch adds headers of its own, e.g. accept-encoding, which are not compared). */
-const seen = (request: RecordedRequest | undefined) => ({
-  method: request?.method,
-  path: request?.path,
-  query: request?.query.toString(),
-  body: request?.body,
-  contentType: request?.headers['content-type'],
-  contentLength: request?.headers['content-length'],
-  accept: request?.headers.accept,
-  userAgent: request?.headers['user-agent'],
-  authorization: request?.headers.authorization,
-});
 
 /** The value, or the error: its class, message, code and reason, and its cause (the ApiException) without the Date header. */
 async function outcome(call: Promise<unknown>): Promise<unknown> {
@@ -152,7 +140,7 @@ describe('JsonWriteClient against client-node', () => {
     const expected = await outcome(call(viaClientNode));
     const actual = await outcome(call(viaWrites));
     expect(server.requests).toHaveLength(2);
-    expect(seen(server.requests[1])).toEqual(seen(server.requests[0]));
+    expect(requestAsSeen(server.requests[1])).toEqual(requestAsSeen(server.requests[0]));
     expect(actual).toStrictEqual(expected);
   });
 });

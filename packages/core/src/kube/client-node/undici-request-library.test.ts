@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../logging/logger.js';
 import type { JsonValue } from '../json-value.js';
 import { fromWire } from '../wire-format.js';
-import { FakeApiServer, status, type RecordedRequest } from './__tests__/fake-api-server.js';
+import { FakeApiServer, status } from './__tests__/fake-api-server.js';
+import { requestAsSeen } from './__tests__/request-as-seen.js';
 import { PATCH_CONTENT_TYPES } from './patch-content-type.js';
 import { RequestExecutor } from './request-executor.js';
 import { undiciRequestLibrary } from './undici-request-library.js';
@@ -31,19 +32,6 @@ const event = {
 
 const typedNode = (wire: object): V1Node => fromWire<V1Node>(wire as JsonValue, 'V1Node');
 const typedEvent = (wire: object): CoreV1Event => fromWire<CoreV1Event>(wire as JsonValue, 'CoreV1Event');
-
-/** What the server saw of a request, without the headers fetch adds on its own (accept-encoding, sec-fetch-mode, ...). */
-const seen = (request: RecordedRequest | undefined) => ({
-  method: request?.method,
-  path: request?.path,
-  query: request?.query.toString(),
-  body: request?.body,
-  contentType: request?.headers['content-type'],
-  contentLength: request?.headers['content-length'],
-  accept: request?.headers.accept,
-  userAgent: request?.headers['user-agent'],
-  authorization: request?.headers.authorization,
-});
 
 /** The `Date` answer header, which differs between two answers a second apart. */
 const withoutDate = (text: string): string => text.replace(/"date":"[^"]*"/g, '"date":"<date>"');
@@ -103,7 +91,7 @@ describe('undiciRequestLibrary', () => {
     const withFetch = await outcome(call(core, executor.callOptions(contentType)));
     const withUndici = await outcome(call(core, { ...executor.callOptions(contentType), httpApi: undiciRequestLibrary }));
     expect(server.requests).toHaveLength(2);
-    expect(seen(server.requests[1])).toEqual(seen(server.requests[0]));
+    expect(requestAsSeen(server.requests[1])).toEqual(requestAsSeen(server.requests[0]));
     expect(withUndici).toEqual(withFetch);
   });
 
