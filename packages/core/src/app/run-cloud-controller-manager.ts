@@ -18,6 +18,7 @@ import type { ControllerConstructor } from '../controllers/controller.js';
 import { createKubeAccess as createClientNodeKubeAccess, type CreateKubeAccessOptions } from '../kube/client-node/create-kube-access.js';
 import { LeaderElector, type LeaderElectorOptions } from '../kube/leader-election.js';
 import { loadKubeConfig as loadClientNodeKubeConfig, type LoadKubeConfigOptions } from '../kube/load-kube-config.js';
+import { BufferedLogDestination } from '../logging/buffered-log-destination.js';
 import { createLogger, type LogDestination, type RuntimeLogger } from '../logging/create-logger.js';
 import type { Logger } from '../logging/logger.js';
 import { NODE_ROUTE_CONTROLLER } from '../names/controller-names.js';
@@ -86,7 +87,7 @@ export interface RunCloudControllerManagerOptions {
   version?: string;
   /** Help and version output; default process.stdout. */
   stdout?: LogDestination;
-  /** Errors and logs; default process.stderr. */
+  /** Errors and logs; default process.stderr, written once per event loop turn (`BufferedLogDestination`). */
   stderr?: LogDestination;
   /** Stops the command like SIGTERM (tests, embedding). */
   signal?: AbortSignal;
@@ -121,7 +122,13 @@ export const LOST_LEADERSHIP_EXIT_MS = 100;
 
 export async function runCloudControllerManager(settings: RunCloudControllerManagerOptions): Promise<number> {
   const state: CommandState = { ran: false, lostLeadership: false };
-  const code = await runCommand(settings, state);
+  const stderr = settings.stderr === undefined ? new BufferedLogDestination(process.stderr) : undefined;
+  let code: number;
+  try {
+    code = await runCommand(stderr === undefined ? settings : { ...settings, stderr }, state);
+  } finally {
+    stderr?.close();
+  }
   // An unref'd timer never keeps the process alive, but ends it if something else does.
   const forceExitAfterMs = settings.forceExitAfterMs ?? ((settings.handleSignals ?? true) ? 10_000 : 0);
   if (state.ran && forceExitAfterMs > 0) {
@@ -516,6 +523,10 @@ function createLeaderElector(
 
 /** Waits (at most 1 s) until a Node stream destination has written what the logger gave it. */
 async function flushDestination(destination: LogDestination): Promise<void> {
+  if (destination instanceof BufferedLogDestination) {
+    destination.flush();
+    return flushDestination(destination.target);
+  }
   const stream = destination as Partial<Pick<NodeJS.WriteStream, 'write' | 'writableLength'>>;
   if (typeof stream.writableLength !== 'number' || stream.writableLength === 0 || typeof stream.write !== 'function') return;
   const write = stream.write.bind(destination);

@@ -63,21 +63,71 @@ function shapeOf(type: string): Shape {
   return { kind: 'plain', type };
 }
 
-function serialize(data: unknown, type: string, format: string): unknown {
-  if (data === undefined || data === null || PRIMITIVE_TYPES.has(type.toLowerCase())) return data;
-  const shape = shapeOf(type);
-  if (shape.kind === 'array') return (data as unknown[]).map((element) => serialize(element, shape.element, format));
-  if (shape.kind === 'map') return Object.fromEntries(Object.entries(data as object).map(([key, value]) => [key, serialize(value, shape.element, format)]));
-  if (shape.type === 'Date') {
-    if (!(data instanceof Date)) return data;
-    return format === 'date' ? calendarDate(data) : data.toISOString();
+/**
+ * What a type string means, worked out once per distinct type string (the shapes and attribute
+ * maps are fixed): every informer event and every write answer goes through here, and parsing
+ * the type strings and looking models up on the module namespace for each value cost more than
+ * the conversion itself. The branches are exactly those of the rules above.
+ */
+type TypePlan =
+  | { readonly kind: 'primitive' }
+  | { readonly kind: 'array'; readonly element: string }
+  | { readonly kind: 'map'; readonly element: string }
+  | { readonly kind: 'date' }
+  | { readonly kind: 'model'; readonly model: ModelClass; readonly attributes: readonly AttributeType[] }
+  | { readonly kind: 'other' };
+
+const plans = new Map<string, TypePlan>();
+
+function planOf(type: string): TypePlan {
+  let plan = plans.get(type);
+  if (plan === undefined) {
+    plan = computePlan(type);
+    plans.set(type, plan);
   }
+  return plan;
+}
+
+function computePlan(type: string): TypePlan {
+  if (PRIMITIVE_TYPES.has(type.toLowerCase())) return { kind: 'primitive' };
+  const shape = shapeOf(type);
+  if (shape.kind === 'array') return { kind: 'array', element: shape.element };
+  if (shape.kind === 'map') return { kind: 'map', element: shape.element };
+  if (shape.type === 'Date') return { kind: 'date' };
   const model = modelClass(shape.type);
-  if (model === undefined) return data;
-  const source = data as Record<string, unknown>;
-  const wire: Record<string, unknown> = {};
-  for (const attribute of model.getAttributeTypeMap()) wire[attribute.baseName] = serialize(source[attribute.name], attribute.type, attribute.format);
-  return wire;
+  return model === undefined ? { kind: 'other' } : { kind: 'model', model, attributes: model.getAttributeTypeMap() };
+}
+
+/** `map[key] = value` as an own property also for the key `__proto__` (as `Object.fromEntries` does). */
+function setOwn(map: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
+  else map[key] = value;
+}
+
+function serialize(data: unknown, type: string, format: string): unknown {
+  if (data === undefined || data === null) return data;
+  const plan = planOf(type);
+  switch (plan.kind) {
+    case 'primitive':
+    case 'other':
+      return data;
+    case 'array':
+      return (data as unknown[]).map((element) => serialize(element, plan.element, format));
+    case 'map': {
+      const map: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(data as object)) setOwn(map, key, serialize(value, plan.element, format));
+      return map;
+    }
+    case 'date':
+      if (!(data instanceof Date)) return data;
+      return format === 'date' ? calendarDate(data) : data.toISOString();
+    case 'model': {
+      const source = data as Record<string, unknown>;
+      const wire: Record<string, unknown> = {};
+      for (const attribute of plan.attributes) wire[attribute.baseName] = serialize(source[attribute.name], attribute.type, attribute.format);
+      return wire;
+    }
+  }
 }
 
 /** A value passed through unchanged, as a copy when it is an object (so the result shares nothing with the input). */
@@ -88,26 +138,44 @@ function copied(data: unknown): unknown {
 /** Builds fresh objects throughout: models, arrays and maps are rebuilt, anything else copied. */
 function deserialize(data: unknown, type: string, format: string): unknown {
   if (data === undefined || data === null) return data;
-  if (PRIMITIVE_TYPES.has(type.toLowerCase())) return copied(data);
-  const shape = shapeOf(type);
-  if (shape.kind === 'array') return (data as unknown[]).map((element) => deserialize(element, shape.element, format));
-  if (shape.kind === 'map') return Object.fromEntries(Object.entries(data as object).map(([key, value]) => [key, deserialize(value, shape.element, format)]));
-  if (shape.type === 'Date') return new Date(data as string);
-  const model = modelClass(shape.type);
-  if (model === undefined) return copied(data);
-  const source = data as Record<string, unknown>;
-  const typed = new model() as Record<string, unknown>;
-  for (const attribute of model.getAttributeTypeMap()) {
-    const value = deserialize(source[attribute.baseName], attribute.type, attribute.format);
-    if (value !== undefined) typed[attribute.name] = value;
+  const plan = planOf(type);
+  switch (plan.kind) {
+    case 'primitive':
+    case 'other':
+      return copied(data);
+    case 'array':
+      return (data as unknown[]).map((element) => deserialize(element, plan.element, format));
+    case 'map': {
+      const map: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(data as object)) setOwn(map, key, deserialize(value, plan.element, format));
+      return map;
+    }
+    case 'date':
+      return new Date(data as string);
+    case 'model': {
+      const source = data as Record<string, unknown>;
+      const typed = new plan.model() as Record<string, unknown>;
+      for (const attribute of plan.attributes) {
+        const value = deserialize(source[attribute.baseName], attribute.type, attribute.format);
+        if (value !== undefined) typed[attribute.name] = value;
+      }
+      return typed;
+    }
   }
-  return typed;
 }
 
 /** Typed model -> wire JSON (Dates become RFC 3339 strings, field names become JSON names). */
 export function toWire(object: unknown, model: WireModel): JsonObject {
   const serialized = serialize(object, model, '');
   return JSON.parse(JSON.stringify(serialized ?? {})) as JsonObject;
+}
+
+/**
+ * Typed model -> the JSON text of its wire form, as client-node writes a request body
+ * (`JSON.stringify` of the serialized model; no parse round trip).
+ */
+export function toWireJson(object: unknown, model: WireModel): string {
+  return JSON.stringify(serialize(object, model, '') ?? {});
 }
 
 /**

@@ -13,12 +13,13 @@ import { TokenBucket } from '../token-bucket.js';
 import { createClientNodeEventSink } from './client-node-event-sink.js';
 import { createClientNodeNodeApi } from './client-node-node-api.js';
 import { createClientNodeServiceApi } from './client-node-service-api.js';
+import { JsonWriteClient } from './json-write-client.js';
 import { listNodes, listSecrets, listServicesInAllNamespaces } from './list-functions.js';
 import { RequestExecutor } from './request-executor.js';
 import { restClientMetrics } from './rest-client-metrics.js';
 import { ResilientInformer } from './resilient-informer.js';
 import { shareDispatcher } from './share-dispatcher.js';
-import { createClientNodeWatch } from './watch-function.js';
+import { createUndiciWatch } from './undici-watch.js';
 
 /** Upstream `--min-resync-period` default: 12 h. */
 export const DEFAULT_MIN_RESYNC_PERIOD_MS = 12 * 60 * 60 * 1000;
@@ -84,7 +85,7 @@ export function createKubeAccess(options: CreateKubeAccessOptions): ClientNodeKu
   const host = URL.canParse(server) ? new URL(server).host : server;
   const executor = new RequestExecutor({ bucket, userAgent: options.userAgent, logger, metrics: restClientMetrics(options.metrics, host) });
   const core = options.kubeConfig.makeApiClient(CoreV1Api);
-  const watch = createClientNodeWatch(options.kubeConfig);
+  const watch = createUndiciWatch(options.kubeConfig);
   const random = options.random ?? Math.random;
   const minResync = options.minResyncPeriodMs ?? DEFAULT_MIN_RESYNC_PERIOD_MS;
   const resyncPeriod = (): number => (minResync > 0 ? Math.floor(minResync * (1 + random())) : 0);
@@ -142,9 +143,10 @@ export function createKubeAccess(options: CreateKubeAccessOptions): ClientNodeKu
     }
     return informer;
   };
-  const broadcaster = new EventBroadcaster({ sink: createClientNodeEventSink(core, executor), logger });
+  const writes = new JsonWriteClient(options.kubeConfig, options.userAgent);
+  const broadcaster = new EventBroadcaster({ sink: createClientNodeEventSink(core, executor, writes), logger });
   const recorders = new Map<string, EventRecorder>();
-  const nodes: NodeApi = createClientNodeNodeApi(core, executor);
+  const nodes: NodeApi = createClientNodeNodeApi(core, executor, writes);
   const services: ServiceApi = createClientNodeServiceApi(core, executor);
   let stopped = false;
 

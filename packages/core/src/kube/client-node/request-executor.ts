@@ -10,6 +10,7 @@ import type { Logger } from '../../logging/logger.js';
 import type { TokenBucket } from '../token-bucket.js';
 import type { RestClientMetrics } from './rest-client-metrics.js';
 import { toKubeApiError } from './to-kube-api-error.js';
+import { undiciRequestLibrary } from './undici-request-library.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -54,11 +55,14 @@ export class RequestExecutor {
     this.#options = options;
   }
 
-  /** Per-call client-node options: our User-Agent, plus a Content-Type when given (patches). */
-  callOptions(contentType?: string): ConfigurationOptions {
+  /**
+   * Per-call client-node options: our User-Agent, plus a Content-Type when given (patches);
+   * writes go through undici's `request()` rather than `fetch()` (`undici-request-library.ts`).
+   */
+  callOptions(contentType?: string, method: HttpMethod = 'GET'): ConfigurationOptions {
     const middleware = [setHeaderMiddleware('User-Agent', this.#options.userAgent)];
     if (contentType !== undefined) middleware.push(setHeaderMiddleware('Content-Type', contentType));
-    return { middleware, middlewareMergeStrategy: 'append' };
+    return { middleware, middlewareMergeStrategy: 'append', ...(method === 'GET' ? {} : { httpApi: undiciRequestLibrary }) };
   }
 
   /** Takes a token (waiting if needed), runs `call`, retries Retry-After answers, translates errors. */
@@ -71,7 +75,7 @@ export class RequestExecutor {
       await this.throttle(request.method);
       const startedAt = performance.now();
       try {
-        const result = await call(this.callOptions(request.contentType));
+        const result = await call(this.callOptions(request.contentType, request.method));
         metrics?.request(request.method, '200', (performance.now() - startedAt) / 1000);
         return result;
       } catch (error) {
