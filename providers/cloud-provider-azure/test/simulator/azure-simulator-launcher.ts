@@ -7,7 +7,7 @@ import { startAzureSimulator, type AzureSimulator, type AzureSimulatorOptions } 
 
 export type { AzureSimulator };
 
-export const SIMULATOR_INSTALL_HINT = 'build the workspace first: npx -y pnpm@10.34.8 build (the simulator is packages/azure-simulator)';
+export const SIMULATOR_INSTALL_HINT = 'build the workspace first: npx -y pnpm@10.34.8 build (the simulator is test-infrastructure/azure-simulator)';
 
 /** Why the simulator cannot start here (its package is not built), or undefined. */
 export async function simulatorUnavailableReason(): Promise<string | undefined> {

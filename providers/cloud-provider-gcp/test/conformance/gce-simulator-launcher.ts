@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { GceSimulator } from '@ccm/gce-simulator';
 
-export const GCE_SIMULATOR_INSTALL_HINT = 'build the workspace (`npx -y pnpm@10.34.8 build`, or `pnpm exec tsc -b packages/gce-simulator`)';
+export const GCE_SIMULATOR_INSTALL_HINT = 'build the workspace (`npx -y pnpm@10.34.8 build`, or `pnpm exec tsc -b test-infrastructure/gce-simulator`)';
 
 /** The simulator as the tests use it (its own type, loaded at run time: see `startSimulator`). */
 export type RunningGceSimulator = Pick<GceSimulator, 'url' | 'project' | 'region' | 'zones' | 'network' | 'tokenUrl' | 'metadataHost' | 'discoveryViolations' | 'close'>;

@@ -16,7 +16,7 @@ export const DEFAULT_VIRTUALENV = '/opt/ccm/azure-schema-venv';
 
 export const INSTALL_HINT =
   `run \`bash .ci/install-prerequisites\` (section azure-schema: a virtualenv at ${DEFAULT_VIRTUALENV} with ` +
-  '`pip install -r packages/azure-simulator/schema/requirements.txt`), or point AZURE_SCHEMA_PYTHON at a python that has those pinned packages';
+  '`pip install -r test-infrastructure/azure-simulator/schema/requirements.txt`), or point AZURE_SCHEMA_PYTHON at a python that has those pinned packages';
 
 /** `name==version` pins of schema/requirements.txt. */
 export function pinnedPackages(): Map<string, string> {
