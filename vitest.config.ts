@@ -55,10 +55,10 @@ const ISOLATED_FILES = [
   'test-infrastructure/azure-simulator/src/credential-grants.test.ts',
   'packages/core/src/app/serving/profiler-unavailable.test.ts',
   'test-infrastructure/openstack-services/src/openstack-cli.test.ts',
-  'providers/cloud-provider-aws/test/moto/sdk-adapters.moto.test.ts',
+  'providers/cloud-provider-aws/test/simulator/sdk-adapters.moto.test.ts',
   'providers/cloud-provider-azure/test/simulator/credential-kinds.simulator.test.ts',
-  'providers/cloud-provider-gcp/test/gce-simulator/metadata-defaults.simulator.test.ts',
-  'providers/cloud-provider-vsphere/test/support/vcsim-go-version.test.ts',
+  'providers/cloud-provider-gcp/test/simulator/metadata-defaults.simulator.test.ts',
+  'providers/cloud-provider-vsphere/test/simulator/vcsim-go-version.test.ts',
   'scripts/quick-check.test.ts',
 ];
 
@@ -75,7 +75,7 @@ const OPENSTACK_SERVICES_FILES = [
   'e2e/src/conformance/openstack.conformance.test.ts',
   'e2e/src/image/openstack.image.test.ts',
   'packages/openstack-client-ts/src/integration/openstack-client.integration.test.ts',
-  'providers/cloud-provider-openstack/test/load-balancer-sdk.integration.test.ts',
+  'providers/cloud-provider-openstack/test/simulator/load-balancer-sdk.integration.test.ts',
 ];
 
 /**

@@ -17,8 +17,8 @@ import { createAwsSdkClients } from '../../src/ports/sdk/aws-sdk-clients.js';
 import { createSdkEc2Port } from '../../src/ports/sdk/sdk-ec2-port.js';
 import { FakeMetadata } from '../fakes/fake-metadata.js';
 import { defined, makeService } from '../helpers.js';
-import { createMotoNetwork, motoClientConfig, runMotoInstance, type MotoNetwork } from './moto-network.js';
-import { motoUnavailableReason, serviceOverrides, startMoto, type RunningMoto } from './moto-server.js';
+import { createMotoNetwork, motoClientConfig, runMotoInstance, type MotoNetwork } from '../support/moto-network.js';
+import { motoUnavailableReason, serviceOverrides, startMoto, type RunningMoto } from '../support/moto-server.js';
 
 const REGION = 'us-west-2';
 const CLUSTER = 'moto1';

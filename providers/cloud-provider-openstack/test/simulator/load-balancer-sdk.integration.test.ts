@@ -12,14 +12,14 @@ import { silentLogger, type Logger } from '@ccm/core/logging';
 import { OpenStackCli, openStackServicesForTests, type TestServices } from '@ccm/openstack-services';
 import { openStackCliSuite, openStackServicesSuite } from '@ccm/openstack-services/suite';
 import { isOpenStackError, OpenStackClient, type Network, type Subnet } from 'openstack-client-ts';
-import { OctaviaLoadBalancerOperations } from '../src/operations/load-balancer/octavia-load-balancers.js';
-import { DEFAULT_LOAD_BALANCER_SETTINGS } from '../src/operations/load-balancer/load-balancer-settings.js';
-import { abortableSleep } from '../src/operations/load-balancer/provisioning-wait.js';
-import type { OctaviaPort } from '../src/ports/octavia-port.js';
-import { createSdkLoadBalancerNetworkPort } from '../src/ports/sdk/sdk-load-balancer-network-port.js';
-import { createSdkOctaviaPort } from '../src/ports/sdk/sdk-octavia-port.js';
-import { createSdkSecurityGroupPort } from '../src/ports/sdk/sdk-security-group-port.js';
-import { RecordingServiceAnnotations } from './fakes/recording-service-annotations.js';
+import { OctaviaLoadBalancerOperations } from '../../src/operations/load-balancer/octavia-load-balancers.js';
+import { DEFAULT_LOAD_BALANCER_SETTINGS } from '../../src/operations/load-balancer/load-balancer-settings.js';
+import { abortableSleep } from '../../src/operations/load-balancer/provisioning-wait.js';
+import type { OctaviaPort } from '../../src/ports/octavia-port.js';
+import { createSdkLoadBalancerNetworkPort } from '../../src/ports/sdk/sdk-load-balancer-network-port.js';
+import { createSdkOctaviaPort } from '../../src/ports/sdk/sdk-octavia-port.js';
+import { createSdkSecurityGroupPort } from '../../src/ports/sdk/sdk-security-group-port.js';
+import { RecordingServiceAnnotations } from '../fakes/recording-service-annotations.js';
 
 /** The port with every changing call counted (anything but find/get/list). */
 function counting(port: OctaviaPort, changes: string[]): OctaviaPort {

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import { CreateVpcCommand, DescribeRegionsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { afterEach, describe, expect, it } from 'vitest';
-import { explainMotoInternalErrors, isReadCommand, MotoInternalError } from './moto-internal-errors.js';
-import { lastTracebackIn } from './moto-server.js';
-import { motoClientConfig } from './moto-network.js';
+import { explainMotoInternalErrors, isReadCommand, MotoInternalError } from '../support/moto-internal-errors.js';
+import { lastTracebackIn } from '../support/moto-server.js';
+import { motoClientConfig } from '../support/moto-network.js';
 
 /** werkzeug's page for an exception inside moto, as moto_server 5.2.1 sends it. */
 const WERKZEUG_500 =

@@ -11,8 +11,8 @@ import { createMetricsRegistry } from '@ccm/core/app';
 import { silentLogger } from '@ccm/core/logging';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGcpCloud } from '../../src/gcp-cloud.js';
-import { gceSimulatorUnavailableReason, GCE_SIMULATOR_INSTALL_HINT, startSimulator, type RunningGceSimulator } from '../conformance/gce-simulator-launcher.js';
-import { GceRest, seedInstance, seedNetwork } from '../conformance/gce-rest.js';
+import { gceSimulatorUnavailableReason, GCE_SIMULATOR_INSTALL_HINT, startSimulator, type RunningGceSimulator } from '../support/gce-simulator-launcher.js';
+import { GceRest, seedInstance, seedNetwork } from '../support/gce-rest.js';
 import { makeNode } from '../helpers.js';
 
 const unavailable = gceSimulatorUnavailableReason();

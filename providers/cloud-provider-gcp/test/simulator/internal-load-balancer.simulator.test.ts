@@ -18,8 +18,8 @@ import { asGceApiError } from '../../src/errors.js';
 import { createComputeClients } from '../../src/ports/sdk/compute-clients.js';
 import { createSdkComputePort } from '../../src/ports/sdk/sdk-compute-port.js';
 import { readGceCloudConfig } from '../../src/config/read-gce-cloud-config.js';
-import { GceRest, seedInstance, seedNetwork } from '../conformance/gce-rest.js';
-import { gceSimulatorUnavailableReason, GCE_SIMULATOR_INSTALL_HINT, startSimulator, type RunningGceSimulator } from '../conformance/gce-simulator-launcher.js';
+import { GceRest, seedInstance, seedNetwork } from '../support/gce-rest.js';
+import { gceSimulatorUnavailableReason, GCE_SIMULATOR_INSTALL_HINT, startSimulator, type RunningGceSimulator } from '../support/gce-simulator-launcher.js';
 import { makeNode, makeService } from '../helpers.js';
 import { FakeServiceFinalizers } from '../fakes/fake-service-finalizers.js';
 

@@ -4,7 +4,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { goVersionAtLeast, requiredGoVersion, VCSIM_INSTALL_HINT, VCSIM_REQUIRED_GO, vcsimUnavailableReason } from './vcsim.js';
+import { goVersionAtLeast, requiredGoVersion, VCSIM_INSTALL_HINT, VCSIM_REQUIRED_GO, vcsimUnavailableReason } from '../support/vcsim.js';
 
 describe('requiredGoVersion', () => {
   it('reads the go line of a go.mod', () => {

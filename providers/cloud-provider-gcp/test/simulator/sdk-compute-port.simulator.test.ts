@@ -10,8 +10,8 @@ import { asGceApiError } from '../../src/errors.js';
 import type { ComputePort } from '../../src/ports/compute-port.js';
 import { createComputeClients } from '../../src/ports/sdk/compute-clients.js';
 import { createSdkComputePort } from '../../src/ports/sdk/sdk-compute-port.js';
-import { gceSimulatorUnavailableReason, GCE_SIMULATOR_INSTALL_HINT, startSimulator, type RunningGceSimulator } from '../conformance/gce-simulator-launcher.js';
-import { GceRest, seedInstance, seedNetwork } from '../conformance/gce-rest.js';
+import { gceSimulatorUnavailableReason, GCE_SIMULATOR_INSTALL_HINT, startSimulator, type RunningGceSimulator } from '../support/gce-simulator-launcher.js';
+import { GceRest, seedInstance, seedNetwork } from '../support/gce-rest.js';
 
 const unavailable = gceSimulatorUnavailableReason();
 if (unavailable !== undefined) {

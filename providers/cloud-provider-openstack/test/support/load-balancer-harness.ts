@@ -1,13 +1,13 @@
 /** Builders and a harness wiring the OpenStack load balancer to its in-memory fakes. */
 import type { V1Node, V1Service } from '@kubernetes/client-node';
 import { silentLogger, type Logger } from '@ccm/core/logging';
-import { OpenStackLoadBalancers } from '../src/openstack-load-balancers.js';
-import { OctaviaLoadBalancerOperations } from '../src/operations/load-balancer/octavia-load-balancers.js';
-import { DEFAULT_LOAD_BALANCER_SETTINGS, type LoadBalancerSettings } from '../src/operations/load-balancer/load-balancer-settings.js';
-import { FakeLoadBalancerNetwork } from './fakes/fake-load-balancer-network.js';
-import { FakeOctavia } from './fakes/fake-octavia.js';
-import { FakeSecurityGroup } from './fakes/fake-security-group.js';
-import { RecordingServiceAnnotations } from './fakes/recording-service-annotations.js';
+import { OpenStackLoadBalancers } from '../../src/openstack-load-balancers.js';
+import { OctaviaLoadBalancerOperations } from '../../src/operations/load-balancer/octavia-load-balancers.js';
+import { DEFAULT_LOAD_BALANCER_SETTINGS, type LoadBalancerSettings } from '../../src/operations/load-balancer/load-balancer-settings.js';
+import { FakeLoadBalancerNetwork } from '../fakes/fake-load-balancer-network.js';
+import { FakeOctavia } from '../fakes/fake-octavia.js';
+import { FakeSecurityGroup } from '../fakes/fake-security-group.js';
+import { RecordingServiceAnnotations } from '../fakes/recording-service-annotations.js';
 
 export const CLUSTER = 'kubernetes';
 export const NODE_SUBNET = { id: 'subnet-nodes', networkId: 'net-nodes', cidr: '10.0.0.0/24', ipVersion: 4 as const };
