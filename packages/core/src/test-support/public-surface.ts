@@ -64,7 +64,7 @@ export function renderPublicSurface(surfaces: readonly SubpathSurface[]): string
   const lines = [
     '# The public surface of @ccm/core: every name each subpath exports (count in brackets), from',
     '# the subpaths of packages/core/package.json and their index.ts. Held by public-surface.test.ts;',
-    '# after a deliberate change to an index: CI=true npx vitest run packages/core/src/__tests__/public-surface.test.ts -u',
+    '# after a deliberate change to an index: CI=true npx vitest run packages/core/src/test-support/public-surface.test.ts -u',
     `# subpaths: ${surfaces.length}, names: ${total}`,
   ];
   for (const surface of surfaces) {

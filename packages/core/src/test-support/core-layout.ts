@@ -6,7 +6,7 @@
  * - `src/` holds areas only: there is no root entry (`@ccm/core` alone names nothing). An area
  *   that providers or tools use is one subpath export (`@ccm/core/<area>`) with an `index.ts`, its
  *   face; an area nothing outside core uses has neither (its files are core's own).
- * - Test-only code (`*.test.ts`, `__tests__/`, `test-support/`) is reachable from no subpath, is
+ * - Test-only code (`*.test.ts` next to its code, shared test code in `test-support/`) is reachable from no subpath, is
  *   imported by no shipped file, and shipped files import no test package nor a private path of
  *   another package (`pkg/dist/...`).
  */
@@ -53,7 +53,7 @@ export function layerOf(area: string, layers: ReadonlyArray<readonly string[]> =
 }
 
 export function isTestOnly(path: string): boolean {
-  return /\.test\.ts$/.test(path) || /(^|\/)(__tests__|test-support)\//.test(path);
+  return /\.test\.ts$/.test(path) || /(^|\/)test-support\//.test(path);
 }
 
 const IMPORT_PATTERNS = [/\bfrom\s+'([^']+)'/g, /\bimport\s+'([^']+)'/g, /\bimport\(\s*'([^']+)'\s*\)/g];

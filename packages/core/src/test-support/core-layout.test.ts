@@ -22,7 +22,11 @@ const manifest = JSON.parse(readFileSync(join(sourceDirectory, '..', 'package.js
 describe('@ccm/core layout', () => {
   it('reads the whole source tree', () => {
     expect(sources.length).toBeGreaterThan(200);
-    expect(new Set(sources.map((file) => areaOf(file.path)))).toEqual(new Set([...CORE_LAYERS.flat(), '__tests__']));
+    expect(new Set(sources.map((file) => areaOf(file.path)))).toEqual(new Set([...CORE_LAYERS.flat(), 'test-support']));
+  });
+
+  it('has one test-support convention: tests next to their code, shared test code in test-support/ (no __tests__/)', () => {
+    expect(sources.map((file) => file.path).filter((path) => /(^|\/)__tests__\//.test(path))).toEqual([]);
   });
 
   it('has no upward import: an area imports only its own files and lower layers', () => {
@@ -59,7 +63,7 @@ describe('the layout checks', () => {
 
   it.each([
     { name: 'a test-support file', files: [file('kube/a.ts', './test-support/fake.js')], problems: 1 },
-    { name: 'a __tests__ file', files: [file('app/a.ts', './__tests__/harness.js')], problems: 1 },
+    { name: 'a test-support file', files: [file('app/a.ts', './test-support/harness.js')], problems: 1 },
     { name: 'vitest', files: [file('app/a.ts', 'vitest')], problems: 1 },
     { name: '@ccm/testing', files: [file('app/a.ts', '@ccm/testing/kube')], problems: 1 },
     { name: 'a private path of a package', files: [file('kube/wire.ts', '@kubernetes/client-node/dist/gen/models/ObjectSerializer.js')], problems: 1 },
@@ -115,7 +119,7 @@ describe('the layout checks', () => {
 
   it.each([
     ['cloud/coalescer.test.ts', true],
-    ['app/__tests__/command-harness.ts', true],
+    ['app/test-support/command-harness.ts', true],
     ['controllers/node/test-support/fake-cloud.ts', true],
     ['controllers/node/cloud-node-controller.ts', false],
     ['kube/client-node/to-kube-api-error.ts', false],
