@@ -33,6 +33,8 @@ const TEST_FILES = [
   'test-infrastructure/*/src/**/*.test.ts',
   'providers/*/src/**/*.test.ts',
   'providers/*/test/**/*.test.ts',
+  'examples/*/src/**/*.test.ts',
+  'examples/*/test/**/*.test.ts',
   'e2e/src/**/*.test.ts',
   'manifests/**/*.test.ts',
   'scripts/**/*.test.ts',

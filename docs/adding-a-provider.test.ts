@@ -112,7 +112,7 @@ function workspaceManifest(packageName: string): (WorkspaceManifest & { director
     const manifest = JSON.parse((renderTemplates(CLOUD) as Map<string, string>).get(`providers/cloud-provider-${CLOUD}/package.json`)!) as WorkspaceManifest;
     return { ...manifest, directory: join(root, 'providers', `cloud-provider-${CLOUD}`) };
   }
-  for (const parent of ['packages', 'test-infrastructure', 'providers']) {
+  for (const parent of ['packages', 'test-infrastructure', 'examples', 'providers']) {
     for (const entry of readdirSync(join(root, parent))) {
       const path = join(root, parent, entry, 'package.json');
       if (!existsSync(path)) continue;

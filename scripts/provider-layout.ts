@@ -7,6 +7,9 @@ import { join, relative, sep } from 'node:path';
 /** What a provider may depend on besides its cloud SDK: everything else is the SDK, sealed in `src/ports/sdk/`. */
 export const KIT_PACKAGES: readonly string[] = ['@ccm/core', '@ccm/testing', '@ccm/kube-emulator', '@kubernetes/client-node', 'yaml'];
 
+/** The packages of test-infrastructure/: a provider's tests use them (devDependencies), what it ships does not. */
+export const TEST_INFRASTRUCTURE_PACKAGES: readonly string[] = ['@ccm/testing', '@ccm/kube-emulator', '@ccm/azure-simulator', '@ccm/gce-simulator', '@ccm/openstack-services'];
+
 /** The targets providers/provider.mk defines for every provider. */
 export const SHARED_MAKE_TARGETS: readonly string[] = ['build', 'test', 'bundle', 'docs', 'image'];
 
@@ -197,6 +200,13 @@ export const PROVIDER_REQUIREMENTS: readonly Requirement[] = [
   {
     what: 'no docs generator of its own',
     check: ({ directory }) => (isFile(join(directory, 'src', 'docs', 'generate-docs.ts')) ? 'src/docs/generate-docs.ts: the one generator is scripts/generate-docs.mjs; give it referenceDocs() instead' : undefined),
+  },
+  {
+    what: 'no test infrastructure in package.json "dependencies" (devDependencies only)',
+    check: ({ manifest }) => {
+      const shipped = Object.keys(manifest?.dependencies ?? {}).filter((name) => TEST_INFRASTRUCTURE_PACKAGES.includes(name));
+      return shipped.length === 0 ? undefined : `package.json "dependencies" names test infrastructure (${shipped.join(', ')}): make it a devDependency, the provider ships without it`;
+    },
   },
   {
     what: 'the cloud SDK imported only under src/ports/sdk/',

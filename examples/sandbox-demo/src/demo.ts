@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // The sandbox demo: an API emulator, the sandbox cloud and the sandbox CCM (as a separate
 // process), three kubelet-style nodes and a LoadBalancer Service. See DEMO_USAGE.
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startKubeEmulator } from '@ccm/kube-emulator';
 import { TAINT_UNINITIALIZED } from '@ccm/core/api';
@@ -24,6 +25,15 @@ const SERVICE = { namespace: 'default', name: 'demo-web' };
 const say = (line: string): void => void process.stdout.write(`${line}\n`);
 
 /** Kubelet-style registration: uninitialized taint, podCIDR, kubelet-detected addresses. */
+/** The built bin of @ccm/cloud-provider-sandbox, the CCM the demo runs as a child process (from the package's "bin"). */
+function sandboxControllerManagerPath(): string {
+  const manifestPath = createRequire(import.meta.url).resolve('@ccm/cloud-provider-sandbox/package.json');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { bin: Record<string, string> };
+  const bin = manifest.bin['sandbox-cloud-controller-manager'];
+  if (bin === undefined) throw new Error(`${manifestPath} has no bin "sandbox-cloud-controller-manager"`);
+  return join(dirname(manifestPath), bin);
+}
+
 function kubeletNode(instance: SandboxInstance, index: number): V1Node {
   const internalIp = instance.addresses.find((address) => address.type === 'InternalIP')?.address ?? '';
   return makeNode(instance.name, {
@@ -70,7 +80,7 @@ async function run(options: DemoArguments): Promise<number> {
     await writeFile(cloudConfigPath, `[Global]\nurl = ${cloud.url}\ncluster-id = ${CLUSTER_ID}\n`);
     say(`sandbox cloud       ${cloud.url}`);
 
-    const mainPath = join(dirname(fileURLToPath(import.meta.url)), '..', 'cloud-controller-manager', 'main.js');
+    const mainPath = sandboxControllerManagerPath();
     const started = startCcmProcess({
       mainPath,
       logPath: join(directory, 'ccm.log'),

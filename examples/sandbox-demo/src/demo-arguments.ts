@@ -9,7 +9,7 @@ export interface DemoArguments {
   help: boolean;
 }
 
-export const DEMO_USAGE = `Usage: node providers/cloud-provider-sandbox/dist/demo/demo.js [flags]
+export const DEMO_USAGE = `Usage: node examples/sandbox-demo/dist/demo.js [flags]
 
 Starts a Kubernetes API emulator, the sandbox cloud and the sandbox cloud-controller-manager (as a
 separate process), registers three nodes the way kubelets with --cloud-provider=external do, creates

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
-const demoPath = join(packageRoot, 'dist', 'demo', 'demo.js');
+const demoPath = join(packageRoot, 'dist', 'demo.js');
 
 function runDemo(args: string[], timeoutMs: number): Promise<{ code: number | null; signal: string | null; output: string }> {
   return new Promise((resolve, reject) => {
