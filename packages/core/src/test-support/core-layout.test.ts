@@ -120,7 +120,7 @@ describe('the layout checks', () => {
   it.each([
     ['cloud/coalescer.test.ts', true],
     ['app/test-support/command-harness.ts', true],
-    ['controllers/node/test-support/fake-cloud.ts', true],
+    ['controllers/test-support/fake-cloud.ts', true],
     ['controllers/node/cloud-node-controller.ts', false],
     ['kube/client-node/to-kube-api-error.ts', false],
   ])('%s is test-only: %s', (path, expected) => {

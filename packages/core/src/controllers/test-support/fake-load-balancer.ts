@@ -5,10 +5,8 @@
  * interleave a service sync with a slow node sync).
  */
 import type { V1Node, V1Service } from '@kubernetes/client-node';
-import type { CloudProvider } from '../../../provider/cloud-provider.js';
-import { defaultLoadBalancerName, type LoadBalancer, type LoadBalancerStatus } from '../../../provider/load-balancer.js';
-import type { Routes } from '../../../provider/routes.js';
-import { getLoadBalancerSourceRanges } from '../service-helpers.js';
+import { defaultLoadBalancerName, type LoadBalancer, type LoadBalancerStatus } from '../../provider/load-balancer.js';
+import { getLoadBalancerSourceRanges } from '../service/service-helpers.js';
 
 export interface UpdateBalancerCall {
   service: V1Service;
@@ -99,18 +97,4 @@ export class FakeLoadBalancer implements LoadBalancer {
     this.updateCalls.length = 0;
     this.deleteCalls.length = 0;
   }
-}
-
-/** A CloudProvider exposing only the given capabilities. */
-export function fakeCloudProvider(capabilities: { loadBalancer?: LoadBalancer; routes?: Routes; providerName?: string }): CloudProvider {
-  return {
-    providerName: capabilities.providerName ?? 'fake',
-    loadBalancer: () => capabilities.loadBalancer,
-    instances: () => undefined,
-    instancesV2: () => undefined,
-    zones: () => undefined,
-    clusters: () => undefined,
-    routes: () => capabilities.routes,
-    hasClusterId: () => true,
-  };
 }

@@ -1,12 +1,15 @@
 /**
- * A fake CloudProvider for the node controllers' tests (after upstream `fake/fake.go`): canned
- * answers, error injection per method, an artificial latency, and a call log with in-flight
- * tracking. Only the capabilities the node controllers use are implemented.
+ * The fake CloudProvider of the controllers' tests (after upstream `fake/fake.go`), every
+ * capability: Instances, InstancesV2 and Zones with canned answers, error injection per method, an
+ * artificial latency, and a call log with in-flight tracking; LoadBalancer and Routes are the
+ * in-memory `FakeLoadBalancer` and `FakeRoutes` (or any other) given as options.
  */
 import type { V1Node } from '@kubernetes/client-node';
-import type { CloudProvider } from '../../../provider/cloud-provider.js';
-import type { InstanceMetadata, Instances, InstancesV2, Zone, Zones } from '../../../provider/instances.js';
-import type { NodeAddress } from '../../../provider/node-address.js';
+import type { CloudProvider } from '../../provider/cloud-provider.js';
+import type { InstanceMetadata, Instances, InstancesV2, Zone, Zones } from '../../provider/instances.js';
+import type { LoadBalancer } from '../../provider/load-balancer.js';
+import type { NodeAddress } from '../../provider/node-address.js';
+import type { Routes } from '../../provider/routes.js';
 
 export interface FakeCloudOptions {
   providerName?: string;
@@ -16,8 +19,12 @@ export interface FakeCloudOptions {
   enableInstances?: boolean;
   /** Zones support (default true). */
   enableZones?: boolean;
-  /** Latency of every cloud call. */
+  /** Latency of every Instances, InstancesV2 and Zones call. */
   requestDelayMs?: number;
+  /** The LoadBalancer capability (default none), e.g. a `FakeLoadBalancer`. */
+  loadBalancer?: LoadBalancer;
+  /** The Routes capability (default none), e.g. a `FakeRoutes`. */
+  routes?: Routes;
 
   /** Addresses answered for every node (V1 and V2). */
   addresses?: NodeAddress[];
@@ -148,7 +155,7 @@ export class FakeCloud implements CloudProvider {
   }
 
   loadBalancer() {
-    return undefined;
+    return this.options.loadBalancer;
   }
   instances() {
     return this.options.enableInstances === false ? undefined : this.#instances;
@@ -163,9 +170,14 @@ export class FakeCloud implements CloudProvider {
     return undefined;
   }
   routes() {
-    return undefined;
+    return this.options.routes;
   }
   hasClusterId() {
     return true;
   }
+}
+
+/** The fake cloud with only the given capabilities: no Instances, InstancesV2 nor Zones. */
+export function fakeCloudProvider(capabilities: { loadBalancer?: LoadBalancer; routes?: Routes; providerName?: string }): FakeCloud {
+  return new FakeCloud({ ...capabilities, enableInstances: false, enableInstancesV2: false, enableZones: false });
 }

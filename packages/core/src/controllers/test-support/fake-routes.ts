@@ -4,7 +4,7 @@
  * create of the same key fails, deletes match on cluster, node and CIDR. Calls are logged; errors
  * can be injected per operation; in-flight operations are counted.
  */
-import type { Route, Routes } from '../../../provider/routes.js';
+import type { Route, Routes } from '../../provider/routes.js';
 
 interface StoredRoute {
   clusterName: string;
