@@ -10,7 +10,7 @@ import { SlowestFirstSequencer } from './scripts/vitest/slowest-first-sequencer.
  * `KubeApiError` class, another registry of metrics). The aliases follow each package's
  * `exports` (`./dist/<path>.js` -> `./src/<path>.ts`), so a new subpath needs no change here.
  */
-const SOURCE_PACKAGES = ['packages/core', 'packages/testing'];
+const SOURCE_PACKAGES = ['packages/core', 'test-infrastructure/testing'];
 
 function sourceAliases(): Array<{ find: RegExp; replacement: string }> {
   const aliases: Array<{ find: RegExp; replacement: string }> = [];
@@ -30,8 +30,11 @@ function sourceAliases(): Array<{ find: RegExp; replacement: string }> {
 /** Every test file of the repository. */
 const TEST_FILES = [
   'packages/*/src/**/*.test.ts',
+  'test-infrastructure/*/src/**/*.test.ts',
   'providers/*/src/**/*.test.ts',
   'providers/*/test/**/*.test.ts',
+  'examples/*/src/**/*.test.ts',
+  'examples/*/test/**/*.test.ts',
   'e2e/src/**/*.test.ts',
   'manifests/**/*.test.ts',
   'scripts/**/*.test.ts',
@@ -51,13 +54,13 @@ const TEST_FILES = [
  */
 const ISOLATED_FILES = [
   'e2e/src/**/*.test.ts',
-  'packages/azure-simulator/src/credential-grants.test.ts',
+  'test-infrastructure/azure-simulator/src/credential-grants.test.ts',
   'packages/core/src/app/serving/profiler-unavailable.test.ts',
-  'packages/openstack-services/src/openstack-cli.test.ts',
-  'providers/cloud-provider-aws/test/moto/sdk-adapters.moto.test.ts',
+  'test-infrastructure/openstack-services/src/openstack-cli.test.ts',
+  'providers/cloud-provider-aws/test/simulator/sdk-adapters.moto.test.ts',
   'providers/cloud-provider-azure/test/simulator/credential-kinds.simulator.test.ts',
-  'providers/cloud-provider-gcp/test/gce-simulator/metadata-defaults.simulator.test.ts',
-  'providers/cloud-provider-vsphere/test/support/vcsim-go-version.test.ts',
+  'providers/cloud-provider-gcp/test/simulator/metadata-defaults.simulator.test.ts',
+  'providers/cloud-provider-vsphere/test/simulator/vcsim-go-version.test.ts',
   'scripts/quick-check.test.ts',
 ];
 
@@ -65,7 +68,7 @@ const ISOLATED_FILES = [
  * Files that use the real OpenStack services without testing their start-up (project
  * `openstack-services`): its global setup starts them once for all of these files, which use
  * names unique to their run and tolerate each other's resources (they may run side by side).
- * Two files keep their own start: `packages/openstack-services/src/openstack-services.test.ts`
+ * Two files keep their own start: `test-infrastructure/openstack-services/src/openstack-services.test.ts`
  * (the start and the close are what it tests) and `e2e/src/chaos/openstack.chaos.test.ts` (its
  * convergence budget is about the CCM: with the services shared, the other files' calls queue in
  * the same single-process Neutron and Octavia API, and its teardown timed out there at load 24).
@@ -74,8 +77,8 @@ const OPENSTACK_SERVICES_FILES = [
   'e2e/src/conformance/openstack.conformance.test.ts',
   'e2e/src/image/openstack.image.test.ts',
   'packages/openstack-client-ts/src/integration/openstack-client.integration.test.ts',
-  'providers/cloud-provider-openstack/test/load-balancer-sdk.integration.test.ts',
-  'providers/cloud-provider-openstack/test/openstack-port-contracts.integration.test.ts',
+  'providers/cloud-provider-openstack/test/simulator/load-balancer-sdk.integration.test.ts',
+  'providers/cloud-provider-openstack/test/simulator/openstack-port-contracts.integration.test.ts',
 ];
 
 /**

@@ -35,7 +35,7 @@ function scaffoldHas(path: string): boolean {
 const prose = guide.replace(/^```[\s\S]*?^```$/gm, '');
 const codeSpans = [...prose.matchAll(/`([^`\n]+)`/g)].map((match) => match[1] ?? '');
 
-const REPOSITORY_PATH = /^(providers|packages|scripts|docs|manifests|charts|e2e|\.ci)\/[\w.<>/-]*$|^Dockerfile$/;
+const REPOSITORY_PATH = /^(providers|packages|test-infrastructure|scripts|docs|manifests|charts|e2e|\.ci)\/[\w.<>/-]*$|^Dockerfile$/;
 /** Paths inside the provider's folder (`src/<cloud>-cloud.ts`, `test/fakes/`, `ports/<thing>-port.ts`, its `docs/...`). */
 const PROVIDER_PATH = /^(src|test|ports|operations|config|docs)\/[\w.<>/-]*$/;
 const PROVIDER_FOLDER = 'providers/cloud-provider-<cloud>/';
@@ -112,7 +112,7 @@ function workspaceManifest(packageName: string): (WorkspaceManifest & { director
     const manifest = JSON.parse((renderTemplates(CLOUD) as Map<string, string>).get(`providers/cloud-provider-${CLOUD}/package.json`)!) as WorkspaceManifest;
     return { ...manifest, directory: join(root, 'providers', `cloud-provider-${CLOUD}`) };
   }
-  for (const parent of ['packages', 'providers']) {
+  for (const parent of ['packages', 'test-infrastructure', 'examples', 'providers']) {
     for (const entry of readdirSync(join(root, parent))) {
       const path = join(root, parent, entry, 'package.json');
       if (!existsSync(path)) continue;

@@ -18,8 +18,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // Relative dist imports: the root package does not depend on the workspaces (built before tests).
-import { startKubeEmulator, type KubeEmulator } from '../packages/kube-emulator/dist/index.js';
-import { startSandboxCloud, type SandboxCloud } from '../packages/testing/dist/index.js';
+import { startKubeEmulator, type KubeEmulator } from '../test-infrastructure/kube-emulator/dist/index.js';
+import { startSandboxCloud, type SandboxCloud } from '../test-infrastructure/testing/dist/index.js';
 
 const execFileAsync = promisify(execFile);
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -13,7 +13,7 @@ const SUPPORTED = '^20.19.0 || ^22.12.0 || ^24.0.0';
 
 function workspacePackageFiles(): string[] {
   const files = ['package.json', 'e2e/package.json'];
-  for (const parent of ['packages', 'providers']) {
+  for (const parent of ['packages', 'test-infrastructure', 'examples', 'providers']) {
     for (const name of readdirSync(join(root, parent))) if (existsSync(join(root, parent, name, 'package.json'))) files.push(`${parent}/${name}/package.json`);
   }
   return files;

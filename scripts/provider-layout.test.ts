@@ -121,6 +121,11 @@ describe('the layout check on a provider missing a piece', () => {
     ['the docs script', (provider) => rewriteManifest(provider, (manifest) => delete manifest['scripts']), /no "docs" script `node \.\.\/\.\.\/scripts\/generate-docs\.mjs \.`/],
     ['the image block', (provider) => rewriteManifest(provider, (manifest) => delete manifest['image']), /no "image" block/],
     ['the image name of its cloud', (provider) => rewriteManifest(provider, (manifest) => (manifest['image'] = { name: 'ghcr.io/ccm-ts/other', description: 'x', ports: ['10258/tcp'] })), /"image\.name" must be ghcr\.io\/ccm-ts\/acme-cloud-controller-manager/],
+    ['test infrastructure only in devDependencies', (provider) => rewriteManifest(provider, (manifest) => (manifest['dependencies'] = { '@ccm/core': 'workspace:*', '@ccm/testing': 'workspace:*', 'acme-sdk': '^1.0.0' })), /"dependencies" names test infrastructure \(@ccm\/testing\)/],
+    ['one helper file name', (provider) => writeFileSync(join(provider, 'test/acme-fixture.ts'), 'export {};\n'), /test\/acme-fixture\.ts: the one helper file directly in test\/ is test\/helpers\.ts/],
+    ['a launcher out of test/simulator/', (provider) => writeProviderFile(provider, 'test/simulator/acme-launcher.ts', 'export {};\n'), /test\/simulator\/acme-launcher\.ts: test\/simulator\/ holds only tests/],
+    ['tests out of test/support/', (provider) => writeProviderFile(provider, 'test/support/acme-launcher.test.ts', 'export {};\n'), /test\/support\/acme-launcher\.test\.ts: test\/support\/ holds no test/],
+    ['a simulator test in test/simulator/', (provider) => writeProviderFile(provider, 'test/moto/adapters.moto.test.ts', 'export {};\n'), /test\/moto\/adapters\.moto\.test\.ts: a test against the cloud for tests goes to test\/simulator\//],
     ['the seal of the SDK', (provider) => writeFileSync(join(provider, 'src/operations/widget-operations.ts'), "import { AcmeClient } from 'acme-sdk/client';\n"), /leaks out of src\/ports\/sdk\/: src\/operations\/widget-operations\.ts imports acme-sdk/],
   ])('fails without %s', (_piece, breakIt, expected) => {
     const provider = writeProvider(COMPLETE_PROVIDER);
@@ -134,6 +139,11 @@ describe('the layout check on a provider missing a piece', () => {
     expect(checkProviderLayout('/tmp/aws-provider')).toEqual(['aws-provider: a provider folder is named cloud-provider-<cloud> (lower-case letters and digits)']);
   });
 });
+
+function writeProviderFile(provider: string, name: string, text: string): void {
+  mkdirSync(dirname(join(provider, name)), { recursive: true });
+  writeFileSync(join(provider, name), text);
+}
 
 function rewriteManifest(provider: string, change: (manifest: Record<string, unknown>) => void): void {
   const path = join(provider, 'package.json');

@@ -7,6 +7,9 @@ import { join, relative, sep } from 'node:path';
 /** What a provider may depend on besides its cloud SDK: everything else is the SDK, sealed in `src/ports/sdk/`. */
 export const KIT_PACKAGES: readonly string[] = ['@ccm/core', '@ccm/testing', '@ccm/kube-emulator', '@kubernetes/client-node', 'yaml'];
 
+/** The packages of test-infrastructure/: a provider's tests use them (devDependencies), what it ships does not. */
+export const TEST_INFRASTRUCTURE_PACKAGES: readonly string[] = ['@ccm/testing', '@ccm/kube-emulator', '@ccm/azure-simulator', '@ccm/gce-simulator', '@ccm/openstack-services'];
+
 /** The targets providers/provider.mk defines for every provider. */
 export const SHARED_MAKE_TARGETS: readonly string[] = ['build', 'test', 'bundle', 'docs', 'image'];
 
@@ -98,6 +101,27 @@ function packageOfSpecifier(specifier: string): string {
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? specifier);
 }
 
+/** Tests against the provider's cloud for tests (a simulator, moto, vcsim, real services), by their suffix. */
+const SIMULATOR_TEST = /\.(simulator|moto|integration)\.test\.ts$/;
+
+/**
+ * The test folder convention (docs/adding-a-provider.md, "Tests"), over the files below `test/`:
+ * test/simulator/ holds only tests, test/support/ and test/fakes/ none, a simulator-backed test is
+ * in test/simulator/, and the one helper file directly in test/ is helpers.ts.
+ */
+export function testFolderProblems(testFiles: readonly string[]): string | undefined {
+  const problems: string[] = [];
+  for (const name of testFiles.filter((candidate) => candidate.endsWith('.ts'))) {
+    const isTest = name.endsWith('.test.ts');
+    const folder = name.includes('/') ? name.slice(0, name.indexOf('/')) : '';
+    if (folder === '' && !isTest && name !== 'helpers.ts') problems.push(`test/${name}: the one helper file directly in test/ is test/helpers.ts (shared test code goes to test/support/)`);
+    else if (folder === 'simulator' && !isTest) problems.push(`test/${name}: test/simulator/ holds only tests (launchers and seeders go to test/support/)`);
+    else if ((folder === 'support' || folder === 'fakes') && isTest) problems.push(`test/${name}: test/${folder}/ holds no test`);
+    else if (SIMULATOR_TEST.test(name) && folder !== 'simulator' && folder !== 'e2e') problems.push(`test/${name}: a test against the cloud for tests goes to test/simulator/`);
+  }
+  return problems.length === 0 ? undefined : problems.join('; ');
+}
+
 export const PROVIDER_REQUIREMENTS: readonly Requirement[] = [
   {
     what: 'package.json',
@@ -117,6 +141,10 @@ export const PROVIDER_REQUIREMENTS: readonly Requirement[] = [
       const missing = ports.map((port) => `test/fakes/fake-${port.slice(0, -'-port.ts'.length)}.ts`).filter((fake) => !isFile(join(directory, fake)));
       return missing.length === 0 ? undefined : `one fake per port: ${missing.join(', ')} missing`;
     },
+  },
+  {
+    what: 'the test folders: tests against the cloud for tests in test/simulator/, shared test code in test/support/ and test/helpers.ts',
+    check: ({ directory }) => testFolderProblems(filesBelow(join(directory, 'test'))),
   },
   file((cloud) => `test/conformance/${cloud}-driver.ts`, ' (the conformance driver)'),
   file(() => 'test/conformance/index.ts', ' (the `./conformance` entry)'),
@@ -172,6 +200,13 @@ export const PROVIDER_REQUIREMENTS: readonly Requirement[] = [
   {
     what: 'no docs generator of its own',
     check: ({ directory }) => (isFile(join(directory, 'src', 'docs', 'generate-docs.ts')) ? 'src/docs/generate-docs.ts: the one generator is scripts/generate-docs.mjs; give it referenceDocs() instead' : undefined),
+  },
+  {
+    what: 'no test infrastructure in package.json "dependencies" (devDependencies only)',
+    check: ({ manifest }) => {
+      const shipped = Object.keys(manifest?.dependencies ?? {}).filter((name) => TEST_INFRASTRUCTURE_PACKAGES.includes(name));
+      return shipped.length === 0 ? undefined : `package.json "dependencies" names test infrastructure (${shipped.join(', ')}): make it a devDependency, the provider ships without it`;
+    },
   },
   {
     what: 'the cloud SDK imported only under src/ports/sdk/',

@@ -19,7 +19,7 @@ export const QUICK_CHECK_STEPS = [
   { name: 'install', command: [...pnpm, 'install'], timeoutSeconds: 600 },
   { name: 'build', command: [...pnpm, 'build'], timeoutSeconds: 900 },
   { name: 'core unit tests', command: ['npx', 'vitest', 'run', 'packages/core'], timeoutSeconds: 900 },
-  { name: 'demo start', command: [...pnpm, 'demo'], timeoutSeconds: 300, until: /^ready:/, interrupt: 'dist/demo/demo.js', stopWithin: 60 },
+  { name: 'demo start', command: [...pnpm, 'demo'], timeoutSeconds: 300, until: /^ready:/, interrupt: 'sandbox-demo/dist/demo.js', stopWithin: 60 },
 ];
 
 /** The processes below `pid` (from /proc), with their command lines. */

@@ -111,7 +111,7 @@ describe('the root Dockerfile', () => {
       .map((line) => line.trim())
       .filter((line) => line !== '' && !line.startsWith('#'));
     expect(patterns).toEqual(expect.arrayContaining(['.git', '**/node_modules', '**/dist', '**/bundle', '.images']));
-    for (const needed of ['package.json', 'pnpm-lock.yaml', 'pnpm-workspace.yaml', 'scripts', 'packages', 'providers', 'turbo.json', 'tsconfig.base.json']) {
+    for (const needed of ['package.json', 'pnpm-lock.yaml', 'pnpm-workspace.yaml', 'scripts', 'packages', 'test-infrastructure', 'examples', 'providers', 'turbo.json', 'tsconfig.base.json']) {
       expect(patterns, `.dockerignore must not exclude ${needed}`).not.toContain(needed);
     }
   });

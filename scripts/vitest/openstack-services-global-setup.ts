@@ -16,10 +16,10 @@ import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openStackServicesUnavailableReason } from '../../packages/openstack-services/src/openstack-services-availability.js';
-import { ENDPOINT_FILE_VARIABLE, endpointErrorFile } from '../../packages/openstack-services/src/openstack-services-for-tests.js';
+import { openStackServicesUnavailableReason } from '../../test-infrastructure/openstack-services/src/openstack-services-availability.js';
+import { ENDPOINT_FILE_VARIABLE, endpointErrorFile } from '../../test-infrastructure/openstack-services/src/openstack-services-for-tests.js';
 
-const SERVICES_BIN = fileURLToPath(new URL('../../packages/openstack-services/dist/bin/openstack-services.js', import.meta.url));
+const SERVICES_BIN = fileURLToPath(new URL('../../test-infrastructure/openstack-services/dist/bin/openstack-services.js', import.meta.url));
 const STOP_TIMEOUT_MS = 60_000;
 
 export default function setup(): (() => Promise<void>) | undefined {

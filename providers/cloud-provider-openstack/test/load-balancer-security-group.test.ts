@@ -5,7 +5,7 @@
  * `load-balancer-sdk.integration.test.ts`.
  */
 import { describe, expect, it } from 'vitest';
-import { CLUSTER, createHarness, makeNode, makeService, NODE_SUBNET } from './load-balancer-harness.js';
+import { CLUSTER, createHarness, makeNode, makeService, NODE_SUBNET } from './support/load-balancer-harness.js';
 
 const GROUP = 'lb-sg-uid-1-default-web';
 

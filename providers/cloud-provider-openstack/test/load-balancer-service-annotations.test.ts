@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { CloudStateError } from '@ccm/core/provider';
 import { isOpenStackErrorKind } from '../src/errors.js';
 import { annotationsToWrite } from '../src/kube/service-annotations.js';
-import { CLUSTER, createHarness, makeNode, makeService } from './load-balancer-harness.js';
+import { CLUSTER, createHarness, makeNode, makeService } from './support/load-balancer-harness.js';
 
 const ID = 'loadbalancer.openstack.org/load-balancer-id';
 const ADDRESS = 'loadbalancer.openstack.org/load-balancer-address';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { isPermanentInvalidInput, isInvalidInput } from '@ccm/core/provider';
 import { silentLogger } from '@ccm/core/logging';
 import { isOpenStackErrorKind } from '../src/errors.js';
-import { CLUSTER, createHarness, makeNode, makeService, NODE_SUBNET, PUBLIC_NETWORK } from './load-balancer-harness.js';
+import { CLUSTER, createHarness, makeNode, makeService, NODE_SUBNET, PUBLIC_NETWORK } from './support/load-balancer-harness.js';
 
 const LB_NAME = 'kube_service_kubernetes_default_web';
 const FIP_DESCRIPTION = 'Floating IP for Kubernetes external service default/web from cluster kubernetes';

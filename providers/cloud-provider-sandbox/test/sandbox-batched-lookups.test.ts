@@ -4,7 +4,7 @@ import { makeNode, makeService } from '@ccm/testing';
 import { describeInstancesV2Contract, describeLoadBalancerContract, describeRoutesContract } from '@ccm/testing/contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sandboxCloudProviderFactory } from '../src/sandbox-cloud.js';
-import { startSandboxFixture, type SandboxFixture } from './sandbox-fixture.js';
+import { startSandboxFixture, type SandboxFixture } from './helpers.js';
 
 // The shared contracts again, with every instance lookup going through the coalescer.
 describeInstancesV2Contract('sandbox (batched lookups)', () => startSandboxFixture({ config: { lookupPolicy: 'batched' } }));

@@ -1,5 +1,5 @@
 import { describeInstancesV2Contract, describeLoadBalancerContract, describeRoutesContract } from '@ccm/testing/contract';
-import { startSandboxFixture } from './sandbox-fixture.js';
+import { startSandboxFixture } from './helpers.js';
 
 // The shared provider contracts, against the sandbox provider and a real sandbox cloud over HTTP.
 describeInstancesV2Contract('sandbox', () => startSandboxFixture());

@@ -7,7 +7,7 @@ import { SandboxApiError } from '../src/ports/sandbox-api-error.js';
 import { createSandboxCloud } from '../src/sandbox-cloud.js';
 import { SANDBOX_TAGS } from '../src/tags.js';
 import { FakeSandboxCloud } from './fakes/fake-sandbox-cloud.js';
-import { sandboxConfig } from './sandbox-fixture.js';
+import { sandboxConfig } from './helpers.js';
 
 function providerOver(fake: FakeSandboxCloud, overrides: Parameters<typeof sandboxConfig>[1] = {}) {
   return createSandboxCloud(sandboxConfig('http://fake.invalid', overrides), { logger: silentLogger, client: fake, sleep: async () => {} });

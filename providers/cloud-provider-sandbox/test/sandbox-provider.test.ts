@@ -11,7 +11,7 @@ import { SandboxApiError } from '../src/ports/sandbox-api-error.js';
 import { registerSandboxCloudProvider, sandboxCloudProviderFactory } from '../src/sandbox-cloud.js';
 import { SandboxProviderIdError } from '../src/provider-id.js';
 import { SANDBOX_TAGS } from '../src/tags.js';
-import { startSandboxFixture, type SandboxFixture } from './sandbox-fixture.js';
+import { startSandboxFixture, type SandboxFixture } from './helpers.js';
 
 let fixture: SandboxFixture | undefined;
 afterEach(async () => {

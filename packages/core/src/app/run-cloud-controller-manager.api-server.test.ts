@@ -4,7 +4,7 @@
  */
 import { request } from 'node:https';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CapturedOutput, TempDirectory, createTestRegistry, freePort, waitFor } from './__tests__/command-harness.js';
+import { CapturedOutput, TempDirectory, createTestRegistry, freePort, waitFor } from './test-support/command-harness.js';
 import { runCloudControllerManager } from './run-cloud-controller-manager.js';
 import { Registry } from 'prom-client';
 

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ControllerConstructor } from '../controllers/controller.js';
 import type { LeaderElectorOptions, StoppedLeadingReason } from '../kube/leader-election.js';
 import type { ControllerName } from '../names/controller-names.js';
-import { CapturedOutput, TempDirectory, createTestRegistry, runnableInMemoryKube, waitFor } from './__tests__/command-harness.js';
+import { CapturedOutput, TempDirectory, createTestRegistry, runnableInMemoryKube, waitFor } from './test-support/command-harness.js';
 import { runCloudControllerManager } from './run-cloud-controller-manager.js';
 import type { LeaderElection } from './run-modes.js';
 

@@ -16,7 +16,7 @@ import {
   runnableInMemoryKube,
   waitFor,
   type TestCloud,
-} from './__tests__/command-harness.js';
+} from './test-support/command-harness.js';
 import { defaultControllerConstructors } from './default-controllers.js';
 import { runCloudControllerManager, type RunCloudControllerManagerOptions } from './run-cloud-controller-manager.js';
 

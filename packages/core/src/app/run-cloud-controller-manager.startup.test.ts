@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defineFlagGroup } from './options/flag-definition.js';
-import { CapturedOutput, TempDirectory, createTestRegistry, runCommand } from './__tests__/command-harness.js';
+import { CapturedOutput, TempDirectory, createTestRegistry, runCommand } from './test-support/command-harness.js';
 import { runCloudControllerManager } from './run-cloud-controller-manager.js';
 import { CCM_CORE_VERSION } from './version.js';
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONTROLLER_CONFIG } from '../controllers/controller.js';
 import type { SharedInformer } from '../kube/ports.js';
 import { silentLogger } from '../logging/logger.js';
-import { runnableInMemoryKube, TestCloud, TEST_CLOUD_CONFIG_SCHEMA } from './__tests__/command-harness.js';
+import { runnableInMemoryKube, TestCloud, TEST_CLOUD_CONFIG_SCHEMA } from './test-support/command-harness.js';
 import { ControllerManagerMetrics } from './metrics/controller-manager-metrics.js';
 import { FatalStartupError, INFORMER_SYNC_HEALTH_CHECK, runControllers, type RunControllersOptions, type RunnableKubeAccess } from './run-controllers.js';
 import { HealthChecks } from './serving/health-checks.js';

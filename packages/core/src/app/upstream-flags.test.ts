@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TempDirectory, createTestRegistry, runCommand } from './__tests__/command-harness.js';
+import { TempDirectory, createTestRegistry, runCommand } from './test-support/command-harness.js';
 import { CLOUD_CONTROLLER_MANAGER_FLAG_GROUPS } from './options/cloud-controller-manager-flags.js';
 import type { FlagDefinition } from './options/flag-definition.js';
 import { parseCommandLine } from './options/parse-command-line.js';

@@ -2,7 +2,7 @@ import { CoordinationV1Api, type V1Lease } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../logging/logger.js';
-import { FakeApiServer, status } from './client-node/__tests__/fake-api-server.js';
+import { FakeApiServer, status } from './client-node/test-support/fake-api-server.js';
 import { createClientNodeLeaseClient } from './client-node/client-node-lease-client.js';
 import { RequestExecutor } from './client-node/request-executor.js';
 import { KubeApiError } from './kube-api-error.js';

@@ -1,6 +1,6 @@
 import { CoreV1Api, V1Node, V1NodeCondition, V1ObjectMeta, type V1Lease } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { FakeApiServer } from './client-node/__tests__/fake-api-server.js';
+import { FakeApiServer } from './client-node/test-support/fake-api-server.js';
 import type { JsonValue } from './json-value.js';
 import { fromWire, toJson, toWire } from './wire-format.js';
 

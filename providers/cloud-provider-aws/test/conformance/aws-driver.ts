@@ -49,9 +49,9 @@ import type {
   ProviderDriver,
   ProviderDriverCapabilities,
 } from '@ccm/testing/conformance';
-import { createMotoNetwork, DEFAULT_SUBNET_CIDRS, motoClientConfig, type MotoNetwork } from '../moto/moto-network.js';
-import { explainMotoInternalErrors, type ClientWithMiddleware } from '../moto/moto-internal-errors.js';
-import { MOTO_INSTALL_HINT, motoUnavailableReason, serviceOverrides, startMoto, type RunningMoto } from '../moto/moto-server.js';
+import { createMotoNetwork, DEFAULT_SUBNET_CIDRS, motoClientConfig, type MotoNetwork } from '../support/moto-network.js';
+import { explainMotoInternalErrors, type ClientWithMiddleware } from '../support/moto-internal-errors.js';
+import { MOTO_INSTALL_HINT, motoUnavailableReason, serviceOverrides, startMoto, type RunningMoto } from '../support/moto-server.js';
 import { AwsSwapFixture, upstreamLoadBalancerName } from './aws-swap-fixture.js';
 
 /** The built binary (`pnpm exec tsc -b providers/cloud-provider-aws`); the same path from test/ and from dist-test/. */

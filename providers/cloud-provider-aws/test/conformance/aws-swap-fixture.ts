@@ -72,7 +72,7 @@ import type {
   SwapServiceVariant,
   UpstreamServiceState,
 } from '@ccm/testing/conformance';
-import { motoClientConfig, type MotoNetwork } from '../moto/moto-network.js';
+import { motoClientConfig, type MotoNetwork } from '../support/moto-network.js';
 
 /** What the fixture needs from the driver: where moto runs, the network it built, the cluster ID. */
 export interface AwsSwapCloud {

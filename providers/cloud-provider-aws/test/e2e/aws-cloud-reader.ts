@@ -32,7 +32,7 @@ import {
   type LoadBalancer,
   type TargetGroup,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { motoClientConfig } from '../moto/moto-network.js';
+import { motoClientConfig } from '../support/moto-network.js';
 
 type SdkTags = Array<{ Key?: string | undefined; Value?: string | undefined }> | undefined;
 

@@ -1,4 +1,4 @@
-/** The Ec2Port contract (test/support/ec2-port-contract.ts) on FakeEc2; its moto run is test/moto/ec2-port-contract.moto.test.ts. */
+/** The Ec2Port contract (test/support/ec2-port-contract.ts) on FakeEc2; its moto run is test/simulator/ec2-port-contract.moto.test.ts. */
 import { describeEc2PortContract } from '../support/ec2-port-contract.js';
 import { FAKE_CONTRACT_REGION, fakeContractSide } from '../support/fake-contract-network.js';
 

@@ -1,4 +1,4 @@
-/** The ElbPort contract (test/support/elb-port-contract.ts) on FakeElb; its moto run is test/moto/elb-port-contract.moto.test.ts. */
+/** The ElbPort contract (test/support/elb-port-contract.ts) on FakeElb; its moto run is test/simulator/elb-port-contract.moto.test.ts. */
 import { describeElbPortContract } from '../support/elb-port-contract.js';
 import { fakeContractSide } from '../support/fake-contract-network.js';
 import { FakeElb } from './fake-elb.js';

@@ -1,4 +1,4 @@
-/** The Elbv2Port contract (test/support/elbv2-port-contract.ts) on FakeElbv2; its moto run is test/moto/elbv2-port-contract.moto.test.ts. */
+/** The Elbv2Port contract (test/support/elbv2-port-contract.ts) on FakeElbv2; its moto run is test/simulator/elbv2-port-contract.moto.test.ts. */
 import { describeElbv2PortContract, unknownElbv2Arns } from '../support/elbv2-port-contract.js';
 import { FAKE_CONTRACT_REGION, fakeContractSide } from '../support/fake-contract-network.js';
 import { FakeElbv2 } from './fake-elbv2.js';

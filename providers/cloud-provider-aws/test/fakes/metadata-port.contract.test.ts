@@ -1,4 +1,4 @@
-/** The MetadataPort contract (test/support/metadata-port-contract.ts) on FakeMetadata; its moto run is test/moto/metadata-port-contract.moto.test.ts. */
+/** The MetadataPort contract (test/support/metadata-port-contract.ts) on FakeMetadata; its moto run is test/simulator/metadata-port-contract.moto.test.ts. */
 import { describeMetadataPortContract } from '../support/metadata-port-contract.js';
 import { FakeMetadata } from './fake-metadata.js';
 

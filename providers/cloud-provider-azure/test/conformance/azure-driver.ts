@@ -24,8 +24,8 @@ import type {
   ProviderDriver,
   ProviderDriverCapabilities,
 } from '@ccm/testing/conformance';
-import { AzureCloudSeeder, type SeededMachine } from '../simulator/azure-cloud-seeder.js';
-import { launchAzureSimulator, simulatorCloudConfig, simulatorUnavailableReason, SIMULATOR_INSTALL_HINT, type AzureSimulator } from '../simulator/azure-simulator-launcher.js';
+import { AzureCloudSeeder, type SeededMachine } from '../support/azure-cloud-seeder.js';
+import { launchAzureSimulator, simulatorCloudConfig, simulatorUnavailableReason, SIMULATOR_INSTALL_HINT, type AzureSimulator } from '../support/azure-simulator-launcher.js';
 import { AzureSwapFixture } from './azure-swap-fixture.js';
 
 export const AZURE_CCM_BIN = fileURLToPath(new URL('../../dist/cloud-controller-manager/main.js', import.meta.url));

@@ -31,7 +31,7 @@ import type {
   SwapServiceVariant,
   UpstreamServiceState,
 } from '@ccm/testing/conformance';
-import type { AzureCloudSeeder, SeededMachine } from '../simulator/azure-cloud-seeder.js';
+import type { AzureCloudSeeder, SeededMachine } from '../support/azure-cloud-seeder.js';
 
 const poll = { updateIntervalInMs: 5 };
 

@@ -19,8 +19,8 @@ import { expectToHold } from '../../../../e2e/src/harness/wait-for.js';
 import { AZURE_CCM_BIN } from '../conformance/azure-driver.js';
 import { rsaClientCertificate, writePfx } from '../credentials/certificate-files.js';
 import { issuerKeyPair, serviceAccountToken } from '../credentials/service-account-token.js';
-import { AzureCloudSeeder } from '../simulator/azure-cloud-seeder.js';
-import { launchAzureSimulator, simulatorCloudConfig, simulatorUnavailableReason, SIMULATOR_INSTALL_HINT, type AzureSimulator } from '../simulator/azure-simulator-launcher.js';
+import { AzureCloudSeeder } from '../support/azure-cloud-seeder.js';
+import { launchAzureSimulator, simulatorCloudConfig, simulatorUnavailableReason, SIMULATOR_INSTALL_HINT, type AzureSimulator } from '../support/azure-simulator-launcher.js';
 
 const UNINITIALIZED = 'node.cloudprovider.kubernetes.io/uninitialized';
 const RESOURCE_GROUP = 'RG-E2E-Credentials';

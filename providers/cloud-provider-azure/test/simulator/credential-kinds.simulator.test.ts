@@ -16,8 +16,8 @@ import { AzureApiError } from '../../src/errors.js';
 import { rsaClientCertificate, writePem, writePfx } from '../credentials/certificate-files.js';
 import { issuerKeyPair, serviceAccountToken } from '../credentials/service-account-token.js';
 import { RecordingLogger, node } from '../helpers.js';
-import { AzureCloudSeeder } from './azure-cloud-seeder.js';
-import { launchAzureSimulator, simulatorCloudConfig, simulatorUnavailableReason, SIMULATOR_INSTALL_HINT, type AzureSimulator } from './azure-simulator-launcher.js';
+import { AzureCloudSeeder } from '../support/azure-cloud-seeder.js';
+import { launchAzureSimulator, simulatorCloudConfig, simulatorUnavailableReason, SIMULATOR_INSTALL_HINT, type AzureSimulator } from '../support/azure-simulator-launcher.js';
 
 const unavailable = await simulatorUnavailableReason();
 if (unavailable !== undefined && process.env['CI'] === 'true') throw new Error(`the Azure simulator is required under CI=true: ${unavailable}; ${SIMULATOR_INSTALL_HINT}`);

@@ -12,8 +12,8 @@ import type { V1Service } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAzureCloud, type AzureCloud } from '../../src/azure-cloud.js';
 import { RecordingLogger, node } from '../helpers.js';
-import { AzureCloudSeeder, type SeededMachine } from './azure-cloud-seeder.js';
-import { launchAzureSimulator, simulatorCloudConfig, simulatorUnavailableReason, SIMULATOR_INSTALL_HINT, type AzureSimulator } from './azure-simulator-launcher.js';
+import { AzureCloudSeeder, type SeededMachine } from '../support/azure-cloud-seeder.js';
+import { launchAzureSimulator, simulatorCloudConfig, simulatorUnavailableReason, SIMULATOR_INSTALL_HINT, type AzureSimulator } from '../support/azure-simulator-launcher.js';
 
 const unavailable = await simulatorUnavailableReason();
 if (unavailable !== undefined && process.env['CI'] === 'true') throw new Error(`the Azure simulator is required under CI=true: ${unavailable}; ${SIMULATOR_INSTALL_HINT}`);

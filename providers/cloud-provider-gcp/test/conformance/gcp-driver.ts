@@ -26,9 +26,9 @@ import type {
   ProviderDriver,
   ProviderDriverCapabilities,
 } from '@ccm/testing/conformance';
-import { GceRest, last, seedInstance, seedNetwork, type SeededInstance } from './gce-rest.js';
+import { GceRest, last, seedInstance, seedNetwork, type SeededInstance } from '../support/gce-rest.js';
 import { GcpSwapFixture } from './gcp-swap-fixture.js';
-import { gceSimulatorUnavailableReason, GCE_SIMULATOR_INSTALL_HINT, startSimulator, type RunningGceSimulator } from './gce-simulator-launcher.js';
+import { gceSimulatorUnavailableReason, GCE_SIMULATOR_INSTALL_HINT, startSimulator, type RunningGceSimulator } from '../support/gce-simulator-launcher.js';
 
 /** The built binary (`pnpm exec tsc -b providers/cloud-provider-gcp`); the same path from test/ and from dist-test/. */
 export const GCP_CCM_BIN = fileURLToPath(new URL('../../dist/cloud-controller-manager/main.js', import.meta.url));

@@ -21,7 +21,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { DriverInstance, ProviderSwapFixture, SwapInventory, SwapNodeSeed, SwapServiceSeed, SwapServiceVariant, UpstreamServiceState } from '@ccm/testing/conformance';
-import { GceRest, last, seedInstance } from './gce-rest.js';
+import { GceRest, last, seedInstance } from '../support/gce-rest.js';
 
 /** What the fixture needs of the driver's simulator. */
 export interface GcpSwapEnvironment {

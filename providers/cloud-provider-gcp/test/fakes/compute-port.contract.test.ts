@@ -1,6 +1,6 @@
 /**
  * The ComputePort contract (test/support/compute-port-contract.ts) on the in-memory fake the unit
- * tests use; test/gce-simulator/compute-port-contract.simulator.test.ts runs the same contract on
+ * tests use; test/simulator/compute-port-contract.simulator.test.ts runs the same contract on
  * the production SDK adapter against the GCE simulator. A case that holds on one side only is a
  * fake that accepts what Compute refuses, or answers what Compute does not.
  */

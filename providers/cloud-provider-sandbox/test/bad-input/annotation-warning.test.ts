@@ -9,7 +9,7 @@ import { silentLogger } from '@ccm/core/logging';
 import { InMemoryKubeAccess } from '@ccm/testing/kube';
 import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSandboxFixture, type SandboxFixture } from '../sandbox-fixture.js';
+import { startSandboxFixture, type SandboxFixture } from '../helpers.js';
 
 describe('a bad annotation through the service controller (sandbox)', () => {
   let fixture: SandboxFixture | undefined;

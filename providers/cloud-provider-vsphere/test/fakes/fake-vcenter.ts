@@ -1,7 +1,7 @@
 /**
  * An in-memory vCenter behind the VcenterPort: datacenters, an entity tree (for ancestors),
  * VMs, tags and categories, a call log and failure injection. Unlike vcsim it honours the
- * datacenter scope of searches. test/integration/vcenter-port-contract.integration.test.ts runs
+ * datacenter scope of searches. test/simulator/vcenter-port-contract.integration.test.ts runs
  * one contract on it and on the production port against vcsim.
  */
 import type { CategoryRecord, DatacenterRef, EntityRecord, GuestNic, ObjectRef, TagRecord, TaggingPort, VcenterPort, VmIdentity, VmRecord } from '../../src/ports/vcenter-port.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testCertificateAuthority, testClientCertificate, x509 } from './__tests__/test-certificates.js';
+import { testCertificateAuthority, testClientCertificate, x509 } from './test-support/test-certificates.js';
 import { CertificateBundleError, commonName, parseCertificateBundle, subjectAttributes, verifyClientCertificateChain } from './certificate-bundle.js';
 
 const clientCa = testCertificateAuthority('client-ca');

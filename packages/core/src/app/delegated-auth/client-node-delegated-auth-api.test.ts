@@ -3,7 +3,7 @@ import { silentLogger } from '../../logging/logger.js';
 import { userInfo } from './user-info.js';
 import type { ConfigMapData } from './authentication-config-map.js';
 import { KubeApiError } from '../../kube/kube-api-error.js';
-import { FakeApiServer } from '../../kube/client-node/__tests__/fake-api-server.js';
+import { FakeApiServer } from '../../kube/client-node/test-support/fake-api-server.js';
 import {
   createClientNodeDelegatedAuthenticationApi,
   createClientNodeDelegatedAuthorizationApi,

@@ -17,7 +17,7 @@ import { HealthChecks } from '../serving/health-checks.js';
 import { startSecureServer, type RunningSecureServer } from '../serving/secure-server.js';
 import { createServingHandler } from '../serving/serving-handler.js';
 import { generateSelfSignedCertificate } from '../serving/self-signed-certificate.js';
-import { testCertificateAuthority, testClientCertificate } from './__tests__/test-certificates.js';
+import { testCertificateAuthority, testClientCertificate } from './test-support/test-certificates.js';
 import type { ConfigMapData } from './authentication-config-map.js';
 import { createDelegatedAuth, type DelegatedAuth, type DelegatedAuthDependencies, type DelegatedAuthOptions } from './create-delegated-auth.js';
 import type { DelegatedAuthenticationApi, DelegatedAuthorizationApi } from './delegated-auth-api.js';

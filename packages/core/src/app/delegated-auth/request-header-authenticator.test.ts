@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { testCertificateAuthority, testClientCertificate, x509 } from './__tests__/test-certificates.js';
-import { clientCertificatesRequest } from './__tests__/requests.js';
+import { testCertificateAuthority, testClientCertificate, x509 } from './test-support/test-certificates.js';
+import { clientCertificatesRequest } from './test-support/requests.js';
 import { clientCertificateAuthoritiesFrom, requestHeaderSettingsFrom } from './authentication-config-map.js';
 import { clientCertificateAuthenticator } from './client-certificate-authenticator.js';
 import { requestHeaderAuthenticator, type RequestHeaderSettings } from './request-header-authenticator.js';

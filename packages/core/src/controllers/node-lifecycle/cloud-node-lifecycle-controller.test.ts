@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TAINT_SHUTDOWN } from '../../api/well-known.js';
 import { KubeApiError } from '../../kube/kube-api-error.js';
 import { InstanceNotFoundError, NotImplementedError } from '../../provider/cloud-errors.js';
-import { FakeCloud, type FakeCloudOptions } from '../node/test-support/fake-cloud.js';
+import { FakeCloud, type FakeCloudOptions } from '../test-support/fake-cloud.js';
 import { createNodeTestContext, makeNode, type NodeSpecification } from '../node/test-support/node-test-context.js';
 import {
   CloudNodeLifecycleController,

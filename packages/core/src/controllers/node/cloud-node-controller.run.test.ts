@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NodeAddress } from '../../provider/node-address.js';
 import { CloudNodeController, createCloudNodeController } from './cloud-node-controller.js';
-import { FakeCloud } from './test-support/fake-cloud.js';
+import { FakeCloud } from '../test-support/fake-cloud.js';
 import { createNodeTestContext, makeNode, UNINITIALIZED_TAINT } from './test-support/node-test-context.js';
 
 const cloudAddresses: NodeAddress[] = [{ type: 'InternalIP', address: '10.0.0.1' }];

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ANNOTATION_PROVIDED_NODE_IP } from '../../api/well-known.js';
 import type { NodeAddress } from '../../provider/node-address.js';
 import { CloudNodeController, statusUpdateWorkerCount } from './cloud-node-controller.js';
-import { FakeCloud, type FakeCloudOptions } from './test-support/fake-cloud.js';
+import { FakeCloud, type FakeCloudOptions } from '../test-support/fake-cloud.js';
 import { createNodeTestContext, makeNode, UNINITIALIZED_TAINT, type NodeSpecification } from './test-support/node-test-context.js';
 
 const noSleep = { sleep: async () => {} };

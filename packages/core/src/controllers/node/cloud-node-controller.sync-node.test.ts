@@ -8,7 +8,7 @@ import { ANNOTATION_PROVIDED_NODE_IP } from '../../api/well-known.js';
 import { InstanceNotFoundError, NotImplementedError } from '../../provider/cloud-errors.js';
 import type { NodeAddress } from '../../provider/node-address.js';
 import { CloudNodeController } from './cloud-node-controller.js';
-import { FakeCloud, type FakeCloudOptions } from './test-support/fake-cloud.js';
+import { FakeCloud, type FakeCloudOptions } from '../test-support/fake-cloud.js';
 import { createNodeTestContext, makeNode, UNINITIALIZED_TAINT, type NodeSpecification } from './test-support/node-test-context.js';
 
 const noSleep = { sleep: async () => {} };

@@ -4,7 +4,7 @@ import { InstanceNotFoundError, NotImplementedError } from '../../provider/cloud
 import type { InstanceMetadata } from '../../provider/instances.js';
 import type { NodeAddress } from '../../provider/node-address.js';
 import { getInstanceMetadata, getInstanceNodeAddresses } from './instance-metadata.js';
-import { FakeCloud, type FakeCloudOptions } from './test-support/fake-cloud.js';
+import { FakeCloud, type FakeCloudOptions } from '../test-support/fake-cloud.js';
 import { makeNode } from './test-support/node-test-context.js';
 
 const addresses: NodeAddress[] = [

@@ -8,10 +8,10 @@ import type { V1Node } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import type { Route } from '../../provider/routes.js';
 import { createTestControllerContext } from '../service/test-support/controller-context.js';
-import { fakeCloudProvider } from '../service/test-support/fake-load-balancer.js';
+import { fakeCloudProvider } from '../test-support/fake-cloud.js';
 import { metricValue } from '../service/test-support/service-harness.js';
 import { createRouteController, MAX_CONCURRENT_ROUTE_OPERATIONS, parseClusterCidrs, RouteController } from './route-controller.js';
-import { FakeRoutes } from './test-support/fake-routes.js';
+import { FakeRoutes } from '../test-support/fake-routes.js';
 import { createRouteHarness, describeRoutes, ROUTE_TEST_CLUSTER } from './test-support/route-harness.js';
 
 const cluster = ROUTE_TEST_CLUSTER;

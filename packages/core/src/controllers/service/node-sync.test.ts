@@ -19,7 +19,7 @@ import {
   tweakReady,
   tweakTaint,
 } from './test-support/builders.js';
-import type { UpdateBalancerCall } from './test-support/fake-load-balancer.js';
+import type { UpdateBalancerCall } from '../test-support/fake-load-balancer.js';
 import { createServiceHarness, metricValue } from './test-support/service-harness.js';
 
 const names = (nodes: readonly V1Node[]) => nodes.map((node) => node.metadata?.name ?? '').sort();

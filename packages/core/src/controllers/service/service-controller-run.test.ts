@@ -10,7 +10,8 @@ import { createServiceController, ServiceController } from './service-controller
 import { createTestControllerContext, waitFor } from './test-support/controller-context.js';
 import { TestWorkQueue } from './test-support/test-work-queue.js';
 import { makeNode, newService, tweakFinalizers, tweakName, tweakProviderId } from './test-support/builders.js';
-import { FakeLoadBalancer, fakeCloudProvider } from './test-support/fake-load-balancer.js';
+import { fakeCloudProvider } from '../test-support/fake-cloud.js';
+import { FakeLoadBalancer } from '../test-support/fake-load-balancer.js';
 
 /** Lets the start-up node events (synthetic adds) be processed before the test acts. */
 async function settle(context: ReturnType<typeof createTestControllerContext>): Promise<void> {

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../logging/logger.js';
 import { KubeApiError } from '../kube-api-error.js';
 import { TokenBucket } from '../token-bucket.js';
-import { FakeApiServer, status } from './__tests__/fake-api-server.js';
+import { FakeApiServer, status } from './test-support/fake-api-server.js';
 import { createClientNodeNodeApi } from './client-node-node-api.js';
 import { createClientNodeServiceApi } from './client-node-service-api.js';
 import { RequestExecutor, retryAfterSeconds } from './request-executor.js';

@@ -2,7 +2,7 @@ import type { CoreV1Event } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../logging/logger.js';
-import { FakeApiServer } from './__tests__/fake-api-server.js';
+import { FakeApiServer } from './test-support/fake-api-server.js';
 import { clientRateLimit, createKubeAccess, type ClientNodeKubeAccess } from './create-kube-access.js';
 
 describe('createKubeAccess against a fake API server', () => {

@@ -2,7 +2,7 @@ import { CoreV1Api, Watch, type V1Node, type V1Service } from '@kubernetes/clien
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger, type Logger } from '../../logging/logger.js';
 import { KubeApiError } from '../kube-api-error.js';
-import { FakeApiServer, status, type OpenWatch, type RecordedRequest } from './__tests__/fake-api-server.js';
+import { FakeApiServer, status, type OpenWatch, type RecordedRequest } from './test-support/fake-api-server.js';
 import { listNodes, listServicesInAllNamespaces } from './list-functions.js';
 import { RequestExecutor } from './request-executor.js';
 import { ResilientInformer, type ListPage } from './resilient-informer.js';

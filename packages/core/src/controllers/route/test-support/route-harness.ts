@@ -10,7 +10,7 @@ import type { Route } from '../../../provider/routes.js';
 import { parseCidr } from '../../../net/cidr.js';
 import { RouteController, ROUTE_CONTROLLER_EVENT_COMPONENT } from '../route-controller.js';
 import { registerRouteControllerMetrics } from '../route-metrics.js';
-import { FakeRoutes } from './fake-routes.js';
+import { FakeRoutes } from '../../test-support/fake-routes.js';
 
 export const ROUTE_TEST_CLUSTER = 'my-k8s';
 

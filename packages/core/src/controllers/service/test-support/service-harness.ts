@@ -8,7 +8,7 @@ import { Registry } from 'prom-client';
 import { silentLogger, type Logger } from '../../../logging/logger.js';
 import { ServiceController, SERVICE_CONTROLLER_EVENT_COMPONENT, SERVICE_MAX_RETRY_DELAY_MS, SERVICE_MIN_RETRY_DELAY_MS } from '../service-controller.js';
 import { registerServiceControllerMetrics } from '../service-metrics.js';
-import { FakeLoadBalancer } from './fake-load-balancer.js';
+import { FakeLoadBalancer } from '../../test-support/fake-load-balancer.js';
 import { TestWorkQueue } from './test-work-queue.js';
 
 export const TEST_CLUSTER_NAME = 'test-cluster';
