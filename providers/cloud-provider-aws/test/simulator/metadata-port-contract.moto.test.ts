@@ -8,7 +8,7 @@ import { describe } from 'vitest';
 import { createImdsMetadataPort } from '../../src/ports/sdk/imds-metadata-port.js';
 import { describeMetadataPortContract } from '../support/metadata-port-contract.js';
 import { motoContractSide, motoSkipReason } from '../support/moto-contract-side.js';
-import { freePort } from './moto-server.js';
+import { freePort } from '../support/moto-server.js';
 
 const skip = motoSkipReason('the MetadataPort contract on moto');
 

@@ -9,8 +9,8 @@ import { createAzureSdkClients } from '../../src/ports/sdk/azure-sdk-clients.js'
 import { createSdkComputePort } from '../../src/ports/sdk/sdk-compute-port.js';
 import { createSdkNetworkPort } from '../../src/ports/sdk/sdk-network-port.js';
 import { describeAzurePortsContract, type AzurePortsContractFixture } from '../support/azure-ports-contract.js';
-import { AzureCloudSeeder } from './azure-cloud-seeder.js';
-import { launchAzureSimulator, simulatorUnavailableReason, SIMULATOR_INSTALL_HINT, type AzureSimulator } from './azure-simulator-launcher.js';
+import { AzureCloudSeeder } from '../support/azure-cloud-seeder.js';
+import { launchAzureSimulator, simulatorUnavailableReason, SIMULATOR_INSTALL_HINT, type AzureSimulator } from '../support/azure-simulator-launcher.js';
 
 const unavailable = await simulatorUnavailableReason();
 if (unavailable !== undefined && process.env['CI'] === 'true') throw new Error(`the Azure simulator is required under CI=true: ${unavailable}; ${SIMULATOR_INSTALL_HINT}`);

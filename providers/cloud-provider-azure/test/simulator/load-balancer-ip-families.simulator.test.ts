@@ -11,8 +11,8 @@ import type { V1Node, V1Service } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAzureCloud } from '../../src/azure-cloud.js';
 import { RecordingLogger } from '../helpers.js';
-import { AzureCloudSeeder, type SeededMachine } from './azure-cloud-seeder.js';
-import { launchAzureSimulator, simulatorCloudConfig, simulatorUnavailableReason, SIMULATOR_INSTALL_HINT, type AzureSimulator } from './azure-simulator-launcher.js';
+import { AzureCloudSeeder, type SeededMachine } from '../support/azure-cloud-seeder.js';
+import { launchAzureSimulator, simulatorCloudConfig, simulatorUnavailableReason, SIMULATOR_INSTALL_HINT, type AzureSimulator } from '../support/azure-simulator-launcher.js';
 
 const unavailable = await simulatorUnavailableReason();
 if (unavailable !== undefined && process.env['CI'] === 'true') throw new Error(`the Azure simulator is required under CI=true: ${unavailable}; ${SIMULATOR_INSTALL_HINT}`);

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readGceCloudConfig } from '../../src/config/read-gce-cloud-config.js';
 import { createComputeClients } from '../../src/ports/sdk/compute-clients.js';
 import { createSdkComputePort } from '../../src/ports/sdk/sdk-compute-port.js';
-import { GceRest, seedInstance, seedNetwork } from '../conformance/gce-rest.js';
-import { gceSimulatorUnavailableReason, GCE_SIMULATOR_INSTALL_HINT, startSimulator, type RunningGceSimulator } from '../conformance/gce-simulator-launcher.js';
+import { GceRest, seedInstance, seedNetwork } from '../support/gce-rest.js';
+import { gceSimulatorUnavailableReason, GCE_SIMULATOR_INSTALL_HINT, startSimulator, type RunningGceSimulator } from '../support/gce-simulator-launcher.js';
 import { describeComputePortContract, type ComputePortContractFixture } from '../support/compute-port-contract.js';
 
 const unavailable = gceSimulatorUnavailableReason();
