@@ -1,6 +1,6 @@
 /**
  * The Ec2Port contract (test/support/ec2-port-contract.ts) on the production SDK adapter against
- * moto_server; its fake run is test/fakes/ec2-port.contract.test.ts. Needs `moto_server`: fails
+ * moto_server; its fake run is test/ec2-port.contract.test.ts. Needs `moto_server`: fails
  * under CI=true without it, skips loudly otherwise.
  */
 import { EC2Client } from '@aws-sdk/client-ec2';

@@ -1,6 +1,6 @@
 /**
  * The ElbPort contract (test/support/elb-port-contract.ts) on the production SDK adapter against
- * moto_server; its fake run is test/fakes/elb-port.contract.test.ts. Needs `moto_server`: fails
+ * moto_server; its fake run is test/elb-port.contract.test.ts. Needs `moto_server`: fails
  * under CI=true without it, skips loudly otherwise.
  */
 import { ElasticLoadBalancingClient } from '@aws-sdk/client-elastic-load-balancing';

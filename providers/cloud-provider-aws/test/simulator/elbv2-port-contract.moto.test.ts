@@ -1,6 +1,6 @@
 /**
  * The Elbv2Port contract (test/support/elbv2-port-contract.ts) on the production SDK adapter
- * against moto_server; its fake run is test/fakes/elbv2-port.contract.test.ts. Needs
+ * against moto_server; its fake run is test/elbv2-port.contract.test.ts. Needs
  * `moto_server`: fails under CI=true without it, skips loudly otherwise.
  */
 import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';

@@ -1,7 +1,7 @@
 /**
  * The MetadataPort contract (test/support/metadata-port-contract.ts) on the production IMDS adapter
  * against moto_server's instance metadata endpoint; its fake run is
- * test/fakes/metadata-port.contract.test.ts. Needs `moto_server`: fails under CI=true without it,
+ * test/metadata-port.contract.test.ts. Needs `moto_server`: fails under CI=true without it,
  * skips loudly otherwise.
  */
 import { describe } from 'vitest';

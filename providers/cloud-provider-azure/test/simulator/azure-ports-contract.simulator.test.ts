@@ -1,7 +1,7 @@
 /**
  * The Azure ports contract (test/support/azure-ports-contract.ts) on the production adapters
  * (@azure/arm-compute and @azure/arm-network, built as the provider builds them) against the Azure
- * simulator; test/fakes/azure-ports.contract.test.ts runs the same contract on the in-memory fakes.
+ * simulator; test/azure-ports.contract.test.ts runs the same contract on the in-memory fakes.
  */
 import { silentLogger } from '@ccm/core/logging';
 import { afterAll, beforeAll, describe } from 'vitest';

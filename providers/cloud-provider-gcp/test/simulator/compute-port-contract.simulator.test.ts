@@ -1,6 +1,6 @@
 /**
  * The ComputePort contract (test/support/compute-port-contract.ts) on the production SDK adapter
- * (@google-cloud/compute) against the GCE simulator; test/fakes/compute-port.contract.test.ts runs
+ * (@google-cloud/compute) against the GCE simulator; test/compute-port.contract.test.ts runs
  * the same contract on the in-memory fake. The simulator checks every request against Compute's
  * discovery document when it is installed.
  */

@@ -5,8 +5,8 @@
  * fake that accepts what Compute refuses, or answers what Compute does not.
  */
 import { describe } from 'vitest';
-import { describeComputePortContract } from '../support/compute-port-contract.js';
-import { FAKE_BASE_URL, FakeCompute } from './fake-compute.js';
+import { describeComputePortContract } from './support/compute-port-contract.js';
+import { FAKE_BASE_URL, FakeCompute } from './fakes/fake-compute.js';
 
 const NETWORK = 'ccm-net';
 

@@ -1,6 +1,6 @@
 /** The MetadataPort contract (test/support/metadata-port-contract.ts) on FakeMetadata; its moto run is test/simulator/metadata-port-contract.moto.test.ts. */
-import { describeMetadataPortContract } from '../support/metadata-port-contract.js';
-import { FakeMetadata } from './fake-metadata.js';
+import { describeMetadataPortContract } from './support/metadata-port-contract.js';
+import { FakeMetadata } from './fakes/fake-metadata.js';
 
 describeMetadataPortContract({
   target: 'fake',

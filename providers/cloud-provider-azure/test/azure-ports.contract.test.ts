@@ -5,9 +5,9 @@
  * fake that accepts what ARM refuses, or answers what ARM does not.
  */
 import { describe } from 'vitest';
-import { describeAzurePortsContract, type ContractMachine } from '../support/azure-ports-contract.js';
-import { FakeCompute } from './fake-compute.js';
-import { FakeNetwork, linkFakes } from './fake-network.js';
+import { describeAzurePortsContract, type ContractMachine } from './support/azure-ports-contract.js';
+import { FakeCompute } from './fakes/fake-compute.js';
+import { FakeNetwork, linkFakes } from './fakes/fake-network.js';
 
 const SUBSCRIPTION = '00000000-0000-0000-0000-0000000000c7';
 const RESOURCE_GROUP = 'RG-Contract';
