@@ -15,17 +15,18 @@ export const NODE_IPAM_CONTROLLER_NAME = 'nodeipam';
 
 /**
  * `nodeipam` is accepted in `--controllers` (`*,-nodeipam` is how upstream's deployments turn it
- * off), but the node IPAM controller is not implemented here. Upstream's controller fails the
- * command without `--allocate-node-cidrs` ("the AllocateNodeCIDRs is not enabled"); here it is
- * skipped then, so the default `--controllers=*` keeps working. With `--allocate-node-cidrs=true`
- * the command stops with one line: nodes would silently get no pod CIDR.
+ * off), but the node IPAM controller is not implemented here: it is always skipped, with the
+ * reason in the `Skipping "nodeipam"` warning. Upstream's controller fails the command without
+ * `--allocate-node-cidrs` ("the AllocateNodeCIDRs is not enabled"); here the default
+ * `--controllers=*` keeps working. With `--allocate-node-cidrs=true` (which the route controller
+ * needs too) the warning says that pod CIDRs must come from elsewhere.
  */
 export function startNodeIpamController(context: ControllerContext): Controller | { skipped: string } {
   if (!context.config.allocateNodeCidrs) return { skipped: 'the AllocateNodeCIDRs is not enabled' };
-  throw new Error(
-    `the "${NODE_IPAM_CONTROLLER_NAME}" controller is not implemented by this cloud-controller-manager: with --allocate-node-cidrs=true nodes would get no pod CIDR; ` +
-      `disable it with --controllers=*,-${NODE_IPAM_CONTROLLER_NAME} and allocate pod CIDRs elsewhere (kube-controller-manager's node IPAM, or VPC-native alias IP ranges)`,
-  );
+  return {
+    skipped:
+      'the node IPAM controller is not implemented by this cloud-controller-manager: pod CIDRs are not allocated here, so with --allocate-node-cidrs=true they must come from kube-controller-manager\'s node IPAM or VPC-native alias IP ranges (turn this warning off with --controllers=*,-nodeipam)',
+  };
 }
 
 export interface GcpControllerManagerExtensions {
