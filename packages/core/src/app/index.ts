@@ -46,6 +46,11 @@ export {
   type RunCloudControllerManagerOptions,
 } from './run-cloud-controller-manager.js';
 export {
+  type ProviderCommandProvider,
+  type ProviderCommandSettings,
+  runProviderCommand,
+} from './run-provider-command.js';
+export {
   type CertificateAndKey,
   issueCertificate,
 } from './serving/self-signed-certificate.js';
