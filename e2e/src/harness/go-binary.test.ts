@@ -1,8 +1,12 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { promisify } from 'node:util';
 import { buildGoBinary, parseGoVersion, requiredGoVersion } from './go-binary.js';
+
+const execFileAsync = promisify(execFile);
 
 describe('Go versions', () => {
   it('reads the go directive of go.mod', () => {
@@ -34,4 +38,25 @@ describe('buildGoBinary', () => {
       await rm(directory, { recursive: true, force: true });
     }
   });
+
+  it('rebuilds from a copy of the last build: unchanged sources give the same program, a changed source a new one', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'go-binary-'));
+    try {
+      await writeFile(join(directory, 'go.mod'), 'module example.com/x\n\ngo 1.21\n');
+      const program = (word: string): string => `package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("${word}") }\n`;
+      await writeFile(join(directory, 'main.go'), program('first'));
+      const run = async (): Promise<string> => {
+        const built = await buildGoBinary({ moduleDirectory: directory, name: 'x', installHint: 'HINT' });
+        if (built.kind !== 'built') throw new Error(built.reason);
+        return (await execFileAsync(built.path)).stdout.trim();
+      };
+      expect(await run()).toBe('first');
+      expect(await run()).toBe('first');
+      await writeFile(join(directory, 'main.go'), program('second'));
+      expect(await run()).toBe('second');
+      expect((await readdir(join(directory, '.bin'))).sort()).toEqual(['x']);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

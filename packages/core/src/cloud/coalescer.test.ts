@@ -318,6 +318,66 @@ describe('Coalescer', () => {
     expect(coalescer.batchesInFlight).toBe(0);
   });
 
+  it('overlaps full batches up to maxConcurrentFullBatches; a partial batch still waits for a maxConcurrentBatches slot', async () => {
+    const answers: Array<Deferred<void>> = [];
+    const calls: string[][] = [];
+    const coalescer = new Coalescer<string, string>({
+      name: 'instances',
+      batchLoad: (keys) => {
+        calls.push([...keys]);
+        const answer = deferred<void>();
+        answers.push(answer);
+        return answer.promise.then(() => new Map(keys.map((key) => [key, key])));
+      },
+      windowMs: 5,
+      maxBatchSize: 3,
+      maxConcurrentBatches: 1,
+      maxConcurrentFullBatches: 2,
+    });
+    const keys = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
+    const loads = keys.map((key) => coalescer.load(key));
+    await vi.advanceTimersByTimeAsync(0);
+    // Two full batches go out at once; the third full batch would exceed the full batches' slots.
+    expect(calls).toEqual([
+      ['a', 'b', 'c'],
+      ['d', 'e', 'f'],
+    ]);
+    await vi.advanceTimersByTimeAsync(50);
+    // The partial rest waits while any call is out (maxConcurrentBatches 1), window or not.
+    expect(calls).toHaveLength(2);
+    answers[0]!.resolve();
+    await vi.advanceTimersByTimeAsync(50);
+    expect(calls).toHaveLength(2);
+    answers[1]!.resolve();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls[2]).toEqual(['g', 'h']);
+    answers[2]!.resolve();
+    await expect(Promise.all(loads)).resolves.toEqual(keys);
+    expect(coalescer.batchesInFlight).toBe(0);
+  });
+
+  it('never lets maxConcurrentFullBatches lower maxConcurrentBatches', async () => {
+    const answers: Array<Deferred<void>> = [];
+    const calls: string[][] = [];
+    const coalescer = new Coalescer<string, string>({
+      name: 'instances',
+      batchLoad: (keys) => {
+        calls.push([...keys]);
+        const answer = deferred<void>();
+        answers.push(answer);
+        return answer.promise.then(() => new Map(keys.map((key) => [key, key])));
+      },
+      maxBatchSize: 1,
+      maxConcurrentBatches: 3,
+      maxConcurrentFullBatches: 1,
+    });
+    const loads = ['a', 'b', 'c'].map((key) => coalescer.load(key));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toEqual([['a'], ['b'], ['c']]);
+    for (const answer of answers) answer.resolve();
+    await expect(Promise.all(loads)).resolves.toEqual(['a', 'b', 'c']);
+  });
+
   describe('abort signals', () => {
     it('rejects an already aborted load at once and sends nothing', async () => {
       const loader = echoLoader();
@@ -438,6 +498,7 @@ describe('Coalescer', () => {
     expect(() => new Coalescer({ name: 'x', batchLoad, maxBatchSize: 0 })).toThrow(RangeError);
     expect(() => new Coalescer({ name: 'x', batchLoad, windowMs: -1 })).toThrow(RangeError);
     expect(() => new Coalescer({ name: 'x', batchLoad, maxConcurrentBatches: Number.NaN })).toThrow(RangeError);
+    expect(() => new Coalescer({ name: 'x', batchLoad, maxConcurrentFullBatches: 0 })).toThrow(RangeError);
   });
 
   it('reports batches, sizes, failures, single lookups and de-duplication as metrics', async () => {

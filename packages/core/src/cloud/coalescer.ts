@@ -69,6 +69,14 @@ export interface CoalescerOptions<Key, Value> {
   maxBatchSize?: number;
   /** Most batch calls in flight (fallback lookups of a failed batch count as that batch). Default 4. */
   maxConcurrentBatches?: number;
+  /**
+   * Most batch calls in flight when the batch to send is full (`maxBatchSize` keys), never fewer
+   * than `maxConcurrentBatches` (the default). A full batch has nothing left to wait for, so a
+   * backlog of them (a node storm) may overlap its calls' latency without making more calls;
+   * partial batches still wait for a slot under `maxConcurrentBatches`, which is what keeps
+   * batches full when keys trickle in.
+   */
+  maxConcurrentFullBatches?: number;
   /** Most single fallback lookups in flight per failed batch. Default 4. */
   fallbackConcurrency?: number;
   observer?: CoalescerObserver;
@@ -114,6 +122,7 @@ export class Coalescer<Key, Value> {
   readonly #idleMs: number | undefined;
   readonly #maxBatchSize: number;
   readonly #maxConcurrentBatches: number;
+  readonly #maxConcurrentFullBatches: number;
   readonly #fallbackConcurrency: number;
   readonly #now: () => number;
   /** Every key queued or in flight, by id. */
@@ -133,6 +142,10 @@ export class Coalescer<Key, Value> {
     this.#idleMs = options.idleMs === undefined ? undefined : positiveOrDefault(options.idleMs, 0, 'idleMs', 0);
     this.#maxBatchSize = positiveOrDefault(options.maxBatchSize, COALESCER_DEFAULTS.maxBatchSize, 'maxBatchSize', 1);
     this.#maxConcurrentBatches = positiveOrDefault(options.maxConcurrentBatches, COALESCER_DEFAULTS.maxConcurrentBatches, 'maxConcurrentBatches', 1);
+    this.#maxConcurrentFullBatches = Math.max(
+      this.#maxConcurrentBatches,
+      positiveOrDefault(options.maxConcurrentFullBatches, this.#maxConcurrentBatches, 'maxConcurrentFullBatches', 1),
+    );
     this.#fallbackConcurrency = positiveOrDefault(options.fallbackConcurrency, COALESCER_DEFAULTS.fallbackConcurrency, 'fallbackConcurrency', 1);
     this.#now = options.now ?? Date.now;
   }
@@ -211,12 +224,13 @@ export class Coalescer<Key, Value> {
   }
 
   /**
-   * Sends full batches while slots allow; a partial batch waits for the timer, armed for the end
-   * of the oldest queued key's window (never synchronously, so loads of the same tick share it).
+   * Sends full batches while the full batches' slots allow; a partial batch waits for the timer,
+   * armed for the end of the oldest queued key's window (never synchronously, so loads of the same
+   * tick share it), and for a slot under `maxConcurrentBatches`.
    */
   #pump(): void {
     if (this.#closed) return;
-    while (this.#inFlight < this.#maxConcurrentBatches && this.#queue.size >= this.#maxBatchSize) {
+    while (this.#inFlight < this.#maxConcurrentFullBatches && this.#queue.size >= this.#maxBatchSize) {
       this.#dispatch(this.#takeBatch());
     }
     if (this.#queue.size === 0) {

@@ -44,6 +44,7 @@ export interface BatchedInstanceLookupOptions {
   windowMs?: number;
   maxBatchSize?: number;
   maxConcurrentBatches?: number;
+  maxConcurrentFullBatches?: number;
   observer?: CoalescerObserver;
 }
 
@@ -78,10 +79,7 @@ export class BatchedInstanceLookup implements InstanceLookup {
       },
       shouldFallBack: (error) => !isSandboxApiError(error, 'Throttled'),
       resolveMissing: () => [],
-      ...(options.windowMs === undefined ? {} : { windowMs: options.windowMs }),
-      ...(options.maxBatchSize === undefined ? {} : { maxBatchSize: options.maxBatchSize }),
-      ...(options.maxConcurrentBatches === undefined ? {} : { maxConcurrentBatches: options.maxConcurrentBatches }),
-      ...(options.observer === undefined ? {} : { observer: options.observer }),
+      ...options,
     });
   }
 
