@@ -39,10 +39,22 @@ export interface RbacUsage {
   requests: number;
 }
 
-/** `kubectl kustomize manifests/<overlay>`: every object the overlay renders. */
+/** The rendered text of each overlay, once per process (the manifests do not change during a test run). */
+const renderedOverlays = new Map<string, Promise<string>>();
+
+/**
+ * `kubectl kustomize manifests/<overlay>`: every object the overlay renders (fresh objects on every
+ * call; kubectl runs once per overlay and process, since a conformance suite starts an API server
+ * per scenario group).
+ */
 export async function renderOverlay(overlay: string): Promise<Array<Record<string, unknown>>> {
-  const { stdout } = await execFileAsync('kubectl', ['kustomize', join(MANIFESTS_DIRECTORY, overlay)], { maxBuffer: 16 * 1024 * 1024 });
-  return parseAllDocuments(stdout)
+  let rendered = renderedOverlays.get(overlay);
+  if (rendered === undefined) {
+    rendered = execFileAsync('kubectl', ['kustomize', join(MANIFESTS_DIRECTORY, overlay)], { maxBuffer: 16 * 1024 * 1024 }).then(({ stdout }) => stdout);
+    renderedOverlays.set(overlay, rendered);
+    rendered.catch(() => renderedOverlays.delete(overlay));
+  }
+  return parseAllDocuments(await rendered)
     .map((document) => document.toJSON() as Record<string, unknown> | null)
     .filter((object): object is Record<string, unknown> => object !== null);
 }
