@@ -44,8 +44,11 @@ const TEST_FILES = [
 
 /**
  * Files that run in a process of their own (project `isolated`): the e2e suites (minutes each,
- * real API servers and simulators, where a process start costs nothing in comparison) and the
- * files that change process-wide state: environment variables, module mocks, process listeners.
+ * real API servers and simulators, where a process start costs nothing in comparison), the files
+ * that mostly wait on child processes (the providers' own e2e files, the scaffold's end-to-end
+ * test, the OpenStack services' start, the gcloud client): they overlap with the e2e suites'
+ * waits instead of holding one of the two CPU-bound workers of the last phase; and the files that
+ * change process-wide state: environment variables, module mocks, process listeners.
  * Every other file runs in project `shared`, whose two worker processes run file after file
  * (`isolate: false`): the modules of core and the providers are loaded once per worker instead of
  * once per file, which was most of the unit tests' time (docs/performance.md, "Test suite").
@@ -54,6 +57,10 @@ const TEST_FILES = [
  */
 const ISOLATED_FILES = [
   'e2e/src/**/*.test.ts',
+  'providers/*/test/e2e/**/*.test.ts',
+  'scripts/create-provider/create-provider.test.ts',
+  'test-infrastructure/openstack-services/src/openstack-services.test.ts',
+  'test-infrastructure/gce-simulator/src/gcloud-client.test.ts',
   'test-infrastructure/azure-simulator/src/credential-grants.test.ts',
   'packages/core/src/app/serving/profiler-unavailable.test.ts',
   'test-infrastructure/openstack-services/src/openstack-cli.test.ts',

@@ -32,6 +32,22 @@ function echoLoader(): { calls: string[][]; batchLoad: CoalescerOptions<string, 
   };
 }
 
+/** A batch loader whose calls stay in flight until the test resolves `answers[i]`; each answers `key` for every key. */
+function heldLoader(): { calls: string[][]; answers: Array<Deferred<void>>; batchLoad: CoalescerOptions<string, string>['batchLoad'] } {
+  const calls: string[][] = [];
+  const answers: Array<Deferred<void>> = [];
+  return {
+    calls,
+    answers,
+    batchLoad: (keys) => {
+      calls.push([...keys]);
+      const answer = deferred<void>();
+      answers.push(answer);
+      return answer.promise.then(() => new Map(keys.map((key) => [key, key])));
+    },
+  };
+}
+
 /** Collects a promise's outcome without an unhandled rejection. */
 function settle<T>(promise: Promise<T>): Promise<{ value?: T; error?: unknown }> {
   return promise.then(
@@ -319,16 +335,10 @@ describe('Coalescer', () => {
   });
 
   it('overlaps full batches up to maxConcurrentFullBatches; a partial batch still waits for a maxConcurrentBatches slot', async () => {
-    const answers: Array<Deferred<void>> = [];
-    const calls: string[][] = [];
+    const { calls, answers, batchLoad } = heldLoader();
     const coalescer = new Coalescer<string, string>({
       name: 'instances',
-      batchLoad: (keys) => {
-        calls.push([...keys]);
-        const answer = deferred<void>();
-        answers.push(answer);
-        return answer.promise.then(() => new Map(keys.map((key) => [key, key])));
-      },
+      batchLoad,
       windowMs: 5,
       maxBatchSize: 3,
       maxConcurrentBatches: 1,
@@ -357,16 +367,10 @@ describe('Coalescer', () => {
   });
 
   it('never lets maxConcurrentFullBatches lower maxConcurrentBatches', async () => {
-    const answers: Array<Deferred<void>> = [];
-    const calls: string[][] = [];
+    const { calls, answers, batchLoad } = heldLoader();
     const coalescer = new Coalescer<string, string>({
       name: 'instances',
-      batchLoad: (keys) => {
-        calls.push([...keys]);
-        const answer = deferred<void>();
-        answers.push(answer);
-        return answer.promise.then(() => new Map(keys.map((key) => [key, key])));
-      },
+      batchLoad,
       maxBatchSize: 1,
       maxConcurrentBatches: 3,
       maxConcurrentFullBatches: 1,
