@@ -49,7 +49,7 @@ export const OUR_POLICY: CcmPolicy = {
 export const UPSTREAM_POLICY: CcmPolicy = {
   name: 'upstream',
   label: 'upstream default',
-  concurrentNodeSyncs: 500,
+  concurrentNodeSyncs: 1,
   concurrentServiceSyncs: 1,
   kubeApiQps: 20,
   kubeApiBurst: 30,
