@@ -7,4 +7,5 @@ export * from './start-openstack-services.js';
 export * from './openstack-services-availability.js';
 export * from './openstack-services-for-tests.js';
 export * from './openstack-cli.js';
+export * from './octavia-worker-hold.js';
 export { startNovaStandIn, type NovaStandIn, type NovaStandInOptions } from './nova/nova-stand-in.js';

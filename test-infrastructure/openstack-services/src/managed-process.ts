@@ -73,6 +73,11 @@ export class ManagedProcess {
     });
   }
 
+  /** The process group (the main process's PID) the command and its workers run in; undefined if it did not start. */
+  get processGroup(): number | undefined {
+    return this.#child.pid;
+  }
+
   /** Whether the main process has exited (its group may still hold children until stop()). */
   get exited(): boolean {
     return this.#exitCode !== undefined;
@@ -97,6 +102,8 @@ export class ManagedProcess {
     const pid = this.#child.pid;
     if (pid === undefined) return;
     killGroup(pid, 'SIGTERM');
+    // A stopped group (a test holding the Octavia worker) acts on SIGTERM only once continued.
+    killGroup(pid, 'SIGCONT');
     const timer = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), graceMs).unref());
     const outcome = await Promise.race([this.#exited.then(() => 'exited' as const), timer]);
     // The main process may exit before its workers: always finish the group off.

@@ -10,6 +10,7 @@ import { openStackServicesSuite } from './openstack-services-suite.js';
 import { compareWithSample, loadSample, novaApiSamplesDirectory, sampleVersions } from './nova/nova-api-samples.js';
 import { novaApiSamplesSuite } from './nova/nova-api-samples-suite.js';
 import { formatMicroversion, NOVA_MAXIMUM_MICROVERSION, compareMicroversions, type Microversion } from './nova/nova-microversion.js';
+import { holdingOctaviaWorker } from './octavia-worker-hold.js';
 import { openStackServicesForTests, type TestServices } from './openstack-services-for-tests.js';
 import type { OpenStackServices } from './start-openstack-services.js';
 
@@ -119,6 +120,33 @@ openStackServicesSuite('openstack-services: real Keystone, Neutron and Octavia',
     const id = String(created.json['loadbalancer']!['id']);
     let status = '';
     for (let attempt = 0; attempt < 60 && status !== 'ACTIVE'; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      status = String((await call('GET', `${octavia}/v2/lbaas/loadbalancers/${id}`)).json['loadbalancer']!['provisioning_status']);
+      expect(status).not.toBe('ERROR');
+    }
+    expect(status).toBe('ACTIVE');
+    expect((await call('DELETE', `${octavia}/v2/lbaas/loadbalancers/${id}?cascade=true`)).status).toBe(204);
+  }, 120_000);
+
+  it('while the octavia-worker is held a new load balancer stays PENDING_CREATE and a change is refused (409); continued, it turns ACTIVE', async () => {
+    const neutron = endpoint('network');
+    const octavia = endpoint('load-balancer');
+    const group = services.octaviaWorkerProcessGroup;
+    expect(group).toBeTypeOf('number');
+    const network = await call('POST', `${neutron}/v2.0/networks`, { network: { name: 'services-held' } });
+    const subnet = await call('POST', `${neutron}/v2.0/subnets`, { subnet: { network_id: network.json['network']!['id'], cidr: '10.22.0.0/24', ip_version: 4 } });
+    const id = await holdingOctaviaWorker(group!, async () => {
+      const created = await call('POST', `${octavia}/v2/lbaas/loadbalancers`, { loadbalancer: { name: 'services-held', vip_subnet_id: subnet.json['subnet']!['id'] } });
+      expect(created.status).toBe(201);
+      const held = String(created.json['loadbalancer']!['id']);
+      // Longer than the noop worker takes on this machine (well under a second when it runs).
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect((await call('GET', `${octavia}/v2/lbaas/loadbalancers/${held}`)).json['loadbalancer']!['provisioning_status']).toBe('PENDING_CREATE');
+      expect((await call('PUT', `${octavia}/v2/lbaas/loadbalancers/${held}`, { loadbalancer: { name: 'services-held-early' } })).status).toBe(409);
+      return held;
+    });
+    let status = '';
+    for (let attempt = 0; attempt < 120 && status !== 'ACTIVE'; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 500));
       status = String((await call('GET', `${octavia}/v2/lbaas/loadbalancers/${id}`)).json['loadbalancer']!['provisioning_status']);
       expect(status).not.toBe('ERROR');

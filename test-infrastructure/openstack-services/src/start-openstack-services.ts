@@ -42,6 +42,11 @@ export interface OpenStackEndpoint {
   userDomainName: string;
   projectDomainName: string;
   caFile?: string;
+  /**
+   * For tests only: the process group of the octavia-worker, which `holdingOctaviaWorker` stops to
+   * hold load balancers PENDING_*. Absent when the endpoint names services we did not start.
+   */
+  octaviaWorkerProcessGroup?: number;
 }
 
 export interface OpenStackServices extends OpenStackEndpoint {
@@ -52,6 +57,8 @@ export interface OpenStackServices extends OpenStackEndpoint {
   octaviaUrl: string;
   /** The Nova stand-in's versioned endpoint (`http://127.0.0.1:PORT/v2.1`), catalog type `compute`. */
   novaUrl: string;
+  /** The octavia-worker's process group (see `holdingOctaviaWorker`). */
+  octaviaWorkerProcessGroup: number;
   /** Seconds each phase took, and the total. */
   timings: Record<string, number>;
   close(): Promise<void>;
@@ -94,6 +101,7 @@ export async function startOpenStackServices(options: StartOpenStackServicesOpti
   const root = mkdtempSync(join(options.parentDirectory ?? tmpdir(), 'os-'));
   const processes: ManagedProcess[] = [];
   let nova: NovaStandIn | undefined;
+  let octaviaWorkerProcessGroup: number | undefined;
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
@@ -254,6 +262,7 @@ export async function startOpenStackServices(options: StartOpenStackServicesOpti
         const workerLogging = join(root, 'octavia', 'worker-logging.conf');
         writeFileSync(workerLogging, octaviaWorkerLoggingConfiguration());
         const worker = start('octavia-worker', 'octavia-worker', ['--config-file', octaviaConf, '--config-file', workerLogging, '--log-file', workerLog], 'octavia/worker.out');
+        octaviaWorkerProcessGroup = worker.processGroup;
         const api = startWith('octavia-api', scriptInterpreter(commandPath('octavia-api')), wsgiArgs('octavia.api.app:setup_app', octavia!, ['--config-file', octaviaConf, '--log-file', join(root, 'octavia', 'api.log')]), 'octavia/api.out');
         await waitForHttp('octavia-api', api, octaviaUrl, deadline);
         // A load balancer created before the worker's queue exists would stay PENDING_CREATE (the
@@ -289,6 +298,7 @@ export async function startOpenStackServices(options: StartOpenStackServicesOpti
       neutronUrl,
       octaviaUrl,
       novaUrl: nova!.url,
+      octaviaWorkerProcessGroup: octaviaWorkerProcessGroup!,
       timings,
       close,
     };

@@ -6,7 +6,7 @@
  * The real side fails under CI=true when the services cannot start, and skips loudly otherwise.
  */
 import { afterAll, beforeAll, describe } from 'vitest';
-import { openStackServicesForTests, type TestServices } from '@ccm/openstack-services';
+import { holdingOctaviaWorker, openStackServicesForTests, type TestServices } from '@ccm/openstack-services';
 import { openStackServicesSuite } from '@ccm/openstack-services/suite';
 import type { Network, OpenStackClient, Subnet } from 'openstack-client-ts';
 import { createSdkComputePort } from '../../src/ports/sdk/sdk-compute-port.js';
@@ -93,7 +93,7 @@ describe('OpenStack port contracts: the in-memory fakes', () => {
 
   describe('OctaviaPort', () => {
     const octavia = new FakeOctavia();
-    describeOctaviaPortContract(() => ({ port: octavia, vipSubnetId: 'subnet-vip', provider: 'amphora', prefix: `fake-${run}` }));
+    describeOctaviaPortContract(() => ({ port: octavia, vipSubnetId: 'subnet-vip', provider: 'amphora', prefix: `fake-${run}`, holdingProvisioning: (body) => body() }));
   });
 });
 
@@ -196,6 +196,11 @@ openStackServicesSuite('OpenStack port contracts: the production adapters on the
   });
 
   describe('OctaviaPort (Octavia, amphora provider with the noop drivers)', { timeout: OCTAVIA_TIMEOUT_MS }, () => {
-    describeOctaviaPortContract((): OctaviaPortContractFixture => ({ port: createSdkOctaviaPort(started().loadBalancer), vipSubnetId: vip.subnet.id, provider: 'amphora', prefix: `real-${run}` }));
+    const holdingProvisioning = <T>(body: () => Promise<T>): Promise<T> => {
+      const group = services?.octaviaWorkerProcessGroup;
+      if (group === undefined) throw new Error('the OpenStack services name no octavia-worker process group: they were not started by @ccm/openstack-services');
+      return holdingOctaviaWorker(group, body);
+    };
+    describeOctaviaPortContract((): OctaviaPortContractFixture => ({ port: createSdkOctaviaPort(started().loadBalancer), vipSubnetId: vip.subnet.id, provider: 'amphora', prefix: `real-${run}`, holdingProvisioning }));
   });
 });

@@ -4,6 +4,7 @@
  * (issue 23 point 4): the PENDING_* lifecycle, renames in place, children one at a time, and what
  * Octavia refuses: names over 255, a load balancer without a VIP, any change while PENDING_* (409),
  * a second listener on a protocol and port, a duplicate member, a second monitor, unknown IDs.
+ * Each "refused while PENDING_*" step runs inside `holdingProvisioning`, so it never races the worker.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, it } from 'vitest';
@@ -18,6 +19,12 @@ export interface OctaviaPortContractFixture {
   provider: string;
   /** Unique per run. */
   prefix: string;
+  /**
+   * Runs `body` while no load balancer's provisioning can advance, so that a change right after
+   * another one meets PENDING_* for certain: the real Octavia's worker is stopped (on the noop
+   * drivers it often finishes before the next request arrives); the fake advances only on reads.
+   */
+  holdingProvisioning<T>(body: () => Promise<T>): Promise<T>;
 }
 
 /** How long a load balancer may stay PENDING_* (the real Octavia on a loaded 2-core machine). */
@@ -47,23 +54,30 @@ export function describeOctaviaPortContract(fixture: () => OctaviaPortContractFi
   it('creates a load balancer PENDING_CREATE, refuses changes until ACTIVE (Conflict), renames it in place (same ID and VIP) and deletes it', async () => {
     const side = fixture();
     const name = `${side.prefix}-lifecycle`;
-    const created = await side.port.createLoadBalancer(bare(side, name));
-    expect(created).toMatchObject({ name, description: 'contract', provisioningStatus: 'PENDING_CREATE', vipSubnetId: side.vipSubnetId, provider: side.provider, tags: [name] });
-    expect(await refusalKind(side.port.renameLoadBalancer(created.id, `${name}-early`, []))).toBe('Conflict');
+    const created = await side.holdingProvisioning(async () => {
+      const pending = await side.port.createLoadBalancer(bare(side, name));
+      expect(pending).toMatchObject({ name, description: 'contract', provisioningStatus: 'PENDING_CREATE', vipSubnetId: side.vipSubnetId, provider: side.provider, tags: [name] });
+      expect(await refusalKind(side.port.renameLoadBalancer(pending.id, `${name}-early`, []))).toBe('Conflict');
+      return pending;
+    });
     const active = await settledLoadBalancer(side.port, created.id);
     expect(active?.provisioningStatus).toBe('ACTIVE');
     expect((await side.port.findLoadBalancersByName(name)).map((found) => found.id)).toEqual([created.id]);
 
-    await side.port.renameLoadBalancer(created.id, `${name}-renamed`, [`${name}-renamed`]);
-    expect(await refusalKind(side.port.updateLoadBalancerTags(created.id, []))).toBe('Conflict');
+    await side.holdingProvisioning(async () => {
+      await side.port.renameLoadBalancer(created.id, `${name}-renamed`, [`${name}-renamed`]);
+      expect(await refusalKind(side.port.updateLoadBalancerTags(created.id, []))).toBe('Conflict');
+    });
     const renamed = await settledLoadBalancer(side.port, created.id);
     expect(renamed).toMatchObject({ id: created.id, name: `${name}-renamed`, tags: [`${name}-renamed`], vipAddress: active!.vipAddress, vipPortId: active!.vipPortId, provisioningStatus: 'ACTIVE' });
     expect(await side.port.findLoadBalancersByName(name)).toEqual([]);
     await side.port.updateLoadBalancerTags(created.id, [`${name}-renamed`, 'other']);
     expect((await settledLoadBalancer(side.port, created.id))?.tags.sort()).toEqual([`${name}-renamed`, 'other'].sort());
 
-    await side.port.deleteLoadBalancer(created.id, true);
-    expect(await refusalKind(side.port.renameLoadBalancer(created.id, name, []))).toBe('Conflict');
+    await side.holdingProvisioning(async () => {
+      await side.port.deleteLoadBalancer(created.id, true);
+      expect(await refusalKind(side.port.renameLoadBalancer(created.id, name, []))).toBe('Conflict');
+    });
     expect(await deletedStatus(side.port, created.id)).toBe('DELETED');
   });
 
@@ -88,9 +102,12 @@ export function describeOctaviaPortContract(fixture: () => OctaviaPortContractFi
     const { id } = await side.port.createLoadBalancer(bare(side, name));
     await settledLoadBalancer(side.port, id);
 
-    const listener = await side.port.createListener(id, listenerSpec(`listener_0_${name}`, 80));
-    expect(listener).toMatchObject({ name: `listener_0_${name}`, protocol: 'TCP', port: 80, defaultPoolId: undefined });
-    expect(await refusalKind(side.port.createListener(id, listenerSpec(`listener_1_${name}`, 81)))).toBe('Conflict');
+    const listener = await side.holdingProvisioning(async () => {
+      const first = await side.port.createListener(id, listenerSpec(`listener_0_${name}`, 80));
+      expect(first).toMatchObject({ name: `listener_0_${name}`, protocol: 'TCP', port: 80, defaultPoolId: undefined });
+      expect(await refusalKind(side.port.createListener(id, listenerSpec(`listener_1_${name}`, 81)))).toBe('Conflict');
+      return first;
+    });
     await settledLoadBalancer(side.port, id);
     expect(await refusalKind(side.port.createListener(id, listenerSpec(`listener_1_${name}`, 80)))).toBe('Conflict');
     expect(await refusalKind(side.port.createListener(id, listenerSpec(NAME_OVER_255, 82)))).toBe('Invalid');

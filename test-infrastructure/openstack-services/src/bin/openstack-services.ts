@@ -60,6 +60,7 @@ async function main(): Promise<number> {
     userDomainName: services.userDomainName,
     projectDomainName: services.projectDomainName,
     ...(services.caFile === undefined ? {} : { caFile: services.caFile }),
+    octaviaWorkerProcessGroup: services.octaviaWorkerProcessGroup,
   };
   // Written whole, then renamed: a reader waiting for the file never sees half of it.
   writeFileSync(`${endpointFile}.partial`, `${JSON.stringify(endpoint, null, 2)}\n`, { mode: 0o600 });
