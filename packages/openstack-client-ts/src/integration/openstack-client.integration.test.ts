@@ -4,7 +4,7 @@
  * created, read, updated where the CCM updates it, and deleted. Fails under CI=true when the services cannot start.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { OpenStackCli, openStackServicesForTests, type TestServices } from '@ccm/openstack-services';
+import { holdingOctaviaWorker, OpenStackCli, openStackServicesForTests, type TestServices } from '@ccm/openstack-services';
 import { openStackCliSuite, openStackServicesSuite } from '@ccm/openstack-services/suite';
 import { OpenStackClient, type OpenStackClientOptions } from '../openstack-client.js';
 import { isOpenStackError } from '../openstack-error.js';
@@ -128,34 +128,39 @@ openStackServicesSuite('openstack-client-ts against real OpenStack services', ()
     const octavia = client.loadBalancer;
     expect((await octavia.maxVersion())?.[0]).toBe(2);
     const vip = await client.network.ports.create({ network_id: network.id, name: 'octavia-vip' });
-    const created = await octavia.loadBalancers.create({
-      name: lbName,
-      description: 'Kubernetes external service default/web from cluster kubernetes',
-      // Octavia's noop network driver cannot read Neutron ports (its get_port has no fixed IPs), so
-      // vip_port_id is refused; a subnet plus an address reserved by a real port gives a real VIP.
-      vip_subnet_id: subnet.id,
-      vip_address: vip.fixed_ips[0]!.ip_address,
-      tags: [lbName],
-      listeners: [
-        {
-          name: `listener_0_${lbName}`,
-          protocol: 'TCP',
-          protocol_port: 80,
-          default_pool: {
-            name: `pool_0_${lbName}`,
+    // The worker is held so that the load balancer is still PENDING_CREATE for the change below.
+    expect(services.octaviaWorkerProcessGroup).toBeTypeOf('number');
+    const created = await holdingOctaviaWorker(services.octaviaWorkerProcessGroup!, async () => {
+      const pending = await octavia.loadBalancers.create({
+        name: lbName,
+        description: 'Kubernetes external service default/web from cluster kubernetes',
+        // Octavia's noop network driver cannot read Neutron ports (its get_port has no fixed IPs), so
+        // vip_port_id is refused; a subnet plus an address reserved by a real port gives a real VIP.
+        vip_subnet_id: subnet.id,
+        vip_address: vip.fixed_ips[0]!.ip_address,
+        tags: [lbName],
+        listeners: [
+          {
+            name: `listener_0_${lbName}`,
             protocol: 'TCP',
-            lb_algorithm: 'ROUND_ROBIN',
-            members: [{ name: 'node-1', address: '10.0.0.11', protocol_port: 30080, subnet_id: subnet.id }],
-            healthmonitor: { name: `monitor_0_${lbName}`, type: 'TCP', delay: 5, timeout: 3, max_retries: 1, max_retries_down: 3 },
+            protocol_port: 80,
+            default_pool: {
+              name: `pool_0_${lbName}`,
+              protocol: 'TCP',
+              lb_algorithm: 'ROUND_ROBIN',
+              members: [{ name: 'node-1', address: '10.0.0.11', protocol_port: 30080, subnet_id: subnet.id }],
+              healthmonitor: { name: `monitor_0_${lbName}`, type: 'TCP', delay: 5, timeout: 3, max_retries: 1, max_retries_down: 3 },
+            },
           },
-        },
-      ],
+        ],
+      });
+      expect(pending.provisioning_status).toBe('PENDING_CREATE');
+      expect(pending.vip_address).toBe(vip.fixed_ips[0]!.ip_address);
+      // Octavia refuses changes while PENDING_*: a retryable conflict.
+      const busy = await octavia.loadBalancers.update(pending.id, { name: 'renamed' }).catch((error: unknown) => error);
+      expect(isOpenStackError(busy) && [busy.kind, busy.retryable]).toEqual(['Conflict', true]);
+      return pending;
     });
-    expect(created.provisioning_status).toBe('PENDING_CREATE');
-    expect(created.vip_address).toBe(vip.fixed_ips[0]!.ip_address);
-    // Octavia refuses changes while PENDING_*: a retryable conflict.
-    const busy = await octavia.loadBalancers.update(created.id, { name: 'renamed' }).catch((error: unknown) => error);
-    if (isOpenStackError(busy)) expect([busy.kind, busy.retryable]).toEqual(['Conflict', true]);
     await octavia.loadBalancers.waitForStatus(created.id, 'ACTIVE', { initialDelayMs: 500 });
 
     const found = await octavia.loadBalancers.list({ name: lbName });
