@@ -7,6 +7,11 @@
 // and load balancers slowly on 2 cores (Octavia children are changed one call at a time,
 // `provider-requires-serial-api-calls`). The cloud call budget is fixed
 // (OPENSTACK_API_BUDGET_DEFAULTS): the call rate is checked against it.
+//
+// Convergence is paced by Octavia itself: serial mode changes one child at a time and waits for
+// ACTIVE after each (about 1.2 s a change on a quiet machine). Measured after the faults stop:
+// 66.5 s alone, 63-184 s inside the full suite (4 isolated workers on 2 cores), so the bound is
+// 420 s, and the test's own timeout covers churn, that bound and the teardown's equal bound.
 import { OPENSTACK_API_BUDGET_DEFAULTS, OpenStackDriver } from '@ccm/cloud-provider-openstack/conformance';
 import { chaosSeed, describeChaos } from './chaos-suite.js';
 
@@ -23,7 +28,7 @@ await describeChaos(
     apiDownMs: 8_000,
     leaderKills: 3,
     budget: { qps: OPENSTACK_API_BUDGET_DEFAULTS.qps, burst: OPENSTACK_API_BUDGET_DEFAULTS.burst },
-    convergenceTimeoutMs: 240_000,
+    convergenceTimeoutMs: 420_000,
   },
-  600_000,
+  1_000_000,
 );
