@@ -30,6 +30,18 @@ openStackServicesSuite('openstack-services: real Keystone, Neutron and Octavia',
     return { status: response.status, json: text === '' ? {} : (JSON.parse(text) as Record<string, Record<string, unknown>>), headers: response.headers };
   };
 
+  /** Polls the load balancer until ACTIVE (never ERROR), then deletes it with its children. */
+  const activeThenDeleted = async (octavia: string, id: string): Promise<void> => {
+    let status = '';
+    for (let attempt = 0; attempt < 120 && status !== 'ACTIVE'; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      status = String((await call('GET', `${octavia}/v2/lbaas/loadbalancers/${id}`)).json['loadbalancer']!['provisioning_status']);
+      expect(status).not.toBe('ERROR');
+    }
+    expect(status).toBe('ACTIVE');
+    expect((await call('DELETE', `${octavia}/v2/lbaas/loadbalancers/${id}?cascade=true`)).status).toBe(204);
+  };
+
   beforeAll(async () => {
     services = await openStackServicesForTests({ log: (line) => console.log(`openstack-services: ${line}`) });
   }, 300_000);
@@ -118,14 +130,7 @@ openStackServicesSuite('openstack-services: real Keystone, Neutron and Octavia',
     expect(created.status).toBe(201);
     expect(created.json['loadbalancer']!['provisioning_status']).toBe('PENDING_CREATE');
     const id = String(created.json['loadbalancer']!['id']);
-    let status = '';
-    for (let attempt = 0; attempt < 60 && status !== 'ACTIVE'; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      status = String((await call('GET', `${octavia}/v2/lbaas/loadbalancers/${id}`)).json['loadbalancer']!['provisioning_status']);
-      expect(status).not.toBe('ERROR');
-    }
-    expect(status).toBe('ACTIVE');
-    expect((await call('DELETE', `${octavia}/v2/lbaas/loadbalancers/${id}?cascade=true`)).status).toBe(204);
+    await activeThenDeleted(octavia, id);
   }, 120_000);
 
   it('while the octavia-worker is held a new load balancer stays PENDING_CREATE and a change is refused (409); continued, it turns ACTIVE', async () => {
@@ -145,14 +150,7 @@ openStackServicesSuite('openstack-services: real Keystone, Neutron and Octavia',
       expect((await call('PUT', `${octavia}/v2/lbaas/loadbalancers/${held}`, { loadbalancer: { name: 'services-held-early' } })).status).toBe(409);
       return held;
     });
-    let status = '';
-    for (let attempt = 0; attempt < 120 && status !== 'ACTIVE'; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      status = String((await call('GET', `${octavia}/v2/lbaas/loadbalancers/${id}`)).json['loadbalancer']!['provisioning_status']);
-      expect(status).not.toBe('ERROR');
-    }
-    expect(status).toBe('ACTIVE');
-    expect((await call('DELETE', `${octavia}/v2/lbaas/loadbalancers/${id}?cascade=true`)).status).toBe(204);
+    await activeThenDeleted(octavia, id);
   }, 120_000);
 
   it('Nova stand-in: create, get, list with filters, stop/start, delete, with real Neutron ports', async () => {
