@@ -38,6 +38,7 @@ import type {
 import { OpenStackClient, isOpenStackError } from 'openstack-client-ts';
 import { openStackOperationOf, startCatalogRouter, type CatalogRouter } from './openstack-catalog-router.js';
 import { OpenStackSwapFixture } from './openstack-swap-fixture.js';
+import { allocationPoolsWithoutOrphanNextHops, orphanNextHop } from './orphan-next-hops.js';
 
 export const OPENSTACK_CCM_BIN = fileURLToPath(new URL('../../dist/cloud-controller-manager/main.js', import.meta.url));
 
@@ -45,8 +46,6 @@ export const OPENSTACK_CCM_BIN = fileURLToPath(new URL('../../dist/cloud-control
 const NODE_CIDR = '10.250.0.0/24';
 /** Benchmarks: room for 4,000 servers. */
 export const BENCH_NODE_CIDR = '10.250.16.0/20';
-/** Next hops of injected routes to nodes that do not exist: on the node subnet (Neutron requires it), never given to a port. */
-const ORPHAN_NEXT_HOP_BASE = 240;
 const FLAVOR = { ref: '2', name: 'm1.small' } as const;
 /** The external network's subnet: where floating IPs come from. */
 const FLOATING_CIDR = '172.29.0.0/24';
@@ -129,7 +128,9 @@ export class OpenStackDriver implements ProviderDriver {
     this.#client = client;
     const network = await client.network.networks.create({ name: `ccm-conformance-nodes-${this.#run}` });
     this.#networkId = network.id;
-    const subnet = await client.network.subnets.create({ name: `ccm-conformance-nodes-${this.#run}`, network_id: network.id, ip_version: 4, cidr: this.#nodeCidr, enable_dhcp: false });
+    // Ports get addresses from pools that leave out the injected routes' orphan next hops: a server
+    // given one of them would turn a "blackhole" into a route of that node (a CI run saw it).
+    const subnet = await client.network.subnets.create({ name: `ccm-conformance-nodes-${this.#run}`, network_id: network.id, ip_version: 4, cidr: this.#nodeCidr, enable_dhcp: false, allocation_pools: allocationPoolsWithoutOrphanNextHops(this.#nodeCidr) });
     this.#subnetId = subnet.id;
     // Floating IPs need the external network reachable from the node subnet: the router's gateway.
     const external = await client.network.networks.create({ name: `ccm-conformance-public-${this.#run}`, 'router:external': true });
@@ -372,7 +373,7 @@ export class OpenStackDriver implements ProviderDriver {
     const server = route.blackhole === true ? undefined : this.#servers.get(route.targetNodeName);
     let nexthop = server?.ip;
     if (nexthop === undefined) {
-      nexthop = `${this.#nodeCidr.split('.').slice(0, 3).join('.')}.${ORPHAN_NEXT_HOP_BASE + (this.#orphanNextHops.size % 10)}`;
+      nexthop = orphanNextHop(this.#nodeCidr, this.#orphanNextHops.size);
       this.#orphanNextHops.set(route.destinationCidr, route.targetNodeName);
     }
     await this.#requireClient().network.routers.addExtraRoutes(this.#routerId, [{ destination: route.destinationCidr, nexthop }]);
