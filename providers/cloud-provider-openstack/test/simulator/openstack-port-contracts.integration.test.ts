@@ -114,7 +114,8 @@ openStackServicesSuite('OpenStack port contracts: the production adapters on the
     const nodeNetwork = await client.network.networks.create({ name: `contract-nodes-${run}` });
     nodes = { network: nodeNetwork, subnet: await client.network.subnets.create({ network_id: nodeNetwork.id, cidr: '10.30.0.0/24', ip_version: 4, name: `contract-nodes-${run}` }) };
     const vipNetwork = await client.network.networks.create({ name: `contract-vip-${run}` });
-    vip = { network: vipNetwork, subnet: await client.network.subnets.create({ network_id: vipNetwork.id, cidr: '10.31.0.0/24', ip_version: 4, name: `contract-vip-${run}` }) };
+    // Neutron hands out addresses at random: the pool ends before the contract's free address (.250).
+    vip = { network: vipNetwork, subnet: await client.network.subnets.create({ network_id: vipNetwork.id, cidr: '10.31.0.0/24', ip_version: 4, name: `contract-vip-${run}`, allocation_pools: [{ start: '10.31.0.2', end: '10.31.0.239' }] }) };
     external = await client.network.networks.create({ name: `contract-public-${run}`, 'router:external': true });
     await client.network.subnets.create({ network_id: external.id, cidr: '172.31.9.0/24', ip_version: 4 });
     // Floating IPs need the external network reachable from the VIP subnet, through a router.
