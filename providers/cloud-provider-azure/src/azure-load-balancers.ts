@@ -5,6 +5,7 @@
  * (ImplementedElsewhere). The nodes are those the service controller passes (it already drops
  * nodes labelled `node.kubernetes.io/exclude-from-external-load-balancers`); control-plane nodes
  * (with `excludeMasterFromStandardLB`) and unmanaged nodes never join the backend pool either.
+ * Ensure, update and delete run one at a time (upstream's `serviceReconcileLock`).
  */
 import type { V1Node, V1Service } from '@kubernetes/client-node';
 import type { CloudApiObserver } from '@ccm/core/cloud';
@@ -14,6 +15,7 @@ import { AZURE_UPSTREAM_OPERATIONS } from './metrics/upstream-metrics.js';
 import type { InstanceLocator } from './operations/instance-locator.js';
 import { serviceKey } from './operations/load-balancer/load-balancer-names.js';
 import type { ServiceLoadBalancerOperations } from './operations/load-balancer/service-load-balancer-operations.js';
+import { ServiceReconcileLock } from './operations/load-balancer/service-reconcile-lock.js';
 import type { AzureVirtualMachine } from './ports/compute-port.js';
 import { parseAzureProviderId } from './provider-id.js';
 
@@ -35,6 +37,7 @@ export interface AzureLoadBalancersDependencies {
 
 export class AzureLoadBalancers implements LoadBalancer {
   readonly #dependencies: AzureLoadBalancersDependencies;
+  readonly #reconcileLock = new ServiceReconcileLock();
 
   constructor(dependencies: AzureLoadBalancersDependencies) {
     this.#dependencies = dependencies;
@@ -52,17 +55,17 @@ export class AzureLoadBalancers implements LoadBalancer {
 
   async ensureLoadBalancer(clusterName: string, service: V1Service, nodes: V1Node[], options?: CloudCallOptions): Promise<LoadBalancerStatus> {
     checkImplementedHere(service);
-    return this.#timed(AZURE_UPSTREAM_OPERATIONS.ensureLoadBalancer, service, () => this.#dependencies.operations.ensure(clusterName, service, this.#members(nodes), options));
+    return this.#reconcileLock.run(() => this.#timed(AZURE_UPSTREAM_OPERATIONS.ensureLoadBalancer, service, () => this.#dependencies.operations.ensure(clusterName, service, this.#members(nodes), options)), options?.signal);
   }
 
   async updateLoadBalancer(clusterName: string, service: V1Service, nodes: V1Node[], options?: CloudCallOptions): Promise<void> {
     checkImplementedHere(service);
-    await this.#timed(AZURE_UPSTREAM_OPERATIONS.updateLoadBalancer, service, () => this.#dependencies.operations.update(clusterName, service, this.#members(nodes), options));
+    await this.#reconcileLock.run(() => this.#timed(AZURE_UPSTREAM_OPERATIONS.updateLoadBalancer, service, () => this.#dependencies.operations.update(clusterName, service, this.#members(nodes), options)), options?.signal);
   }
 
   async ensureLoadBalancerDeleted(clusterName: string, service: V1Service, options?: CloudCallOptions): Promise<void> {
     if (service.spec?.loadBalancerClass !== undefined) return;
-    await this.#timed(AZURE_UPSTREAM_OPERATIONS.ensureLoadBalancerDeleted, service, () => this.#dependencies.operations.delete(clusterName, service, options));
+    await this.#reconcileLock.run(() => this.#timed(AZURE_UPSTREAM_OPERATIONS.ensureLoadBalancerDeleted, service, () => this.#dependencies.operations.delete(clusterName, service, options)), options?.signal);
   }
 
   /** Runs `run` as upstream's operation `request` of `service` (its `source`). */

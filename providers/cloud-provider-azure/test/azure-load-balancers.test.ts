@@ -163,6 +163,16 @@ describe('LoadBalancer: external Services', () => {
     await lb.ensureLoadBalancerDeleted(CLUSTER, service({ name: 'api', uid: OTHER_UID }));
   });
 
+  it('a node sync\'s update beside the Service\'s delete runs after it (upstream serviceReconcileLock): no public IP, frontend or load balancer is left', async () => {
+    const { harness, lb, nodes } = await cluster();
+    await lb.ensureLoadBalancer(CLUSTER, service(), nodes);
+    // The node sync holds the Service as it was before its deletion began (no deletionTimestamp).
+    await Promise.all([lb.ensureLoadBalancerDeleted(CLUSTER, service()), lb.updateLoadBalancer(CLUSTER, service(), nodes.slice(0, 1))]);
+    expect(harness.network.publicIpResources.size).toBe(0);
+    expect(harness.network.loadBalancer(RESOURCE_GROUP, CLUSTER)).toBeUndefined();
+    expect(managedRules(harness)).toEqual([]);
+  });
+
   it('node changes: control-plane and unmanaged nodes stay out, nodes gone leave the pool (VM NIC and scale-set VM)', async () => {
     const { harness, lb, nodes } = await cluster();
     addVirtualMachine(harness, 'master-0', '10.0.0.9');
