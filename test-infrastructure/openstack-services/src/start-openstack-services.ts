@@ -373,8 +373,8 @@ function waitForHttp(name: string, managed: ManagedProcess, url: string, deadlin
   return waitUntil(name, managed, deadline, async () => {
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
-      await response.arrayBuffer();
-      return response.status < 500;
+      // An OpenStack API's root answers its version document: any other answer is another server.
+      return response.status < 500 && (await response.text()).includes('"version');
     } catch {
       return false;
     }
