@@ -55,6 +55,17 @@ describe('replayOrder', () => {
     expect(replayOrder([read, winningPatch, refusedPut]).map((entry) => entry.sequence)).toEqual([11, 10, 12]);
   });
 
+  it('replays a write that succeeded before the concurrent DELETE of its object, though the DELETE was answered first', () => {
+    const deleted = request(20, 5, 'DELETE', '/api/v1/nodes/gone', 200);
+    const read = request(21, 5.5, 'GET', '/api/v1/nodes', 200);
+    const statusPatch = request(22, 4, 'PATCH', '/api/v1/nodes/gone/status', 200);
+    const afterDelete = request(23, 22.5, 'PATCH', '/api/v1/nodes/gone/status', 404);
+    expect(replayOrder([deleted, read, statusPatch, afterDelete]).map((entry) => entry.sequence)).toEqual([22, 20, 21, 23]);
+    // Not in flight together (the patch was sent after the DELETE's answer): completion order.
+    const sentLater = request(24, 20.5, 'PATCH', '/api/v1/nodes/gone/status', 200);
+    expect(replayOrder([deleted, sentLater]).map((entry) => entry.sequence)).toEqual([20, 24]);
+  });
+
   it('keeps completion order for a 409 without a concurrent winner, and for writes to other objects', () => {
     const refused = request(10, 5, 'PUT', '/api/v1/nodes/n1', 409);
     const otherObject = request(11, 6, 'PATCH', '/api/v1/nodes/n2', 200);

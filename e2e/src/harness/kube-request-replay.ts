@@ -213,7 +213,8 @@ const objectPath = (request: RecordedKubeRequest): string => request.url.split('
 /**
  * The order to replay in: completion order, except that a write the real server refused with a
  * Conflict (409) goes after every write to the same object that was in flight with it and
- * succeeded later. Completion order is not the server's order: the server may apply a write,
+ * succeeded later, and a write that succeeded goes before a DELETE of its object it was in flight
+ * with. Completion order is not the server's order: the server may apply a write,
  * refuse a concurrent one because of it and send that refusal before the first write's answer
  * is out. Replayed before it, the refused write would succeed.
  */
@@ -232,6 +233,16 @@ export function replayOrder(requests: readonly RecordedKubeRequest[]): RecordedK
     ordered.splice(index, 1);
     ordered.splice(lastWinner, 0, refused);
     index--;
+  }
+  // A write that succeeded was applied before a DELETE of the same object it was in flight with,
+  // even when the DELETE's answer came first: replayed after it, it would meet NotFound.
+  for (let index = 0; index < ordered.length; index++) {
+    const applied = ordered[index]!;
+    if (!isWrite(applied) || applied.method === 'DELETE' || applied.status >= 300) continue;
+    const firstDelete = ordered.findIndex((other, position) => position < index && other.method === 'DELETE' && other.status < 300 && objectPath(other) === objectPath(applied) && overlaps(other, applied));
+    if (firstDelete < 0) continue;
+    ordered.splice(index, 1);
+    ordered.splice(firstDelete, 0, applied);
   }
   return ordered;
 }
